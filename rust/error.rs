@@ -1,0 +1,94 @@
+//! The one error type of the library. Every boundary (JNI, C ABI) maps it to
+//! a stable numeric code so Java and Python see the same classification.
+
+use std::path::PathBuf;
+
+/// Stable error codes shared by the JNI bridge (`JournalException.Code`) and
+/// the C ABI (`durable_journal._native.ErrorCode`). Never renumber.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    InvalidArgument = 1,
+    SlotAlreadyExists = 2,
+    NoMatchingPendingSlot = 3,
+    IndexOutOfRange = 4,
+    MalformedJson = 5,
+    PersistFailed = 6,
+    StoreIo = 7,
+    StoreCorrupt = 8,
+    StoreLocked = 9,
+    NonCanonicalArgument = 10,
+    Closed = 11,
+    Panic = 12,
+    IllegalState = 13,
+}
+
+impl ErrorCode {
+    pub fn as_i32(self) -> i32 {
+        self as i32
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    #[error("slot already exists at call index {index} (journal size {size}); pending slots can only be appended at the end")]
+    SlotAlreadyExists { index: usize, size: usize },
+    #[error("no pending slot for '{function_id}' at call index {index}: {reason}")]
+    NoMatchingPendingSlot { function_id: String, index: usize, reason: String },
+    #[error("call index {index} out of range (journal size {size})")]
+    IndexOutOfRange { index: i64, size: usize },
+    #[error("malformed ActionState JSON: {0}")]
+    MalformedJson(String),
+    #[error("persisting the journal failed: {0}")]
+    PersistFailed(String),
+    #[error("store I/O error on {path}: {source}")]
+    StoreIo { path: PathBuf, #[source] source: std::io::Error },
+    #[error("store file {path} is corrupt at offset {offset}: {reason}")]
+    StoreCorrupt { path: PathBuf, offset: u64, reason: String },
+    #[error("store directory {path} is locked by another process or instance")]
+    StoreLocked { path: PathBuf },
+    #[error("argument {path} has no canonical encoding: {reason}; pass durable_id= to name the call explicitly")]
+    NonCanonicalArgument { path: String, reason: String },
+    #[error("{0} is closed")]
+    Closed(&'static str),
+    #[error("panic in native code: {0}")]
+    Panic(String),
+    #[error("illegal state: {0}")]
+    IllegalState(String),
+}
+
+impl Error {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::InvalidArgument(_) => ErrorCode::InvalidArgument,
+            Error::SlotAlreadyExists { .. } => ErrorCode::SlotAlreadyExists,
+            Error::NoMatchingPendingSlot { .. } => ErrorCode::NoMatchingPendingSlot,
+            Error::IndexOutOfRange { .. } => ErrorCode::IndexOutOfRange,
+            Error::MalformedJson(_) => ErrorCode::MalformedJson,
+            Error::PersistFailed(_) => ErrorCode::PersistFailed,
+            Error::StoreIo { .. } => ErrorCode::StoreIo,
+            Error::StoreCorrupt { .. } => ErrorCode::StoreCorrupt,
+            Error::StoreLocked { .. } => ErrorCode::StoreLocked,
+            Error::NonCanonicalArgument { .. } => ErrorCode::NonCanonicalArgument,
+            Error::Closed(_) => ErrorCode::Closed,
+            Error::Panic(_) => ErrorCode::Panic,
+            Error::IllegalState(_) => ErrorCode::IllegalState,
+        }
+    }
+
+    /// Turns a caught panic payload into an error carrying its message.
+    pub fn from_panic(payload: Box<dyn std::any::Any + Send>) -> Error {
+        let message = if let Some(s) = payload.downcast_ref::<&str>() {
+            (*s).to_string()
+        } else if let Some(s) = payload.downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "non-string panic payload".to_string()
+        };
+        Error::Panic(message)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

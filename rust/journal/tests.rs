@@ -1,0 +1,277 @@
+use super::*;
+use crate::error::ErrorCode;
+
+/// Records every persisted change and the journal size it saw; can be told to fail.
+#[derive(Default)]
+struct Recorder {
+    changes: Vec<String>,
+    fail: bool,
+}
+
+impl Persister for Recorder {
+    fn persist(&mut self, state: &ActionState, change: JournalChange<'_>) -> Result<()> {
+        if self.fail {
+            return Err(Error::InvalidArgument("disk on fire".into()));
+        }
+        let label = match change {
+            JournalChange::Put { index, slot } => format!("put {index} {}", slot.function_id),
+            JournalChange::Replace { index, slot } => format!("replace {index} {}", slot.function_id),
+            JournalChange::PutBatch { from, slots } => format!("batch {from} {}", slots.len()),
+            JournalChange::Truncate { from } => format!("truncate {from}"),
+            JournalChange::Complete => "complete".to_string(),
+        };
+        self.changes.push(format!("{label} -> {}", state.call_results.len()));
+        Ok(())
+    }
+}
+
+fn journal_of(slots: Vec<CallResult>) -> Journal {
+    Journal::new(ActionState { call_results: slots, ..ActionState::default() })
+}
+
+fn ok(id: &str, payload: &[u8]) -> CallResult {
+    CallResult::completed(id, Some(payload.to_vec()), None)
+}
+
+#[test]
+fn match_hits_terminal_slot_and_advances() {
+    let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", None, Some(b"e".to_vec()))]);
+    assert_eq!(j.match_next_or_clear_subsequent("a"), Some(ok("a", b"1")));
+    assert_eq!(j.current_call_index(), 1);
+    let hit = j.match_next_or_clear_subsequent("b").unwrap();
+    assert_eq!(hit.effective_status(), CallStatus::Failed);
+    assert_eq!(j.current_call_index(), 2);
+    assert_eq!(j.match_next_or_clear_subsequent("c"), None);
+    assert_eq!(j.len(), 2);
+}
+
+#[test]
+fn match_on_pending_slot_misses_and_keeps_it() {
+    let mut j = journal_of(vec![CallResult::pending("a"), ok("b", b"")]);
+    assert_eq!(j.match_next_or_clear_subsequent("a"), None);
+    assert_eq!(j.current_call_index(), 0);
+    assert_eq!(j.len(), 2);
+}
+
+#[test]
+fn match_on_different_id_truncates_in_memory_without_persisting() {
+    let mut j = journal_of(vec![ok("a", b"1"), ok("b", b"2"), ok("c", b"3")]);
+    j.match_next_or_clear_subsequent("a");
+    assert_eq!(j.match_next_or_clear_subsequent("x"), None);
+    assert_eq!(j.len(), 1);
+    assert_eq!(j.current_call_index(), 1);
+}
+
+#[test]
+fn null_success_is_a_hit_distinct_from_no_slot() {
+    let mut j = journal_of(vec![CallResult::completed("a", None, None)]);
+    let hit = j.match_next_or_clear_subsequent("a").unwrap();
+    assert_eq!(hit.result_payload, None);
+    assert_eq!(hit.effective_status(), CallStatus::Succeeded);
+}
+
+#[test]
+fn record_appends_persists_and_advances() {
+    let mut j = Journal::default();
+    let mut p = Recorder::default();
+    j.record_call_completion("a", Some(b"1".to_vec()), None, &mut p).unwrap();
+    j.record_call_completion("b", None, Some(b"x".to_vec()), &mut p).unwrap();
+    assert_eq!(p.changes, vec!["put 0 a -> 1", "put 1 b -> 2"]);
+    assert_eq!(j.current_call_index(), 2);
+    assert_eq!(j.call_result_at(1).unwrap().effective_status(), CallStatus::Failed);
+}
+
+#[test]
+fn append_pending_requires_the_end_of_the_journal() {
+    let mut j = journal_of(vec![ok("a", b"1")]);
+    let mut p = Recorder::default();
+    let err = j.append_pending_call("b", &mut p).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::SlotAlreadyExists);
+    assert!(p.changes.is_empty());
+    j.match_next_or_clear_subsequent("a");
+    j.append_pending_call("b", &mut p).unwrap();
+    assert_eq!(p.changes, vec!["put 1 b -> 2"]);
+    assert_eq!(j.current_call_index(), 1, "appending a pending slot does not move the index");
+    assert!(j.current_call_result().unwrap().is_pending());
+}
+
+#[test]
+fn finalize_replaces_pending_slot_and_advances() {
+    let mut j = journal_of(vec![CallResult::pending("a")]);
+    let mut p = Recorder::default();
+    j.finalize_current_call("a", Some(b"v".to_vec()), None, &mut p).unwrap();
+    assert_eq!(p.changes, vec!["replace 0 a -> 1"]);
+    assert_eq!(j.current_call_index(), 1);
+    assert_eq!(j.call_result_at(0), Some(&ok("a", b"v")));
+}
+
+#[test]
+fn finalize_errors_leave_the_journal_unchanged() {
+    let mut p = Recorder::default();
+    let cases: Vec<(Vec<CallResult>, &str)> = vec![
+        (vec![], "no slot"),
+        (vec![CallResult::pending("other")], "another call"),
+        (vec![ok("a", b"1")], "already terminal"),
+    ];
+    for (slots, reason) in cases {
+        let mut j = journal_of(slots.clone());
+        let err = j.finalize_current_call("a", None, None, &mut p).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::NoMatchingPendingSlot);
+        assert!(err.to_string().contains(reason), "{err}");
+        assert_eq!(j.state().call_results, slots);
+        assert_eq!(j.current_call_index(), 0);
+    }
+    assert!(p.changes.is_empty());
+}
+
+#[test]
+fn clear_from_current_index_persists_the_cut() {
+    let mut j = journal_of(vec![ok("a", b"1"), ok("b", b"2")]);
+    let mut p = Recorder::default();
+    j.match_next_or_clear_subsequent("a");
+    j.clear_call_results_from_current_index_and_persist(&mut p).unwrap();
+    assert_eq!(p.changes, vec!["truncate 1 -> 1"]);
+}
+
+#[test]
+fn batch_reserves_once_finalizes_at_absolute_slots_and_advances() {
+    let mut j = Journal::default();
+    let mut p = Recorder::default();
+    j.reserve_pending_batch(&["x", "y", "z"], &mut p).unwrap();
+    assert_eq!(p.changes, vec!["batch 0 3 -> 3"]);
+    j.finalize_call_at(2, "z", Some(b"3".to_vec()), None, &mut p).unwrap();
+    j.finalize_call_at(0, "x", Some(b"1".to_vec()), None, &mut p).unwrap();
+    assert_eq!(j.current_call_index(), 0);
+    assert!(j.call_result_at(1).unwrap().is_pending(), "a call never started stays pending");
+    j.advance_call_index_by(3).unwrap();
+    assert_eq!(j.current_call_index(), 3);
+    assert_eq!(j.advance_call_index_by(1).unwrap_err().code(), ErrorCode::IndexOutOfRange);
+    assert_eq!(j.finalize_call_at(7, "q", None, None, &mut p).unwrap_err().code(), ErrorCode::NoMatchingPendingSlot);
+}
+
+#[test]
+fn batch_reservation_needs_the_end_of_the_journal() {
+    let mut j = journal_of(vec![ok("a", b"1")]);
+    let err = j.reserve_pending_batch(&["x"], &mut NoPersist).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::SlotAlreadyExists);
+}
+
+#[test]
+fn clear_from_absolute_slot_checks_range() {
+    let mut j = journal_of(vec![ok("a", b"1"), ok("b", b"2")]);
+    let mut p = Recorder::default();
+    assert_eq!(j.clear_call_results_from_and_persist(3, &mut p).unwrap_err().code(), ErrorCode::IndexOutOfRange);
+    j.clear_call_results_from_and_persist(1, &mut p).unwrap();
+    assert_eq!(j.len(), 1);
+    assert_eq!(p.changes, vec!["truncate 1 -> 1"]);
+}
+
+#[test]
+fn failed_persist_undoes_every_kind_of_mutation() {
+    let original = vec![ok("a", b"1"), CallResult::pending("b")];
+    let mut failing = Recorder { fail: true, ..Recorder::default() };
+
+    let mut j = journal_of(original.clone());
+    assert_eq!(j.record_call_completion("z", None, None, &mut failing).unwrap_err().code(), ErrorCode::PersistFailed);
+    assert_eq!((j.state().call_results.clone(), j.current_call_index()), (original.clone(), 0));
+
+    j.match_next_or_clear_subsequent("a");
+    assert!(j.finalize_current_call("b", None, None, &mut failing).is_err());
+    assert_eq!((j.state().call_results.clone(), j.current_call_index()), (original.clone(), 1));
+
+    assert!(j.clear_call_results_from_and_persist(0, &mut failing).is_err());
+    assert_eq!(j.state().call_results, original);
+
+    let mut end = journal_of(vec![]);
+    assert!(end.append_pending_call("p", &mut failing).is_err());
+    assert!(end.reserve_pending_batch(&["p", "q"], &mut failing).is_err());
+    assert!(end.is_empty());
+
+    assert!(j.mark_completed(&mut failing).is_err());
+    assert!(!j.state().completed);
+    assert_eq!(j.state().call_results, original);
+}
+
+#[test]
+fn mark_completed_persists_and_clears() {
+    let mut j = journal_of(vec![ok("a", b"1")]);
+    let mut p = Recorder::default();
+    j.mark_completed(&mut p).unwrap();
+    assert_eq!(p.changes, vec!["complete -> 0"]);
+    assert!(j.state().completed);
+}
+
+// --- begin_call / complete_call: the tables of spec §2.2–§2.4 -------------
+
+fn run(j: &mut Journal, id: &str, reconcilable: bool, p: &mut Recorder) -> CallStep {
+    let step = j.begin_call(id, reconcilable, p).unwrap();
+    if step != CallStep::Execute && step != CallStep::Reconcile {
+        return step;
+    }
+    j.complete_call(id, Some(b"new".to_vec()), None, p).unwrap();
+    step
+}
+
+#[test]
+fn completion_only_fresh_call_executes_and_persists_once() {
+    let (mut j, mut p) = (Journal::default(), Recorder::default());
+    assert_eq!(run(&mut j, "a", false, &mut p), CallStep::Execute);
+    assert_eq!(p.changes.len(), 1);
+    assert_eq!(j.call_result_at(0), Some(&ok("a", b"new")));
+}
+
+#[test]
+fn reconcilable_fresh_call_persists_pending_then_outcome() {
+    let (mut j, mut p) = (Journal::default(), Recorder::default());
+    assert_eq!(run(&mut j, "a", true, &mut p), CallStep::Execute);
+    assert_eq!(p.changes, vec!["put 0 a -> 1", "replace 0 a -> 1"]);
+}
+
+#[test]
+fn different_id_clears_the_tail_on_both_paths() {
+    for (reconcilable, expected) in [
+        (false, vec!["put 0 b -> 1"]),
+        (true, vec!["truncate 0 -> 0", "put 0 b -> 1", "replace 0 b -> 1"]),
+    ] {
+        let mut j = journal_of(vec![ok("a", b"1"), ok("c", b"2")]);
+        let mut p = Recorder::default();
+        assert_eq!(run(&mut j, "b", reconcilable, &mut p), CallStep::Execute);
+        assert_eq!(p.changes, expected);
+        assert_eq!(j.state().call_results, vec![ok("b", b"new")]);
+    }
+}
+
+#[test]
+fn terminal_match_replays_without_persisting_on_both_paths() {
+    for reconcilable in [false, true] {
+        for slot in [ok("a", b"v"), CallResult::completed("a", None, None), CallResult::completed("a", None, Some(b"e".to_vec()))] {
+            let mut j = journal_of(vec![slot.clone()]);
+            let mut p = Recorder::default();
+            assert_eq!(j.begin_call("a", reconcilable, &mut p).unwrap(), CallStep::Replay(slot));
+            assert!(p.changes.is_empty());
+            assert_eq!(j.current_call_index(), 1);
+        }
+    }
+}
+
+#[test]
+fn pending_match_executes_without_reconciler_and_reconciles_with_one() {
+    for (reconcilable, step) in [(false, CallStep::Execute), (true, CallStep::Reconcile)] {
+        let mut j = journal_of(vec![CallResult::pending("a")]);
+        let mut p = Recorder::default();
+        assert_eq!(run(&mut j, "a", reconcilable, &mut p), step);
+        assert_eq!(p.changes, vec!["replace 0 a -> 1"]);
+        assert_eq!(j.current_call_index(), 1);
+    }
+}
+
+#[test]
+fn chat_retries_consume_slots_by_position() {
+    let failure = |m: &str| CallResult::completed("chat", None, Some(m.as_bytes().to_vec()));
+    let mut j = journal_of(vec![failure("1"), failure("2"), ok("chat", b"answer")]);
+    let mut p = Recorder::default();
+    assert_eq!(j.begin_call("chat", false, &mut p).unwrap(), CallStep::Replay(failure("1")));
+    assert_eq!(j.begin_call("chat", false, &mut p).unwrap(), CallStep::Replay(failure("2")));
+    assert_eq!(j.begin_call("chat", false, &mut p).unwrap(), CallStep::Replay(ok("chat", b"answer")));
+    assert!(p.changes.is_empty());
+}

@@ -1,0 +1,15 @@
+//! durable-journal: the durable execution journal of Apache Flink Agents.
+//!
+//! The core modules (`model`, `journal`, `identity`, `store`) know nothing of
+//! Java or Python. `jni` (for the JVM) and `capi` (for Python's ctypes) are
+//! thin leaves that marshal arguments, call the core and translate errors.
+
+pub mod error;
+pub mod journal;
+pub mod model;
+
+pub mod jni;
+
+pub use error::{Error, ErrorCode, Result};
+pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
+pub use model::{ActionState, CallResult, CallStatus};
