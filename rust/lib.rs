@@ -4,7 +4,9 @@
 //! Java or Python. `jni` (for the JVM) and `capi` (for Python's ctypes) are
 //! thin leaves that marshal arguments, call the core and translate errors.
 
+pub mod capi;
 pub mod error;
+pub mod identity;
 pub mod journal;
 pub mod model;
 
@@ -13,3 +15,6 @@ pub mod jni;
 pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus};
+
+/// Bumped whenever an export's signature changes; checked by the Java loader.
+pub const ABI_VERSION: i32 = 1;

@@ -87,7 +87,7 @@ impl CallResult {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionState {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Value::is_null")]
     pub task_event: Value,
     #[serde(default, deserialize_with = "null_as_empty")]
     pub sensory_memory_updates: Vec<Value>,

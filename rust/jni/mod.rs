@@ -1,1 +1,164 @@
-//! placeholder
+//! The JNI boundary: a thin leaf over the core.
+//!
+//! Conventions every export follows (JNI CONVENTIONS READY):
+//! - Each `Java_*` export is a one-line shim:
+//!   `env.with_env(|env| private_fn(env, ...)).resolve::<ThrowJavaException>()`.
+//!   `with_env` catches panics; [`ThrowJavaException`] turns a [`BridgeError`]
+//!   or a panic into a Java exception and never overwrites a pending one.
+//! - Strings that carry identity cross as UTF-8 `byte[]` (never `jstring`,
+//!   whose modified UTF-8 mangles supplementary characters); Java decodes them.
+//! - Core errors become `io.durablejournal.JournalException(int code, String)`
+//!   with the code of [`crate::ErrorCode`]; a null argument becomes a
+//!   `NullPointerException`, a bad index an `IndexOutOfBoundsException`.
+//! - Native handles are `Box::into_raw` as `jlong`, owned by an AutoCloseable
+//!   Java object that never passes 0 (it checks `close()` itself); 0 is still
+//!   refused here as a last line of defence.
+
+use jni::errors::ErrorPolicy;
+use jni::objects::{JByteArray, JObject, JObjectArray};
+use jni::strings::JNIString;
+use jni::{jni_sig, jni_str, Env, JValue};
+
+use crate::error::Error;
+
+pub mod diagnostics;
+pub mod journal;
+pub mod serde;
+
+/// What can go wrong at the boundary: a core error, a JNI failure (often a
+/// pending Java exception), or a programmer error mapped to a JDK exception.
+#[derive(Debug)]
+pub enum BridgeError {
+    Core(Error),
+    Jni(jni::errors::Error),
+    NullArgument(&'static str),
+    IndexOutOfBounds(String),
+}
+
+impl std::fmt::Display for BridgeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BridgeError::Core(e) => write!(f, "{e}"),
+            BridgeError::Jni(e) => write!(f, "JNI error: {e}"),
+            BridgeError::NullArgument(name) => write!(f, "{name} must not be null"),
+            BridgeError::IndexOutOfBounds(msg) => write!(f, "{msg}"),
+        }
+    }
+}
+
+impl std::error::Error for BridgeError {}
+
+impl From<Error> for BridgeError {
+    fn from(e: Error) -> Self {
+        BridgeError::Core(e)
+    }
+}
+
+impl From<jni::errors::Error> for BridgeError {
+    fn from(e: jni::errors::Error) -> Self {
+        BridgeError::Jni(e)
+    }
+}
+
+pub type BridgeResult<T> = std::result::Result<T, BridgeError>;
+
+/// Throws the Java exception that matches the error or panic, unless one is
+/// already pending (a Java callback's own exception must reach the caller).
+pub struct ThrowJavaException;
+
+impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
+    type Captures<'unowned_env_local: 'native_method, 'native_method> = ();
+
+    fn on_error<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
+        err: BridgeError,
+    ) -> jni::errors::Result<T> {
+        if env.exception_check() {
+            return Ok(T::default());
+        }
+        match err {
+            BridgeError::Core(e) => throw_journal_exception(env, e.code().as_i32(), &e.to_string())?,
+            BridgeError::NullArgument(name) => {
+                let _ = env.throw_new(jni_str!("java/lang/NullPointerException"), JNIString::from(format!("{name} must not be null")));
+            }
+            BridgeError::IndexOutOfBounds(msg) => {
+                let _ = env.throw_new(jni_str!("java/lang/IndexOutOfBoundsException"), JNIString::from(msg));
+            }
+            BridgeError::Jni(e) => {
+                let core = Error::IllegalState(format!("JNI failure: {e}"));
+                throw_journal_exception(env, core.code().as_i32(), &core.to_string())?
+            }
+        }
+        Ok(T::default())
+    }
+
+    fn on_panic<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _cap: &mut Self::Captures<'unowned_env_local, 'native_method>,
+        payload: Box<dyn std::any::Any + Send + 'static>,
+    ) -> jni::errors::Result<T> {
+        let err = Error::from_panic(payload);
+        if !env.exception_check() {
+            throw_journal_exception(env, err.code().as_i32(), &err.to_string())?;
+        }
+        Ok(T::default())
+    }
+}
+
+/// `new JournalException(code, message)` thrown as the pending exception.
+fn throw_journal_exception(env: &mut Env<'_>, code: i32, message: &str) -> jni::errors::Result<()> {
+    let class = env.find_class(jni_str!("io/durablejournal/JournalException"))?;
+    let text = env.new_string(message)?;
+    let exception = env.new_object(&class, jni_sig!("(ILjava/lang/String;)V"), &[JValue::Int(code), JValue::Object(&text)])?;
+    let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
+    match env.throw(throwable) {
+        Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The bytes of a required `byte[]` argument.
+pub fn required_bytes(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Vec<u8>> {
+    if array.is_null() {
+        return Err(BridgeError::NullArgument(name));
+    }
+    Ok(env.convert_byte_array(array)?)
+}
+
+/// The bytes of an optional `byte[]` argument (null stays None).
+pub fn optional_bytes(env: &Env<'_>, array: &JByteArray<'_>) -> BridgeResult<Option<Vec<u8>>> {
+    if array.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(env.convert_byte_array(array)?))
+}
+
+/// A required UTF-8 string passed as `byte[]`.
+pub fn required_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<String> {
+    let bytes = required_bytes(env, array, name)?;
+    String::from_utf8(bytes)
+        .map_err(|e| BridgeError::Core(Error::InvalidArgument(format!("{name} is not valid UTF-8: {e}"))))
+}
+
+/// A new Java `byte[]`, or null for None.
+pub fn byte_array_or_null<'local>(env: &mut Env<'local>, bytes: Option<&[u8]>) -> BridgeResult<JObject<'local>> {
+    Ok(match bytes {
+        Some(bytes) => env.byte_array_from_slice(bytes)?.into(),
+        None => JObject::null(),
+    })
+}
+
+/// A new `Object[]` holding the given elements.
+pub fn object_array<'local>(env: &mut Env<'local>, elements: Vec<JObject<'local>>) -> BridgeResult<JObjectArray<'local>> {
+    let array = JObjectArray::<JObject>::new(env, elements.len(), JObject::null())?;
+    for (i, element) in elements.iter().enumerate() {
+        array.set_element(env, i, element)?;
+    }
+    Ok(array)
+}
+
+/// A Java int index as a usize, or IndexOutOfBoundsException.
+pub fn index_arg(index: i32, what: &str) -> BridgeResult<usize> {
+    usize::try_from(index).map_err(|_| BridgeError::IndexOutOfBounds(format!("{what} must not be negative: {index}")))
+}

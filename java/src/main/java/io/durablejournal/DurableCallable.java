@@ -1,0 +1,28 @@
+package io.durablejournal;
+
+import java.util.concurrent.Callable;
+
+/**
+ * A side-effecting call whose outcome the journal records, so that a re-run of the action replays
+ * it instead of running it again.
+ *
+ * @param <T> the result type, serialized as JSON
+ */
+public interface DurableCallable<T> {
+    /** The whole identity of the call site; recovery matches it by position and by this id. */
+    String getId();
+
+    /** The class the recorded JSON result is decoded into on replay. */
+    Class<T> getResultClass();
+
+    /** Runs the side effect. */
+    T call() throws Exception;
+
+    /**
+     * Finds out what happened to a call that was started but never recorded (the job failed while
+     * it ran). Return null to opt out: the call then simply runs again.
+     */
+    default Callable<T> reconciler() {
+        return null;
+    }
+}

@@ -1,0 +1,177 @@
+package io.durablejournal;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The journal of one action execution: its ActionState and a call index that starts at 0 on
+ * every (re)start and is never persisted. The state machine lives in the native library; this
+ * class owns the native handle, checks arguments and marshals.
+ *
+ * <p>Thread-safe (calls are serialized); {@link #close()} is idempotent and any call after it
+ * throws {@link IllegalStateException}.
+ */
+public final class DurableExecutionContext implements AutoCloseable {
+    private final ActionStatePersister persister;
+    private long handle;
+    /** True while the persister runs: it must not re-enter the journal it is persisting. */
+    private boolean persisting;
+
+    /**
+     * @param state the record to resume from (a new {@code ActionState()} for a first run)
+     * @param persister called once per persisted mutation, or null to persist nothing
+     */
+    public DurableExecutionContext(ActionState state, ActionStatePersister persister) {
+        Objects.requireNonNull(state, "state");
+        this.persister = persister;
+        this.handle = NativeJournal.create(ActionStateSerde.serialize(state));
+    }
+
+    /** Wraps a handle created natively (e.g. bound to a native store); takes ownership. */
+    DurableExecutionContext(long handle) {
+        this.persister = null;
+        this.handle = handle;
+    }
+
+    private long live() {
+        if (handle == 0) {
+            throw new IllegalStateException("DurableExecutionContext is closed");
+        }
+        if (persisting) {
+            throw new IllegalStateException("an ActionStatePersister must not call back into the DurableExecutionContext");
+        }
+        return handle;
+    }
+
+    public synchronized int getCurrentCallIndex() {
+        return NativeJournal.currentCallIndex(live());
+    }
+
+    /** Number of slots in the journal. */
+    public synchronized int size() {
+        return NativeJournal.size(live());
+    }
+
+    /** {@code [String functionId, String status, byte[] result, byte[] exception]} at the index, or null. */
+    public synchronized Object[] getCurrentCallResultFields() {
+        return withStringId(NativeJournal.currentCallResultFields(live()));
+    }
+
+    /** The same 4-tuple for absolute slot {@code index}, or null when out of range. */
+    public synchronized Object[] getCallResultFieldsAt(int index) {
+        if (index < 0) {
+            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
+        }
+        return withStringId(NativeJournal.callResultFieldsAt(live(), index));
+    }
+
+    /** A snapshot of the journal as it stands. */
+    public synchronized ActionState getActionState() {
+        return ActionStateSerde.fromCanonical(NativeJournal.snapshot(live()));
+    }
+
+    /**
+     * Hit: {@code [true, resultPayload, exceptionPayload]} and the index moves on. Miss: null (a
+     * different id at the index also cuts the journal there, in memory only).
+     */
+    public synchronized Object[] matchNextOrClearSubsequentCallResult(String functionId) {
+        Object[] hit = NativeJournal.matchNextOrClearSubsequentCallResult(live(), Utf8.encode(functionId, "functionId"));
+        return hit == null ? null : new Object[] {Boolean.TRUE, hit[2], hit[3]};
+    }
+
+    public synchronized void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        NativeJournal.recordCallCompletion(live(), this, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    }
+
+    public synchronized void appendPendingCall(String functionId) {
+        NativeJournal.appendPendingCall(live(), this, Utf8.encode(functionId, "functionId"));
+    }
+
+    public synchronized void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        NativeJournal.finalizeCurrentCall(live(), this, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    }
+
+    public synchronized void clearCallResultsFromCurrentIndexAndPersist() {
+        NativeJournal.clearCallResultsFromCurrentIndexAndPersist(live(), this);
+    }
+
+    public synchronized void reservePendingBatch(List<String> functionIds) {
+        Objects.requireNonNull(functionIds, "functionIds");
+        byte[][] encoded = new byte[functionIds.size()][];
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
+        }
+        NativeJournal.reservePendingBatch(live(), this, encoded);
+    }
+
+    public synchronized void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        if (index < 0) {
+            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
+        }
+        NativeJournal.finalizeCallAt(live(), this, index, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    }
+
+    public synchronized void advanceCallIndexBy(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("advance count must not be negative: " + n);
+        }
+        NativeJournal.advanceCallIndexBy(live(), n);
+    }
+
+    public synchronized void clearCallResultsFromAndPersist(int index) {
+        if (index < 0) {
+            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
+        }
+        NativeJournal.clearCallResultsFromAndPersist(live(), this, index);
+    }
+
+    /** Marks the action completed: the journal is dropped and the record persisted. */
+    public synchronized void markCompleted() {
+        NativeJournal.markCompleted(live(), this);
+    }
+
+    /** Decides how a durable call proceeds; one of the {@code NativeJournal.STEP_*} codes. */
+    synchronized int beginCall(String functionId, boolean reconcilable) {
+        return NativeJournal.beginCall(live(), this, Utf8.encode(functionId, "functionId"), reconcilable);
+    }
+
+    /** Records the outcome of a call that {@link #beginCall} said to run. */
+    synchronized void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        NativeJournal.completeCall(live(), this, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (handle != 0) {
+            long closing = handle;
+            handle = 0;
+            NativeJournal.destroy(closing);
+        }
+    }
+
+    /** Called from native code after every persisted mutation. */
+    @SuppressWarnings("unused")
+    private void persistSnapshot(byte[] actionStateJson) {
+        if (persister == null) {
+            return;
+        }
+        persisting = true;
+        try {
+            persister.persist(ActionStateSerde.fromCanonical(actionStateJson));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new JournalException(JournalException.Code.PERSIST_FAILED, "the ActionStatePersister failed: " + e, e);
+        } finally {
+            persisting = false;
+        }
+    }
+
+    private static Object[] withStringId(Object[] fields) {
+        if (fields == null) {
+            return null;
+        }
+        fields[0] = Utf8.decode((byte[]) fields[0]);
+        return fields;
+    }
+}

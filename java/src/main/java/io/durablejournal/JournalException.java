@@ -1,0 +1,63 @@
+package io.durablejournal;
+
+/**
+ * An error reported by the native journal, with a stable code shared with the
+ * Rust core ({@code ErrorCode}) and the Python binding.
+ */
+public class JournalException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Stable codes; the numbers match the Rust {@code ErrorCode} enum. */
+    public enum Code {
+        INVALID_ARGUMENT(1),
+        SLOT_ALREADY_EXISTS(2),
+        NO_MATCHING_PENDING_SLOT(3),
+        INDEX_OUT_OF_RANGE(4),
+        MALFORMED_JSON(5),
+        PERSIST_FAILED(6),
+        STORE_IO(7),
+        STORE_CORRUPT(8),
+        STORE_LOCKED(9),
+        NON_CANONICAL_ARGUMENT(10),
+        CLOSED(11),
+        PANIC(12),
+        ILLEGAL_STATE(13),
+        PAYLOAD_UNREADABLE(14),
+        UNKNOWN(-1);
+
+        private final int number;
+
+        Code(int number) {
+            this.number = number;
+        }
+
+        public int number() {
+            return number;
+        }
+
+        static Code of(int number) {
+            for (Code code : values()) {
+                if (code.number == number) {
+                    return code;
+                }
+            }
+            return UNKNOWN;
+        }
+    }
+
+    private final Code code;
+
+    /** Called by the native library when it throws. */
+    JournalException(int code, String message) {
+        this(Code.of(code), message, null);
+    }
+
+    public JournalException(Code code, String message, Throwable cause) {
+        super(message, cause);
+        this.code = code;
+    }
+
+    public Code getCode() {
+        return code;
+    }
+}

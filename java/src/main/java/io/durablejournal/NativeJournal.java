@@ -1,0 +1,57 @@
+package io.durablejournal;
+
+/**
+ * The native journal's entry points. Every method takes the handle of a live journal; the owner
+ * ({@link DurableExecutionContext}) checks for close and serializes calls. {@code persister} is the
+ * object whose {@code persistSnapshot(byte[])} receives each persisted state, or null.
+ * Function ids cross as UTF-8 bytes.
+ */
+final class NativeJournal {
+    static final int STEP_EXECUTE = 0;
+    static final int STEP_RECONCILE = 1;
+    static final int STEP_REPLAY = 2;
+
+    static {
+        NativeLibrary.load();
+    }
+
+    private NativeJournal() {}
+
+    static native long create(byte[] actionStateJson);
+
+    static native void destroy(long handle);
+
+    static native int currentCallIndex(long handle);
+
+    static native int size(long handle);
+
+    static native Object[] currentCallResultFields(long handle);
+
+    static native Object[] callResultFieldsAt(long handle, int index);
+
+    static native Object[] matchNextOrClearSubsequentCallResult(long handle, byte[] functionId);
+
+    static native void recordCallCompletion(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
+
+    static native void appendPendingCall(long handle, Object persister, byte[] functionId);
+
+    static native void finalizeCurrentCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
+
+    static native void clearCallResultsFromCurrentIndexAndPersist(long handle, Object persister);
+
+    static native void reservePendingBatch(long handle, Object persister, byte[][] functionIds);
+
+    static native void finalizeCallAt(long handle, Object persister, int index, byte[] functionId, byte[] result, byte[] exception);
+
+    static native void advanceCallIndexBy(long handle, int n);
+
+    static native void clearCallResultsFromAndPersist(long handle, Object persister, int index);
+
+    static native void markCompleted(long handle, Object persister);
+
+    static native int beginCall(long handle, Object persister, byte[] functionId, boolean reconcilable);
+
+    static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
+
+    static native byte[] snapshot(long handle);
+}

@@ -1,0 +1,242 @@
+package io.durablejournal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+
+/**
+ * Runs an action's side-effecting calls through the journal: a call recorded by an earlier run of
+ * the action is replayed (its value returned or its failure rethrown) instead of running again.
+ * The decision (spec §2.2 without a reconciler, §2.3 with one) is taken by the native journal;
+ * this class runs the Java code it asks for and records the outcome.
+ */
+public class RunnerContextImpl {
+    private final DurableExecutionContext context;
+    private final Executor executor;
+
+    /** @param context the action's journal, or null: no durability, calls just run */
+    public RunnerContextImpl(DurableExecutionContext context) {
+        this(context, ForkJoinPool.commonPool());
+    }
+
+    /** @param executor where {@link #durableExecuteAsync} and {@link #durableExecuteAll} run calls */
+    public RunnerContextImpl(DurableExecutionContext context, Executor executor) {
+        this.context = context;
+        this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    public <T> T durableExecute(DurableCallable<T> callable) throws Exception {
+        Objects.requireNonNull(callable, "callable");
+        if (context == null) {
+            return callable.call();
+        }
+        return execute(callable, false);
+    }
+
+    /** Runs the call on the executor and waits; resolves through the same state machine. */
+    public <T> T durableExecuteAsync(DurableCallable<T> callable) throws Exception {
+        Objects.requireNonNull(callable, "callable");
+        if (context == null) {
+            return awaitOn(executor, callable::call);
+        }
+        return execute(callable, true);
+    }
+
+    /**
+     * Runs a batch of calls in parallel on the executor (spec §2.5): pending slots are reserved
+     * once, each outcome is finalized at its absolute slot in input order, and the index then
+     * moves past the batch. Recorded outcomes replay; the first failure is rethrown after every
+     * call has been recorded.
+     */
+    public List<Object> durableExecuteAll(List<? extends DurableCallable<?>> callables) throws Exception {
+        Objects.requireNonNull(callables, "callables");
+        for (int i = 0; i < callables.size(); i++) {
+            Objects.requireNonNull(callables.get(i), "callables[" + i + "]");
+        }
+        return new Batch(callables).run();
+    }
+
+    public Object[] getCurrentCallResultFields() {
+        return context == null ? null : context.getCurrentCallResultFields();
+    }
+
+    public Object[] getCallResultFieldsAt(int index) {
+        return context == null ? null : context.getCallResultFieldsAt(index);
+    }
+
+    private <T> T execute(DurableCallable<T> callable, boolean onExecutor) throws Exception {
+        String id = Objects.requireNonNull(callable.getId(), "callable.getId()");
+        Class<T> resultClass = Objects.requireNonNull(callable.getResultClass(), "callable.getResultClass()");
+        Callable<T> reconciler = callable.reconciler();
+        int step = context.beginCall(id, reconciler != null);
+        if (step == NativeJournal.STEP_REPLAY) {
+            Object[] recorded = context.getCallResultFieldsAt(context.getCurrentCallIndex() - 1);
+            return replay(id, recorded, resultClass, callable.getClass().getClassLoader());
+        }
+        Callable<T> body = step == NativeJournal.STEP_RECONCILE ? reconciler : callable::call;
+        return runAndRecord(id, body, onExecutor);
+    }
+
+    private <T> T runAndRecord(String id, Callable<T> body, boolean onExecutor) throws Exception {
+        T value;
+        try {
+            value = onExecutor ? awaitOn(executor, body) : body.call();
+        } catch (InterruptedException | CancellationException e) {
+            // Not an outcome of the call: the next run must try it again.
+            throw e;
+        } catch (Exception e) {
+            context.completeCall(id, null, Payloads.encodeFailure(e));
+            throw e;
+        }
+        context.completeCall(id, Payloads.encodeResult(value), null);
+        return value;
+    }
+
+    private static <T> T replay(String id, Object[] fields, Class<T> resultClass, ClassLoader loader) throws Exception {
+        byte[] exception = (byte[]) fields[3];
+        if (exception != null) {
+            throw Payloads.decodeFailure(id, exception, loader);
+        }
+        return Payloads.decodeResult(id, (byte[]) fields[2], resultClass);
+    }
+
+    private static <T> T awaitOn(Executor executor, Callable<T> body) throws Exception {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        executor.execute(() -> {
+            try {
+                future.complete(body.call());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return await(future);
+    }
+
+    private static <T> T await(Future<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception) {
+                throw (Exception) cause;
+            }
+            if (cause instanceof Error) {
+                throw (Error) cause;
+            }
+            throw e;
+        }
+    }
+
+    /** One {@link #durableExecuteAll} call. */
+    private final class Batch {
+        private final List<? extends DurableCallable<?>> callables;
+        private final int start;
+
+        Batch(List<? extends DurableCallable<?>> callables) {
+            this.callables = callables;
+            this.start = context == null ? 0 : context.getCurrentCallIndex();
+        }
+
+        List<Object> run() throws Exception {
+            if (context == null) {
+                return collect(startAll(Collections.nCopies(callables.size(), Boolean.TRUE)));
+            }
+            List<Boolean> toRun = reserveOrReuse();
+            List<CompletableFuture<Object>> futures = startAll(toRun);
+            Exception first = null;
+            List<Object> results = new ArrayList<>();
+            for (int i = 0; i < callables.size(); i++) {
+                try {
+                    results.add(futures.get(i) != null ? recordAt(i, futures.get(i)) : replayAt(i));
+                } catch (Exception e) {
+                    results.add(null);
+                    first = first == null ? e : first;
+                }
+            }
+            context.advanceCallIndexBy(callables.size());
+            if (first != null) {
+                throw first;
+            }
+            return results;
+        }
+
+        /** Keeps a recorded batch whose ids all match; otherwise cuts there and reserves anew. */
+        private List<Boolean> reserveOrReuse() {
+            List<Boolean> toRun = new ArrayList<>();
+            for (int i = 0; i < callables.size(); i++) {
+                Object[] slot = context.getCallResultFieldsAt(start + i);
+                if (slot == null || !slot[0].equals(callables.get(i).getId())) {
+                    context.clearCallResultsFromAndPersist(start);
+                    List<String> ids = new ArrayList<>();
+                    for (DurableCallable<?> callable : callables) {
+                        ids.add(callable.getId());
+                    }
+                    context.reservePendingBatch(ids);
+                    return new ArrayList<>(Collections.nCopies(callables.size(), Boolean.TRUE));
+                }
+                toRun.add("PENDING".equals(slot[1]));
+            }
+            return toRun;
+        }
+
+        private List<CompletableFuture<Object>> startAll(List<Boolean> toRun) {
+            List<CompletableFuture<Object>> futures = new ArrayList<>();
+            for (int i = 0; i < callables.size(); i++) {
+                DurableCallable<?> callable = callables.get(i);
+                futures.add(toRun.get(i) ? CompletableFuture.supplyAsync(() -> callUnchecked(callable), executor) : null);
+            }
+            return futures;
+        }
+
+        private List<Object> collect(List<CompletableFuture<Object>> futures) throws Exception {
+            List<Object> results = new ArrayList<>();
+            for (CompletableFuture<Object> future : futures) {
+                results.add(await(future));
+            }
+            return results;
+        }
+
+        private Object recordAt(int i, CompletableFuture<Object> future) throws Exception {
+            String id = callables.get(i).getId();
+            Object value;
+            try {
+                value = await(future);
+            } catch (InterruptedException | CancellationException e) {
+                throw e;
+            } catch (Exception e) {
+                context.finalizeCallAt(start + i, id, null, Payloads.encodeFailure(e));
+                throw e;
+            }
+            context.finalizeCallAt(start + i, id, Payloads.encodeResult(value), null);
+            return value;
+        }
+
+        private Object replayAt(int i) throws Exception {
+            DurableCallable<?> callable = callables.get(i);
+            Object[] fields = context.getCallResultFieldsAt(start + i);
+            return replay(callable.getId(), fields, callable.getResultClass(), callable.getClass().getClassLoader());
+        }
+    }
+
+    private static Object callUnchecked(DurableCallable<?> callable) {
+        try {
+            return callable.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new java.util.concurrent.CompletionException(e);
+        }
+    }
+}

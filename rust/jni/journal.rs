@@ -1,0 +1,279 @@
+//! JNI exports of `io.durablejournal.NativeJournal`: one journal handle per
+//! `DurableExecutionContext`, every spec §2.1 primitive plus the
+//! begin/complete pair that runs the §2.2/§2.3 decision tables in Rust.
+
+use jni::objects::{JByteArray, JClass, JObject, JObjectArray};
+use jni::sys::{jboolean, jint, jlong};
+use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue};
+
+use super::{index_arg, object_array, optional_bytes, required_bytes, required_utf8, byte_array_or_null, BridgeError, BridgeResult, ThrowJavaException};
+use crate::error::{Error, Result};
+use crate::journal::{CallStep, Journal, JournalChange, Persister};
+use crate::model::{ActionState, CallResult};
+
+/// What a Java handle points at: the journal and, when it persists into a
+/// native store, that store's persister. Without one, every persisted
+/// mutation is handed back to Java's `persistSnapshot(byte[])` callback.
+pub struct JournalHandle {
+    pub journal: Journal,
+    pub native_persister: Option<Box<dyn Persister + Send>>,
+}
+
+impl JournalHandle {
+    pub fn into_raw(self) -> jlong {
+        Box::into_raw(Box::new(self)) as jlong
+    }
+}
+
+/// The handle behind a `jlong`; 0 means the Java owner was closed.
+fn handle<'a>(ptr: jlong) -> BridgeResult<&'a mut JournalHandle> {
+    if ptr == 0 {
+        return Err(Error::Closed("DurableExecutionContext").into());
+    }
+    // SAFETY: non-zero handles come from JournalHandle::into_raw and the Java
+    // owner serializes calls and zeroes its copy before destroy.
+    Ok(unsafe { &mut *(ptr as *mut JournalHandle) })
+}
+
+/// Persists by calling `callback.persistSnapshot(byte[] actionStateJson)`;
+/// a null callback persists nothing.
+struct JavaPersister<'e, 'l> {
+    env: &'e mut Env<'l>,
+    callback: &'e JObject<'l>,
+}
+
+impl Persister for JavaPersister<'_, '_> {
+    fn persist(&mut self, state: &ActionState, _change: JournalChange<'_>) -> Result<()> {
+        if self.callback.is_null() {
+            return Ok(());
+        }
+        let failed = |e: jni::errors::Error| Error::PersistFailed(format!("the Java persister failed: {e}"));
+        let json = self.env.byte_array_from_slice(&state.to_json()).map_err(failed)?;
+        let outcome = self
+            .env
+            .call_method(self.callback, jni_str!("persistSnapshot"), jni_sig!("([B)V"), &[JValue::Object(&json)])
+            .map(|_| ())
+            .map_err(failed);
+        self.env.delete_local_ref(json);
+        outcome
+    }
+}
+
+/// Runs a mutating primitive with the handle's persister.
+fn mutate<'l, R>(
+    env: &mut Env<'l>,
+    ptr: jlong,
+    callback: &JObject<'l>,
+    op: impl FnOnce(&mut Journal, &mut dyn Persister) -> Result<R>,
+) -> BridgeResult<R> {
+    let h = handle(ptr)?;
+    let outcome = match h.native_persister.as_mut() {
+        Some(persister) => op(&mut h.journal, persister.as_mut()),
+        None => op(&mut h.journal, &mut JavaPersister { env, callback }),
+    };
+    Ok(outcome?)
+}
+
+/// The spec's 4-tuple `[functionId (UTF-8 byte[]), status, result, exception]`;
+/// Java turns the id bytes into its String.
+fn fields_tuple<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObjectArray<'l>> {
+    let Some(slot) = slot else { return Ok(JObjectArray::<JObject>::null()) };
+    let id = byte_array_or_null(env, Some(slot.function_id.as_bytes()))?;
+    let status: JObject = env.new_string(slot.effective_status().as_str())?.into();
+    let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
+    let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
+    object_array(env, vec![id, status, result, exception])
+}
+
+fn create(env: &mut Env<'_>, state_json: &JByteArray<'_>) -> BridgeResult<jlong> {
+    let state = ActionState::from_json(&required_bytes(env, state_json, "actionState")?)?;
+    Ok(JournalHandle { journal: Journal::new(state), native_persister: None }.into_raw())
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
+    env.with_env(|env| create(env, &state_json)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    env.with_env(|_| -> BridgeResult<()> {
+        if ptr != 0 {
+            // SAFETY: the Java owner calls destroy once, after zeroing its handle.
+            drop(unsafe { Box::from_raw(ptr as *mut JournalHandle) });
+        }
+        Ok(())
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_currentCallIndex<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jint {
+    env.with_env(|_| Ok(handle(ptr)?.journal.current_call_index() as jint)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_size<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jint {
+    env.with_env(|_| Ok(handle(ptr)?.journal.len() as jint)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_currentCallResultFields<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObjectArray<'l> {
+    env.with_env(|env| {
+        let h = handle(ptr)?;
+        fields_tuple(env, h.journal.current_call_result())
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+fn fields_at<'l>(env: &mut Env<'l>, ptr: jlong, index: jint) -> BridgeResult<JObjectArray<'l>> {
+    let h = handle(ptr)?;
+    let index = index_arg(index, "call result index")?;
+    fields_tuple(env, h.journal.call_result_at(index))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_callResultFieldsAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint) -> JObjectArray<'l> {
+    env.with_env(|env| fields_at(env, ptr, index)).resolve::<ThrowJavaException>()
+}
+
+fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>) -> BridgeResult<JObjectArray<'l>> {
+    let id = required_utf8(env, id, "functionId")?;
+    let hit = handle(ptr)?.journal.match_next_or_clear_subsequent(&id);
+    fields_tuple(env, hit.as_ref())
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>) -> JObjectArray<'l> {
+    env.with_env(|env| match_next(env, ptr, &id)).resolve::<ThrowJavaException>()
+}
+
+/// The arguments of every "record an outcome" primitive.
+fn outcome_args(env: &Env<'_>, id: &JByteArray<'_>, result: &JByteArray<'_>, exception: &JByteArray<'_>) -> BridgeResult<(String, Option<Vec<u8>>, Option<Vec<u8>>)> {
+    Ok((required_utf8(env, id, "functionId")?, optional_bytes(env, result)?, optional_bytes(env, exception)?))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_recordCallCompletion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+    env.with_env(|env| {
+        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
+        mutate(env, ptr, &cb, |j, p| j.record_call_completion(&id, r, e, p))
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+    env.with_env(|env| {
+        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
+        mutate(env, ptr, &cb, |j, p| j.complete_call(&id, r, e, p))
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCurrentCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+    env.with_env(|env| {
+        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
+        mutate(env, ptr, &cb, |j, p| j.finalize_current_call(&id, r, e, p))
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCallAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+    env.with_env(|env| {
+        let index = index_arg(index, "call result index")?;
+        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
+        mutate(env, ptr, &cb, |j, p| j.finalize_call_at(index, &id, r, e, p))
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_appendPendingCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>) {
+    env.with_env(|env| {
+        let id = required_utf8(env, &id, "functionId")?;
+        mutate(env, ptr, &cb, |j, p| j.append_pending_call(&id, p))
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_clearCallResultsFromCurrentIndexAndPersist<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>) {
+    env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.clear_call_results_from_current_index_and_persist(p)))
+        .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_clearCallResultsFromAndPersist<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint) {
+    env.with_env(|env| {
+        let index = index_arg(index, "call result index")?;
+        mutate(env, ptr, &cb, |j, p| j.clear_call_results_from_and_persist(index, p))
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+fn reserve_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
+    if ids.is_null() {
+        return Err(BridgeError::NullArgument("functionIds"));
+    }
+    let count = ids.len(env)?;
+    let mut decoded = Vec::with_capacity(count);
+    for i in 0..count {
+        let element = ids.get_element(env, i)?;
+        decoded.push(required_utf8(env, &element, "functionIds element")?);
+    }
+    let refs: Vec<&str> = decoded.iter().map(String::as_str).collect();
+    mutate(env, ptr, cb, |j, p| j.reserve_pending_batch(&refs, p))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_reservePendingBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) {
+    env.with_env(|env| reserve_batch(env, ptr, &cb, &ids)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_advanceCallIndexBy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, n: jint) {
+    env.with_env(|_| {
+        let n = index_arg(n, "advance count")?;
+        Ok(handle(ptr)?.journal.advance_call_index_by(n)?)
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>) {
+    env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.mark_completed(p))).resolve::<ThrowJavaException>()
+}
+
+/// Step codes shared with `NativeJournal.STEP_*` in Java.
+const STEP_EXECUTE: jint = 0;
+const STEP_RECONCILE: jint = 1;
+const STEP_REPLAY: jint = 2;
+
+fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<jint> {
+    let id = required_utf8(env, id, "functionId")?;
+    let step = mutate(env, ptr, cb, |j, p| j.begin_call(&id, reconcilable, p))?;
+    Ok(match step {
+        CallStep::Execute => STEP_EXECUTE,
+        CallStep::Reconcile => STEP_RECONCILE,
+        CallStep::Replay(_) => STEP_REPLAY,
+    })
+}
+
+/// Starts a durable call; on REPLAY the recorded slot is the one just
+/// before the (advanced) current index.
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> jint {
+    env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_snapshot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+    env.with_env(|env| -> BridgeResult<JByteArray<'l>> {
+        let json = handle(ptr)?.journal.state().to_json();
+        Ok(env.byte_array_from_slice(&json)?)
+    })
+    .resolve::<ThrowJavaException>()
+}

@@ -1,0 +1,20 @@
+//! JNI export of `io.durablejournal.NativeSerde`: the core parses every
+//! ActionState Java reads, so legacy-status inference and validation live once.
+
+use jni::objects::{JByteArray, JClass};
+use jni::{Env, EnvUnowned};
+
+use super::{required_bytes, BridgeResult, ThrowJavaException};
+use crate::model::ActionState;
+
+fn normalize<'l>(env: &mut Env<'l>, json: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let state = ActionState::from_json(&required_bytes(env, json, "json")?)?;
+    Ok(env.byte_array_from_slice(&state.to_json())?)
+}
+
+/// Parses an ActionState as Flink Agents or this library wrote it and
+/// returns it in canonical form (every slot with an explicit status).
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeSerde_normalizeActionState<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, json: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| normalize(env, &json)).resolve::<ThrowJavaException>()
+}
