@@ -1,0 +1,107 @@
+use super::*;
+
+/// Calls a `respond`-style function and returns (status, text).
+fn call(f: impl FnOnce(*mut *mut u8, *mut usize) -> i32) -> (i32, String) {
+    let mut data: *mut u8 = ptr::null_mut();
+    let mut len = 0usize;
+    let status = f(&mut data, &mut len);
+    assert!(!data.is_null(), "every response carries a buffer");
+    let text = String::from_utf8(unsafe { std::slice::from_raw_parts(data, len) }.to_vec()).unwrap();
+    assert_eq!(unsafe { durable_journal_free_buffer(data, len) }, OK);
+    (status, text)
+}
+
+#[test]
+fn args_digest_matches_the_core() {
+    let tree = br#"{"args":[{"int":"1"}],"kwargs":{"k":{"str":"v"}}}"#;
+    let (status, digest) = call(|d, l| unsafe { durable_journal_args_digest(tree.as_ptr(), tree.len(), d, l) });
+    assert_eq!(status, OK);
+    let expected = identity::args_digest_from_tree(&serde_json::from_slice(tree).unwrap()).unwrap();
+    assert_eq!(digest, expected);
+}
+
+#[test]
+fn errors_carry_their_code_and_message() {
+    let tree = br#"{"args":[{"float":"7ff8000000000000"}],"kwargs":{}}"#;
+    let (status, message) = call(|d, l| unsafe { durable_journal_args_digest(tree.as_ptr(), tree.len(), d, l) });
+    assert_eq!(status, ErrorCode::NonCanonicalArgument.as_i32());
+    assert!(message.contains("args[0]") && message.contains("durable_id="), "{message}");
+
+    let bad_json = b"{";
+    let (status, message) = call(|d, l| unsafe { durable_journal_args_digest(bad_json.as_ptr(), 1, d, l) });
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+    assert!(message.contains("not valid JSON"), "{message}");
+}
+
+#[test]
+fn explicit_durable_id_passes_through_without_a_tree() {
+    let fid = "m.f";
+    let explicit = "订单-🚀-42";
+    let (status, id) = call(|d, l| unsafe {
+        durable_journal_call_durable_id(fid.as_ptr(), fid.len(), ptr::null(), 0, explicit.as_ptr(), explicit.len(), d, l)
+    });
+    assert_eq!((status, id.as_str()), (OK, explicit));
+}
+
+#[test]
+fn invalid_utf8_is_rejected() {
+    let bad = [0xffu8, 0xfe];
+    let (status, message) = call(|d, l| unsafe { durable_journal_tool_call_durable_id(bad.as_ptr(), bad.len(), d, l) });
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+    assert!(message.contains("UTF-8"), "{message}");
+}
+
+#[test]
+fn null_required_argument_is_an_error_not_a_crash() {
+    let (status, message) = call(|d, l| unsafe { durable_journal_tool_call_durable_id(ptr::null(), 0, d, l) });
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+    assert!(message.contains("missing"), "{message}");
+    let status = unsafe { durable_journal_chat_durable_id(ptr::null_mut(), ptr::null_mut()) };
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+}
+
+#[test]
+fn a_panic_becomes_a_status() {
+    let (status, message) = call(|d, l| respond(d, l, || panic!("boom in identity")));
+    assert_eq!(status, ErrorCode::Panic.as_i32());
+    assert!(message.contains("boom in identity"), "{message}");
+}
+
+#[test]
+fn execution_identity_handle_allocates_and_rejects_re_emission() {
+    let occurrence = identity::root_occurrence_id(b"k", 0).unwrap();
+    let execution = identity::action_execution_id(&occurrence, "a").unwrap();
+    let mut handle: *mut ExecutionHandle = ptr::null_mut();
+    let (status, _) = call(|d, l| unsafe {
+        durable_journal_execution_identity_new(execution.as_ptr(), execution.len(), &mut handle, d, l)
+    });
+    assert_eq!(status, OK);
+    let (status, first) =
+        call(|d, l| unsafe { durable_journal_execution_identity_emit(handle, ptr::null(), 0, d, l) });
+    assert_eq!(status, OK);
+    assert_eq!(first, identity::emitted_occurrence_id(&execution, 0).unwrap());
+    let (status, message) =
+        call(|d, l| unsafe { durable_journal_execution_identity_emit(handle, first.as_ptr(), first.len(), d, l) });
+    assert_eq!(status, ErrorCode::IllegalState.as_i32());
+    assert!(message.contains(&first), "{message}");
+    let (target, session) = ("chat", "s");
+    let (status, call_id) = call(|d, l| unsafe {
+        durable_journal_execution_identity_next_call_id(handle, target.as_ptr(), target.len(), session.as_ptr(), 1, d, l)
+    });
+    assert_eq!(status, OK);
+    assert_eq!(call_id, identity::generated_call_id(&format!("{execution}/chat"), "s", 0).unwrap());
+    assert_eq!(unsafe { durable_journal_execution_identity_free(handle) }, OK);
+}
+
+#[test]
+fn null_handle_is_an_error() {
+    let (status, _) = call(|d, l| unsafe { durable_journal_execution_identity_emit(ptr::null(), ptr::null(), 0, d, l) });
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+}
+
+#[test]
+fn abi_version_is_reported() {
+    let mut version = 0u32;
+    assert_eq!(unsafe { durable_journal_abi_version(&mut version) }, OK);
+    assert_eq!(version, ABI_VERSION);
+}
