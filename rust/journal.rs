@@ -180,9 +180,10 @@ impl Journal {
         Ok(())
     }
 
-    /// Cuts the journal at the current index and persists the cut.
+    /// Cuts the journal at the current index and persists the cut. An index
+    /// already past the end (after an absolute clear) has nothing to cut.
     pub fn clear_call_results_from_current_index_and_persist(&mut self, persister: &mut dyn Persister) -> Result<()> {
-        self.clear_call_results_from_and_persist(self.index, persister)
+        self.clear_call_results_from_and_persist(self.index.min(self.len()), persister)
     }
 
     /// Cuts the journal at absolute position `from` and persists the cut.

@@ -275,3 +275,13 @@ fn chat_retries_consume_slots_by_position() {
     assert_eq!(j.begin_call("chat", false, &mut p).unwrap(), CallStep::Replay(ok("chat", b"answer")));
     assert!(p.changes.is_empty());
 }
+
+#[test]
+fn clearing_from_an_index_past_the_end_cuts_nothing() {
+    let mut j = journal_of(vec![ok("a", b"1"), ok("b", b"2")]);
+    let mut p = Recorder::default();
+    j.advance_call_index_by(2).unwrap();
+    j.clear_call_results_from_and_persist(1, &mut p).unwrap();
+    j.clear_call_results_from_current_index_and_persist(&mut p).unwrap();
+    assert_eq!(p.changes, vec!["truncate 1 -> 1", "truncate 1 -> 1"]);
+}

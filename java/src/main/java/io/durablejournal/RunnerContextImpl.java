@@ -178,7 +178,9 @@ public class RunnerContextImpl {
             for (int i = 0; i < callables.size(); i++) {
                 Object[] slot = context.getCallResultFieldsAt(start + i);
                 if (slot == null || !slot[0].equals(callables.get(i).getId())) {
-                    context.clearCallResultsFromAndPersist(start);
+                    if (context.size() > start) {
+                        context.clearCallResultsFromAndPersist(start);
+                    }
                     List<String> ids = new ArrayList<>();
                     for (DurableCallable<?> callable : callables) {
                         ids.add(callable.getId());
