@@ -1,0 +1,73 @@
+//! Criterion benchmarks of the journal primitives the runtime calls on every
+//! durable call: record an outcome, replay a hit, read the 4-tuple.
+//! Run: `cargo bench --bench journal`.
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use durable_journal::{ActionState, CallResult, Journal, NoPersist};
+
+const PAYLOAD_SIZES: [usize; 2] = [100, 10 * 1024];
+/// Calls per action in the replay benchmark: a realistic agent turn.
+const CALLS: usize = 16;
+
+fn recorded_state(payload: usize) -> ActionState {
+    let mut state = ActionState::default();
+    for i in 0..CALLS {
+        state.call_results.push(CallResult::completed(format!("tool-call:{i}"), Some(vec![7u8; payload]), None));
+    }
+    state
+}
+
+fn record(c: &mut Criterion) {
+    let mut group = c.benchmark_group("record_call_completion");
+    for size in PAYLOAD_SIZES {
+        group.bench_with_input(BenchmarkId::from_parameter(size), &size, |b, &size| {
+            b.iter_batched(
+                || (Journal::default(), vec![7u8; size]),
+                |(mut journal, payload)| {
+                    journal.record_call_completion("tool-call:a", Some(payload), None, &mut NoPersist).unwrap();
+                    journal
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn replay(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replay_hit");
+    for size in PAYLOAD_SIZES {
+        let state = recorded_state(size);
+        group.bench_with_input(BenchmarkId::from_parameter(size), &size, |b, _| {
+            b.iter_batched(
+                || Journal::new(state.clone()),
+                |mut journal| {
+                    for i in 0..CALLS {
+                        black_box(journal.match_next_or_clear_subsequent(&format!("tool-call:{i}")));
+                    }
+                    journal
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn read_fields(c: &mut Criterion) {
+    let mut group = c.benchmark_group("read_call_result_fields");
+    for size in PAYLOAD_SIZES {
+        let journal = Journal::new(recorded_state(size));
+        group.bench_with_input(BenchmarkId::from_parameter(size), &size, |b, _| {
+            b.iter(|| {
+                let slot = journal.call_result_at(black_box(CALLS / 2)).unwrap();
+                // What the bridge hands to Java: the id, the status and copies of the payloads.
+                black_box((slot.function_id.as_bytes().to_vec(), slot.effective_status().as_str(), slot.result_payload.clone(), slot.exception_payload.clone()))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, record, replay, read_fields);
+criterion_main!(benches);
