@@ -9,6 +9,7 @@ pub mod error;
 pub mod identity;
 pub mod journal;
 pub mod model;
+pub mod store;
 
 pub mod jni;
 

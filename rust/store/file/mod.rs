@@ -1,0 +1,380 @@
+//! The embedded file store: an append-only log in a directory the user
+//! names, with the live entries held in memory. Layout, record format,
+//! durability and recovery are described in `docs/store.md`.
+
+mod compact;
+mod frame;
+mod lock;
+mod record;
+mod recover;
+mod segment;
+
+#[cfg(test)]
+mod tests;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use compact::CompactionPolicy;
+pub use lock::LOCK_FILE;
+pub use recover::TornTail;
+pub use segment::FORMAT_VERSION;
+
+use super::key::{BusinessKey, StateKey};
+use super::marker::{verify_covered, RecoveryMarker, StoreId};
+use super::table::StateTable;
+use super::{ActionStateStore, STORE_NAME};
+use crate::error::{Error, Result};
+use crate::journal::JournalChange;
+use crate::model::ActionState;
+use lock::DirLock;
+use segment::{ActiveSegment, AppendError, SegmentHeader};
+
+/// When an acknowledged write is on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `put` and `apply` return only after their record is fsynced.
+    #[default]
+    SyncEachPut,
+    /// `put` and `apply` return once their record is written to the OS
+    /// (safe from a crash of the process, not yet from a power loss); one
+    /// fsync covers every `max_batch` records, and `sync`,
+    /// `get_recovery_marker`, compaction and `close` fsync whatever is left.
+    GroupCommit { max_batch: usize },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FileStoreOptions {
+    pub durability: Durability,
+    pub compaction: CompactionPolicy,
+}
+
+/// What opening the store found and repaired.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecoveryReport {
+    /// The directory held no store; a new one was created.
+    pub created: bool,
+    /// Records read from the live segment.
+    pub records_replayed: u64,
+    /// A final record cut short by a crash, which was dropped.
+    pub torn_tail: Option<TornTail>,
+    /// Leftovers of an interrupted compaction that were removed.
+    pub removed_files: Vec<PathBuf>,
+}
+
+/// Counters since the store was opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Bytes of mutation records appended (frames included; segment
+    /// headers and compaction output excluded).
+    pub bytes_appended: u64,
+    pub records_appended: u64,
+    pub syncs: u64,
+    pub compactions: u64,
+    /// Current size of the live segment.
+    pub segment_bytes: u64,
+    /// Bytes of the live segment that the live entries are built from.
+    pub live_bytes: u64,
+    pub entries: usize,
+}
+
+pub struct FileStore {
+    dir: PathBuf,
+    store_id: StoreId,
+    report: RecoveryReport,
+    open: Option<OpenStore>,
+}
+
+struct OpenStore {
+    _lock: DirLock,
+    segment: ActiveSegment,
+    table: StateTable,
+    /// Mutation records made so far over the store's life: what a
+    /// recovery marker records.
+    position: u64,
+    options: FileStoreOptions,
+    /// Set when a write or fsync failed in a way that leaves the file's
+    /// content uncertain; every later write is refused until reopen.
+    failure: Option<String>,
+    stats: StoreStats,
+}
+
+fn io_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
+    move |source| Error::StoreIo { path: path.to_path_buf(), source }
+}
+
+impl FileStore {
+    /// Opens (or creates) the store in `dir` with the default options:
+    /// an fsync per put. `dir` must exist and be writable.
+    pub fn open(dir: impl AsRef<Path>) -> Result<FileStore> {
+        FileStore::open_with(dir, FileStoreOptions::default())
+    }
+
+    pub fn open_with(dir: impl AsRef<Path>, options: FileStoreOptions) -> Result<FileStore> {
+        let dir = dir.as_ref().to_path_buf();
+        if let Durability::GroupCommit { max_batch: 0 } = options.durability {
+            return Err(Error::InvalidArgument("group commit needs a batch of at least one record".into()));
+        }
+        check_is_dir(&dir)?;
+        let lock = DirLock::acquire(&dir)?;
+        let listing = segment::list(&dir).map_err(io_error(&dir))?;
+        let mut report = RecoveryReport::default();
+        for temp in listing.temp_files {
+            fs::remove_file(&temp).map_err(io_error(&temp))?;
+            report.removed_files.push(temp);
+        }
+        let path = match listing.segments.last() {
+            Some((_, path)) => path.clone(),
+            None => {
+                report.created = true;
+                let header =
+                    SegmentHeader { store_id: StoreId::random(), generation: 1, base_position: 0, snapshot_records: 0 };
+                segment::write_new(&dir, &header, |_| Ok(())).map_err(io_error(&dir))?
+            }
+        };
+        let loaded = recover::load(&path)?;
+        // Older generations are what a finished compaction had yet to
+        // remove: the newest segment was complete before it got its name.
+        let older = listing.segments.len().saturating_sub(1);
+        for (_, old) in &listing.segments[..older] {
+            fs::remove_file(old).map_err(io_error(old))?;
+            report.removed_files.push(old.clone());
+        }
+        if !report.removed_files.is_empty() {
+            segment::sync_dir(&dir).map_err(io_error(&dir))?;
+        }
+        report.records_replayed = loaded.records;
+        report.torn_tail = loaded.torn_tail;
+        let segment = ActiveSegment::open(path.clone(), loaded.header, loaded.len).map_err(io_error(&path))?;
+        Ok(FileStore {
+            dir,
+            store_id: loaded.header.store_id,
+            report,
+            open: Some(OpenStore {
+                _lock: lock,
+                segment,
+                table: loaded.table,
+                position: loaded.position,
+                options,
+                failure: None,
+                stats: StoreStats::default(),
+            }),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn store_id(&self) -> StoreId {
+        self.store_id
+    }
+
+    pub fn recovery_report(&self) -> &RecoveryReport {
+        &self.report
+    }
+
+    pub fn stats(&self) -> Result<StoreStats> {
+        let open = self.opened()?;
+        Ok(StoreStats {
+            segment_bytes: open.segment.len(),
+            live_bytes: open.table.live_bytes(),
+            entries: open.table.len(),
+            ..open.stats
+        })
+    }
+
+    /// The segment file records are appended to now.
+    pub fn segment_path(&self) -> Result<PathBuf> {
+        Ok(self.opened()?.segment.path.clone())
+    }
+
+    /// Rewrites the live entries into a new segment and removes the old
+    /// one. Prune does this by itself when its [`CompactionPolicy`] says so.
+    pub fn compact(&mut self) -> Result<()> {
+        let dir = self.dir.clone();
+        self.opened_mut()?.compact(&dir)
+    }
+
+    fn opened(&self) -> Result<&OpenStore> {
+        self.open.as_ref().ok_or(Error::Closed(STORE_NAME))
+    }
+
+    fn opened_mut(&mut self) -> Result<&mut OpenStore> {
+        self.open.as_mut().ok_or(Error::Closed(STORE_NAME))
+    }
+
+    #[cfg(test)]
+    fn replace_segment_file_for_test(&mut self, file: fs::File) {
+        self.open.as_mut().unwrap().segment.replace_file_for_test(file);
+    }
+}
+
+fn check_is_dir(dir: &Path) -> Result<()> {
+    let metadata = fs::metadata(dir).map_err(io_error(dir))?;
+    if !metadata.is_dir() {
+        let source = io::Error::new(io::ErrorKind::NotADirectory, "the store path is not a directory");
+        return Err(Error::StoreIo { path: dir.to_path_buf(), source });
+    }
+    Ok(())
+}
+
+impl OpenStore {
+    fn check_writable(&self) -> Result<()> {
+        match &self.failure {
+            None => Ok(()),
+            Some(cause) => Err(Error::StoreIo {
+                path: self.segment.path.clone(),
+                source: io::Error::other(format!(
+                    "an earlier write failed ({cause}); the store refuses writes until it is reopened"
+                )),
+            }),
+        }
+    }
+
+    /// Appends one record. `durable` records are fsynced before this returns
+    /// under [`Durability::SyncEachPut`]; the others (discards and prunes,
+    /// which are safe to lose) ride along with the next fsync.
+    fn append(&mut self, payload: &[u8], durable: bool) -> Result<u64> {
+        self.check_writable()?;
+        let frame = frame::encode(payload);
+        match self.segment.append(&frame) {
+            Ok(()) => {}
+            Err(AppendError::RolledBack(source)) => {
+                return Err(Error::StoreIo { path: self.segment.path.clone(), source });
+            }
+            Err(AppendError::Stuck { write, cut }) => {
+                self.failure = Some(format!("{write}, and cutting the partial record off failed: {cut}"));
+                return Err(Error::StoreIo { path: self.segment.path.clone(), source: write });
+            }
+        }
+        self.position += 1;
+        self.stats.bytes_appended += frame.len() as u64;
+        self.stats.records_appended += 1;
+        let sync_due = match self.options.durability {
+            Durability::SyncEachPut => durable,
+            Durability::GroupCommit { max_batch } => self.segment.unsynced() >= max_batch,
+        };
+        if sync_due {
+            self.sync()?;
+        }
+        Ok(frame.len() as u64)
+    }
+
+    /// After a failed fsync the kernel may have dropped the unwritten pages
+    /// and will not report it again, so the store stops writing for good.
+    fn sync(&mut self) -> Result<()> {
+        self.check_writable()?;
+        if self.segment.unsynced() == 0 {
+            return Ok(());
+        }
+        if let Err(source) = self.segment.sync() {
+            self.failure = Some(format!("fsync failed: {source}"));
+            return Err(Error::StoreIo { path: self.segment.path.clone(), source });
+        }
+        self.stats.syncs += 1;
+        Ok(())
+    }
+
+    fn compact(&mut self, dir: &Path) -> Result<()> {
+        self.sync()?;
+        let snapshot =
+            compact::write_snapshot(dir, &self.segment.header, self.position, &self.table).map_err(io_error(dir))?;
+        // The new generation is what a reopen loads from now on: writing on
+        // into the old one would lose those writes, so failing to switch
+        // stops all writes.
+        let old = self.segment.path.clone();
+        match ActiveSegment::open(snapshot.path.clone(), snapshot.header, snapshot.len) {
+            Ok(segment) => self.segment = segment,
+            Err(source) => {
+                self.failure = Some(format!("switching to the compacted segment failed: {source}"));
+                return Err(Error::StoreIo { path: snapshot.path, source });
+            }
+        }
+        for (key, bytes) in &snapshot.entry_bytes {
+            self.table.set_log_bytes(key, *bytes);
+        }
+        self.stats.compactions += 1;
+        // Housekeeping only: an old generation left behind is removed by
+        // the next open.
+        if fs::remove_file(&old).is_ok() {
+            let _ = segment::sync_dir(dir);
+        }
+        Ok(())
+    }
+}
+
+impl ActionStateStore for FileStore {
+    fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
+        let open = self.opened_mut()?;
+        let bytes = open.append(&record::encode_put(key, state), true)?;
+        open.table.put(key, state.clone(), bytes);
+        Ok(())
+    }
+
+    fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
+        let open = self.opened_mut()?;
+        open.table.check(key, change).map_err(Error::IllegalState)?;
+        let bytes = open.append(&record::encode_change(key, change), true)?;
+        open.table.apply(key, change, bytes).map_err(Error::IllegalState)
+    }
+
+    fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
+        let open = self.opened_mut()?;
+        if let Some(state) = open.table.get(key) {
+            return Ok(Some(state.clone()));
+        }
+        if open.table.has_later(&key.business_key, key.seq) {
+            open.append(&record::encode_discard(&key.business_key, key.seq), false)?;
+            open.table.discard_after(&key.business_key, key.seq);
+        }
+        Ok(None)
+    }
+
+    fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
+        let dir = self.dir.clone();
+        let open = self.opened_mut()?;
+        if !open.table.has_up_to(business_key, seq_up_to) {
+            return Ok(());
+        }
+        open.append(&record::encode_prune(business_key, seq_up_to), false)?;
+        open.table.prune(business_key, seq_up_to);
+        if open.options.compaction.is_due(open.segment.len(), open.table.live_bytes()) {
+            open.compact(&dir)?;
+        }
+        Ok(())
+    }
+
+    fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
+        let store_id = self.store_id;
+        let open = self.opened_mut()?;
+        open.sync()?;
+        Ok(RecoveryMarker { store_id, position: open.position })
+    }
+
+    fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
+        let name = format!("the store in {}", self.dir.display());
+        let position = self.opened()?.position;
+        verify_covered(markers, self.store_id, position, &name)
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        self.opened_mut()?.sync()
+    }
+
+    fn close(&mut self) -> Result<()> {
+        match self.open.take() {
+            Some(mut open) if open.failure.is_none() => open.sync(),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Drop for FileStore {
+    /// Dropping without `close` still syncs what it can; errors have no one
+    /// to go to here, and unsynced records are already with the OS.
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}

@@ -1,0 +1,184 @@
+//! The log's record types. Each journal mutation is one small record; only
+//! `Put` carries a whole ActionState.
+
+use crate::journal::JournalChange;
+use crate::model::{ActionState, CallResult};
+use crate::store::codec::{
+    read_action_state, read_call_result, read_call_results, write_action_state, write_call_result,
+    write_call_results, DecodeError, DecodeResult, Reader, Writer,
+};
+use crate::store::key::{BusinessKey, StateKey};
+
+const TAG_PUT: u8 = 1;
+/// A pending slot or a recorded outcome put at an index (`JournalChange::Put`).
+const TAG_SLOT: u8 = 2;
+const TAG_FINALIZE: u8 = 3;
+const TAG_BATCH: u8 = 4;
+const TAG_TRUNCATE: u8 = 5;
+const TAG_COMPLETE: u8 = 6;
+const TAG_DISCARD: u8 = 7;
+const TAG_PRUNE: u8 = 8;
+
+/// A decoded record.
+#[derive(Debug, PartialEq)]
+pub enum Record {
+    /// A whole state at a key (also what compaction writes).
+    Put { key: StateKey, state: ActionState },
+    /// One journal mutation of the entry at a key.
+    Change { key: StateKey, change: OwnedChange },
+    /// Entries of a business key above a sequence number were dropped by a
+    /// `get` that missed.
+    Discard { business_key: BusinessKey, after_seq: i64 },
+    /// Entries of a business key up to a sequence number were pruned.
+    Prune { business_key: BusinessKey, seq_up_to: i64 },
+}
+
+/// [`JournalChange`] with owned slots, as read back from the log.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OwnedChange {
+    Put { index: usize, slot: CallResult },
+    Replace { index: usize, slot: CallResult },
+    PutBatch { from: usize, slots: Vec<CallResult> },
+    Truncate { from: usize },
+    Complete,
+}
+
+impl OwnedChange {
+    pub fn as_change(&self) -> JournalChange<'_> {
+        match self {
+            OwnedChange::Put { index, slot } => JournalChange::Put { index: *index, slot },
+            OwnedChange::Replace { index, slot } => JournalChange::Replace { index: *index, slot },
+            OwnedChange::PutBatch { from, slots } => JournalChange::PutBatch { from: *from, slots },
+            OwnedChange::Truncate { from } => JournalChange::Truncate { from: *from },
+            OwnedChange::Complete => JournalChange::Complete,
+        }
+    }
+}
+
+pub fn encode_put(key: &StateKey, state: &ActionState) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.u8(TAG_PUT);
+    key.write(&mut w);
+    write_action_state(&mut w, state);
+    w.into_bytes()
+}
+
+pub fn encode_change(key: &StateKey, change: JournalChange<'_>) -> Vec<u8> {
+    let mut w = Writer::new();
+    let tag = match change {
+        JournalChange::Put { .. } => TAG_SLOT,
+        JournalChange::Replace { .. } => TAG_FINALIZE,
+        JournalChange::PutBatch { .. } => TAG_BATCH,
+        JournalChange::Truncate { .. } => TAG_TRUNCATE,
+        JournalChange::Complete => TAG_COMPLETE,
+    };
+    w.u8(tag);
+    key.write(&mut w);
+    match change {
+        JournalChange::Put { index, slot } | JournalChange::Replace { index, slot } => {
+            w.u64(index as u64);
+            write_call_result(&mut w, slot);
+        }
+        JournalChange::PutBatch { from, slots } => {
+            w.u64(from as u64);
+            write_call_results(&mut w, slots);
+        }
+        JournalChange::Truncate { from } => w.u64(from as u64),
+        JournalChange::Complete => {}
+    }
+    w.into_bytes()
+}
+
+pub fn encode_discard(business_key: &BusinessKey, after_seq: i64) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.u8(TAG_DISCARD);
+    business_key.write(&mut w);
+    w.i64(after_seq);
+    w.into_bytes()
+}
+
+pub fn encode_prune(business_key: &BusinessKey, seq_up_to: i64) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.u8(TAG_PRUNE);
+    business_key.write(&mut w);
+    w.i64(seq_up_to);
+    w.into_bytes()
+}
+
+fn read_index(r: &mut Reader<'_>) -> DecodeResult<usize> {
+    let v = r.u64()?;
+    usize::try_from(v).map_err(|_| DecodeError(format!("slot index {v} does not fit this platform")))
+}
+
+pub fn decode(payload: &[u8]) -> DecodeResult<Record> {
+    let mut r = Reader::new(payload);
+    let tag = r.u8()?;
+    let record = match tag {
+        TAG_PUT => Record::Put { key: StateKey::read(&mut r)?, state: read_action_state(&mut r)? },
+        TAG_SLOT | TAG_FINALIZE | TAG_BATCH | TAG_TRUNCATE | TAG_COMPLETE => {
+            let key = StateKey::read(&mut r)?;
+            let change = match tag {
+                TAG_SLOT => OwnedChange::Put { index: read_index(&mut r)?, slot: read_call_result(&mut r)? },
+                TAG_FINALIZE => OwnedChange::Replace { index: read_index(&mut r)?, slot: read_call_result(&mut r)? },
+                TAG_BATCH => OwnedChange::PutBatch { from: read_index(&mut r)?, slots: read_call_results(&mut r)? },
+                TAG_TRUNCATE => OwnedChange::Truncate { from: read_index(&mut r)? },
+                _ => OwnedChange::Complete,
+            };
+            Record::Change { key, change }
+        }
+        TAG_DISCARD => Record::Discard { business_key: BusinessKey::read(&mut r)?, after_seq: r.i64()? },
+        TAG_PRUNE => Record::Prune { business_key: BusinessKey::read(&mut r)?, seq_up_to: r.i64()? },
+        other => return Err(DecodeError(format!("unknown record type {other}"))),
+    };
+    r.finish("the record")?;
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::key::EventIdentity;
+
+    fn key() -> StateKey {
+        StateKey::new(BusinessKey::Long(7), 3, "act", EventIdentity::Occurrence("occ".into()))
+    }
+
+    #[test]
+    fn every_record_type_round_trips() {
+        let slot = CallResult::completed("f", Some(vec![1; 10]), None);
+        let batch = vec![CallResult::pending("a"), CallResult::pending("b")];
+        let changes = [
+            JournalChange::Put { index: 2, slot: &slot },
+            JournalChange::Replace { index: 0, slot: &slot },
+            JournalChange::PutBatch { from: 1, slots: &batch },
+            JournalChange::Truncate { from: 4 },
+            JournalChange::Complete,
+        ];
+        for change in changes {
+            match decode(&encode_change(&key(), change)).unwrap() {
+                Record::Change { key: k, change: c } => {
+                    assert_eq!(k, key());
+                    assert_eq!(c.as_change(), change);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let state = ActionState { completed: true, ..Default::default() };
+        assert_eq!(decode(&encode_put(&key(), &state)).unwrap(), Record::Put { key: key(), state });
+        assert_eq!(
+            decode(&encode_prune(&BusinessKey::Int(1), 9)).unwrap(),
+            Record::Prune { business_key: BusinessKey::Int(1), seq_up_to: 9 }
+        );
+        assert_eq!(
+            decode(&encode_discard(&BusinessKey::Int(1), 9)).unwrap(),
+            Record::Discard { business_key: BusinessKey::Int(1), after_seq: 9 }
+        );
+    }
+
+    #[test]
+    fn a_slot_record_costs_its_payload_plus_a_small_constant() {
+        let small = encode_change(&key(), JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![]), None) });
+        let big = encode_change(&key(), JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![0; 1024]), None) });
+        assert_eq!(big.len() - small.len(), 1024);
+    }
+}

@@ -1,0 +1,124 @@
+//! Opening a segment: replay every record into a fresh table, drop a torn
+//! final record, and refuse anything else that is damaged.
+
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::frame::{find_intact_frame, FrameScanner, Scanned, FRAME_HEADER_LEN};
+use super::record::{self, Record};
+use super::segment::{SegmentHeader, HEADER_LEN};
+use crate::error::{Error, Result};
+use crate::store::table::StateTable;
+
+/// The bytes dropped from the end of the log on open: a record whose write
+/// was interrupted by a crash, never acknowledged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TornTail {
+    pub path: PathBuf,
+    pub offset: u64,
+    pub bytes: u64,
+    pub reason: &'static str,
+}
+
+pub struct Loaded {
+    pub header: SegmentHeader,
+    pub table: StateTable,
+    /// Where the intact log ends (after dropping a torn tail).
+    pub len: u64,
+    /// The store position after the last record.
+    pub position: u64,
+    pub records: u64,
+    pub torn_tail: Option<TornTail>,
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| Error::StoreIo { path: path.to_path_buf(), source }
+}
+
+fn corrupt(path: &Path, offset: u64, reason: impl Into<String>) -> Error {
+    Error::StoreCorrupt { path: path.to_path_buf(), offset, reason: reason.into() }
+}
+
+pub fn load(path: &Path) -> Result<Loaded> {
+    let file = OpenOptions::new().read(true).write(true).open(path).map_err(io_error(path))?;
+    let file_len = file.metadata().map_err(io_error(path))?.len();
+    let mut head = vec![0u8; HEADER_LEN.min(file_len as usize)];
+    (&file).read_exact(&mut head).map_err(io_error(path))?;
+    let header = SegmentHeader::decode(&head).map_err(|reason| corrupt(path, 0, reason))?;
+
+    let mut table = StateTable::default();
+    let mut records = 0u64;
+    let mut len = file_len;
+    let mut torn_tail = None;
+    let mut scanner = FrameScanner::new(&file, HEADER_LEN as u64, file_len).map_err(io_error(path))?;
+    loop {
+        match scanner.next_frame().map_err(io_error(path))? {
+            Scanned::End => break,
+            Scanned::Frame { offset, payload } => {
+                replay(&mut table, &payload, records < header.snapshot_records)
+                    .map_err(|reason| corrupt(path, offset, reason))?;
+                records += 1;
+            }
+            Scanned::Bad { offset, reason } => {
+                let tail = drop_torn_tail(&file, path, &header, records, offset, file_len, reason)?;
+                len = tail.offset;
+                torn_tail = Some(tail);
+                break;
+            }
+        }
+    }
+    if records < header.snapshot_records {
+        return Err(corrupt(
+            path,
+            len,
+            format!("the segment ends inside its snapshot: {records} of {} records", header.snapshot_records),
+        ));
+    }
+    let position = header.base_position + (records - header.snapshot_records);
+    Ok(Loaded { header, table, len, position, records, torn_tail })
+}
+
+/// A damaged frame is a torn tail only if nothing intact follows it and the
+/// snapshot (written and synced as a whole before the segment existed) is
+/// complete. Anything else is corruption, reported where it starts.
+fn drop_torn_tail(
+    file: &File,
+    path: &Path,
+    header: &SegmentHeader,
+    records: u64,
+    offset: u64,
+    file_len: u64,
+    reason: &'static str,
+) -> Result<TornTail> {
+    if let Some(next) = find_intact_frame(file, offset + 1, file_len).map_err(io_error(path))? {
+        return Err(corrupt(path, offset, format!("{reason}, and intact records follow at offset {next}")));
+    }
+    if records < header.snapshot_records {
+        return Err(corrupt(path, offset, format!("{reason} inside the compaction snapshot")));
+    }
+    file.set_len(offset).map_err(io_error(path))?;
+    file.sync_all().map_err(io_error(path))?;
+    Ok(TornTail { path: path.to_path_buf(), offset, bytes: file_len - offset, reason })
+}
+
+fn replay(table: &mut StateTable, payload: &[u8], in_snapshot: bool) -> std::result::Result<(), String> {
+    let frame_len = (FRAME_HEADER_LEN + payload.len()) as u64;
+    let record = record::decode(payload).map_err(|e| format!("undecodable record: {e}"))?;
+    if in_snapshot && !matches!(record, Record::Put { .. }) {
+        return Err("the compaction snapshot holds a record that is not a whole state".into());
+    }
+    match record {
+        Record::Put { key, state } => table.put(&key, state, frame_len),
+        Record::Change { key, change } => {
+            table.apply(&key, change.as_change(), frame_len).map_err(|e| format!("record does not apply: {e}"))?
+        }
+        Record::Discard { business_key, after_seq } => {
+            table.discard_after(&business_key, after_seq);
+        }
+        Record::Prune { business_key, seq_up_to } => {
+            table.prune(&business_key, seq_up_to);
+        }
+    }
+    Ok(())
+}

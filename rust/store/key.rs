@@ -1,0 +1,197 @@
+//! What a store entry is addressed by: (business key, sequence number, action
+//! name, event identity), each part typed and length-prefixed (spec §4).
+//!
+//! Flink Agents joins `key.toString()`, the sequence number, the action name
+//! and an attribute hash with `_`. That makes `Long 1` and `"1"` the same key,
+//! breaks parsing for keys that contain `_`, and makes two events with equal
+//! attributes the same entry. Here none of that can happen: the business key
+//! keeps its type, every part carries its length, and event identity comes
+//! from the occurrence id of the identity scheme when there is one.
+
+use super::codec::{DecodeError, DecodeResult, Reader, Writer};
+use crate::error::{Error, Result};
+
+/// The Flink key of the input record, with its type.
+///
+/// Java maps `String`, `Long`, `Integer` and `byte[]` onto the first four;
+/// any other key type is `Typed` with its class name and a deterministic
+/// serialization of the value (e.g. Flink's `TypeSerializer` output).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BusinessKey {
+    Str(String),
+    Long(i64),
+    Int(i32),
+    Bytes(Vec<u8>),
+    Typed { type_name: String, bytes: Vec<u8> },
+}
+
+const TAG_STR: u8 = 1;
+const TAG_LONG: u8 = 2;
+const TAG_INT: u8 = 3;
+const TAG_BYTES: u8 = 4;
+const TAG_TYPED: u8 = 5;
+
+impl BusinessKey {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        match self {
+            BusinessKey::Str(s) => {
+                w.u8(TAG_STR);
+                w.str(s);
+            }
+            BusinessKey::Long(v) => {
+                w.u8(TAG_LONG);
+                w.i64(*v);
+            }
+            BusinessKey::Int(v) => {
+                w.u8(TAG_INT);
+                w.i32(*v);
+            }
+            BusinessKey::Bytes(b) => {
+                w.u8(TAG_BYTES);
+                w.bytes(b);
+            }
+            BusinessKey::Typed { type_name, bytes } => {
+                w.u8(TAG_TYPED);
+                w.str(type_name);
+                w.bytes(bytes);
+            }
+        }
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> DecodeResult<BusinessKey> {
+        Ok(match r.u8()? {
+            TAG_STR => BusinessKey::Str(r.string()?),
+            TAG_LONG => BusinessKey::Long(r.i64()?),
+            TAG_INT => BusinessKey::Int(r.i32()?),
+            TAG_BYTES => BusinessKey::Bytes(r.bytes()?.to_vec()),
+            TAG_TYPED => BusinessKey::Typed { type_name: r.string()?, bytes: r.bytes()?.to_vec() },
+            tag => return Err(DecodeError(format!("unknown business key type tag {tag}"))),
+        })
+    }
+
+    /// The canonical encoding: a type tag, then the value (integers as fixed
+    /// little-endian, strings and bytes length-prefixed). Distinct keys
+    /// always encode differently.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        self.write(&mut w);
+        w.into_bytes()
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<BusinessKey> {
+        let mut r = Reader::new(bytes);
+        let key = BusinessKey::read(&mut r).and_then(|key| r.finish("a business key").map(|_| key));
+        key.map_err(|e| Error::InvalidArgument(format!("not an encoded business key: {e}")))
+    }
+}
+
+/// Which event triggered the action.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventIdentity {
+    /// The occurrence id the identity scheme gave the event (spec §3):
+    /// distinct for equal-payload events. Preferred whenever it exists.
+    Occurrence(String),
+    /// A canonical digest of the event's attributes, computed by the caller,
+    /// for events without an occurrence id. Equal attributes collide.
+    Attributes(Vec<u8>),
+}
+
+const TAG_OCCURRENCE: u8 = 1;
+const TAG_ATTRIBUTES: u8 = 2;
+
+impl EventIdentity {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        match self {
+            EventIdentity::Occurrence(id) => {
+                w.u8(TAG_OCCURRENCE);
+                w.str(id);
+            }
+            EventIdentity::Attributes(digest) => {
+                w.u8(TAG_ATTRIBUTES);
+                w.bytes(digest);
+            }
+        }
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> DecodeResult<EventIdentity> {
+        Ok(match r.u8()? {
+            TAG_OCCURRENCE => EventIdentity::Occurrence(r.string()?),
+            TAG_ATTRIBUTES => EventIdentity::Attributes(r.bytes()?.to_vec()),
+            tag => return Err(DecodeError(format!("unknown event identity tag {tag}"))),
+        })
+    }
+}
+
+/// The address of one store entry: one action execution for one event of
+/// one input record.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateKey {
+    pub business_key: BusinessKey,
+    /// The per-key input sequence number of the operator.
+    pub seq: i64,
+    pub action: String,
+    pub event: EventIdentity,
+}
+
+impl StateKey {
+    pub fn new(business_key: BusinessKey, seq: i64, action: impl Into<String>, event: EventIdentity) -> StateKey {
+        StateKey { business_key, seq, action: action.into(), event }
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) {
+        self.business_key.write(w);
+        w.i64(self.seq);
+        w.str(&self.action);
+        self.event.write(w);
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>) -> DecodeResult<StateKey> {
+        Ok(StateKey {
+            business_key: BusinessKey::read(r)?,
+            seq: r.i64()?,
+            action: r.string()?,
+            event: EventIdentity::read(r)?,
+        })
+    }
+
+    /// The canonical encoding of all four parts, each typed or length-prefixed.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        self.write(&mut w);
+        w.into_bytes()
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<StateKey> {
+        let mut r = Reader::new(bytes);
+        let key = StateKey::read(&mut r).and_then(|key| r.finish("a state key").map(|_| key));
+        key.map_err(|e| Error::InvalidArgument(format!("not an encoded state key: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_type_round_trips() {
+        let keys = [
+            BusinessKey::Str("a_b_1".into()),
+            BusinessKey::Str(String::new()),
+            BusinessKey::Long(-1),
+            BusinessKey::Int(i32::MIN),
+            BusinessKey::Bytes(vec![0, 255]),
+            BusinessKey::Typed { type_name: "org.example.Pojo".into(), bytes: vec![1, 2, 3] },
+        ];
+        for key in keys {
+            assert_eq!(BusinessKey::decode(&key.encode()).unwrap(), key);
+        }
+    }
+
+    #[test]
+    fn decode_rejects_trailing_bytes_and_unknown_tags() {
+        let mut bytes = BusinessKey::Long(1).encode();
+        bytes.push(0);
+        assert!(BusinessKey::decode(&bytes).is_err());
+        assert!(BusinessKey::decode(&[9]).is_err());
+    }
+}

@@ -1,0 +1,111 @@
+//! A store that keeps everything in memory: for tests, and for jobs that opt
+//! out of durability. It follows the same rules as the file store; it just
+//! forgets everything when dropped.
+
+use super::key::{BusinessKey, StateKey};
+use super::marker::{verify_covered, RecoveryMarker, StoreId};
+use super::table::StateTable;
+use super::{ActionStateStore, STORE_NAME};
+use crate::error::{Error, Result};
+use crate::journal::JournalChange;
+use crate::model::ActionState;
+
+pub struct MemoryStore {
+    table: StateTable,
+    store_id: StoreId,
+    /// Mutations so far: the in-memory counterpart of the file store's log
+    /// position, so markers behave alike.
+    position: u64,
+    closed: bool,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        MemoryStore::new()
+    }
+}
+
+impl MemoryStore {
+    pub fn new() -> MemoryStore {
+        MemoryStore { table: StateTable::default(), store_id: StoreId::random(), position: 0, closed: false }
+    }
+
+    pub fn store_id(&self) -> StoreId {
+        self.store_id
+    }
+
+    /// How many entries are live.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.table.len() == 0
+    }
+
+    fn open(&self) -> Result<()> {
+        if self.closed {
+            Err(Error::Closed(STORE_NAME))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl ActionStateStore for MemoryStore {
+    fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
+        self.open()?;
+        self.table.put(key, state.clone(), 0);
+        self.position += 1;
+        Ok(())
+    }
+
+    fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
+        self.open()?;
+        self.table.apply(key, change, 0).map_err(Error::IllegalState)?;
+        self.position += 1;
+        Ok(())
+    }
+
+    fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
+        self.open()?;
+        if let Some(state) = self.table.get(key) {
+            return Ok(Some(state.clone()));
+        }
+        if self.table.discard_after(&key.business_key, key.seq) > 0 {
+            self.position += 1;
+        }
+        Ok(None)
+    }
+
+    fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
+        self.open()?;
+        if self.table.prune(business_key, seq_up_to) > 0 {
+            self.position += 1;
+        }
+        Ok(())
+    }
+
+    fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
+        self.open()?;
+        Ok(RecoveryMarker { store_id: self.store_id, position: self.position })
+    }
+
+    /// Checks markers of this very instance. Markers of another store are
+    /// accepted without a check: a job that chose not to be durable has
+    /// nothing to restore after a process restart, by its own choice.
+    fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
+        self.open()?;
+        let own: Vec<RecoveryMarker> = markers.iter().copied().filter(|m| m.store_id == self.store_id).collect();
+        verify_covered(&own, self.store_id, self.position, "the in-memory store")
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        self.open()
+    }
+
+    fn close(&mut self) -> Result<()> {
+        self.closed = true;
+        Ok(())
+    }
+}

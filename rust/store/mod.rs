@@ -1,0 +1,79 @@
+//! ActionState storage (spec §4): where the journal of every action
+//! execution lives between a call and the failover that replays it.
+//!
+//! [`ActionStateStore`] has two implementations: [`MemoryStore`] for tests
+//! and for jobs that opt out of durability, and [`FileStore`], the default,
+//! an append-only log in a directory the user names. A journal persists
+//! through a store with [`StorePersister`], which turns each journal
+//! mutation into one delta record, so a call costs O(its payload) bytes.
+//! The format and its guarantees are written down in `docs/store.md`.
+//!
+//! This module knows nothing of JNI; the bindings wrap it.
+
+mod codec;
+pub mod file;
+mod key;
+mod marker;
+mod memory;
+mod persister;
+mod table;
+
+pub use file::{CompactionPolicy, Durability, FileStore, FileStoreOptions, RecoveryReport, StoreStats};
+pub use key::{BusinessKey, EventIdentity, StateKey};
+pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
+pub use memory::MemoryStore;
+pub use persister::StorePersister;
+
+use crate::error::Result;
+use crate::journal::JournalChange;
+use crate::model::ActionState;
+
+/// The name stores report in `Error::Closed`.
+pub(crate) const STORE_NAME: &str = "action state store";
+
+/// Storage of ActionStates addressed by [`StateKey`].
+///
+/// Every method fails with `Error::Closed` after [`ActionStateStore::close`].
+/// A mutation that returns `Ok` is recorded (for the file store: durable, see
+/// [`Durability`]); one that returns `Err` changed nothing, so the caller
+/// can fail the action instead of continuing with an unrecorded call.
+pub trait ActionStateStore: Send {
+    /// Stores a whole ActionState at `key`, replacing any entry there: the
+    /// initial state of an action, or its final state with memory updates
+    /// and output events.
+    fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()>;
+
+    /// Applies one journal mutation to the entry at `key`, as
+    /// [`crate::Journal`] applied it in memory. The entry must exist (put it
+    /// first) and the change must fit its journal, else `IllegalState`.
+    fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()>;
+
+    /// The entry at `key`, or `None`. A miss means the re-run has left the
+    /// recorded history at this sequence number, so every entry of the same
+    /// business key with a larger sequence number is dropped too (other
+    /// business keys are untouched): they belong to a history that will not
+    /// be replayed.
+    fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>>;
+
+    /// Drops every entry of `business_key` with a sequence number up to and
+    /// including `seq_up_to`; called when a checkpoint that covers them
+    /// completes.
+    fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()>;
+
+    /// The store's current position, for Flink to checkpoint. Everything
+    /// before it is durable when this returns.
+    fn get_recovery_marker(&mut self) -> Result<RecoveryMarker>;
+
+    /// After a Flink restore: checks that the store still holds everything
+    /// the checkpoint's markers saw, and fails with `IllegalState` if it is
+    /// behind or is a different store. Entries written after the markers are
+    /// kept: they are the journals of actions in flight across the
+    /// checkpoint, which the restored job replays.
+    fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()>;
+
+    /// Makes every record written so far durable.
+    fn sync(&mut self) -> Result<()>;
+
+    /// Syncs and releases the store. Idempotent.
+    fn close(&mut self) -> Result<()>;
+}

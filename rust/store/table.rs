@@ -1,0 +1,232 @@
+//! The live entries of a store, grouped by business key and ordered by
+//! sequence number, and the rules for changing them. Both stores keep one;
+//! the file store rebuilds it from its log on open.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::key::{BusinessKey, EventIdentity, StateKey};
+use crate::journal::JournalChange;
+use crate::model::ActionState;
+
+pub(crate) struct Entry {
+    pub state: ActionState,
+    /// Bytes of log records this entry's current state is built from; the
+    /// rest of the log is garbage that compaction reclaims.
+    pub log_bytes: u64,
+}
+
+type SeqEntries = HashMap<(String, EventIdentity), Entry>;
+
+#[derive(Default)]
+pub(crate) struct StateTable {
+    keys: HashMap<BusinessKey, BTreeMap<i64, SeqEntries>>,
+    live_bytes: u64,
+    entries: usize,
+}
+
+fn entry_id(key: &StateKey) -> (String, EventIdentity) {
+    (key.action.clone(), key.event.clone())
+}
+
+impl StateTable {
+    pub fn get(&self, key: &StateKey) -> Option<&ActionState> {
+        self.entry(key).map(|e| &e.state)
+    }
+
+    fn entry(&self, key: &StateKey) -> Option<&Entry> {
+        self.keys.get(&key.business_key)?.get(&key.seq)?.get(&entry_id(key))
+    }
+
+    fn entry_mut(&mut self, key: &StateKey) -> Option<&mut Entry> {
+        self.keys.get_mut(&key.business_key)?.get_mut(&key.seq)?.get_mut(&entry_id(key))
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries
+    }
+
+    pub fn live_bytes(&self) -> u64 {
+        self.live_bytes
+    }
+
+    /// Whether this business key has entries with a larger sequence number.
+    pub fn has_later(&self, business_key: &BusinessKey, seq: i64) -> bool {
+        seq < i64::MAX && self.keys.get(business_key).is_some_and(|seqs| seqs.range(seq + 1..).next().is_some())
+    }
+
+    /// Whether this business key has entries at or below `seq`.
+    pub fn has_up_to(&self, business_key: &BusinessKey, seq: i64) -> bool {
+        self.keys.get(business_key).is_some_and(|seqs| seqs.range(..=seq).next().is_some())
+    }
+
+    /// Drops every entry of this business key with a sequence number above
+    /// `seq`; other business keys are untouched. Returns how many went.
+    pub fn discard_after(&mut self, business_key: &BusinessKey, seq: i64) -> usize {
+        if seq == i64::MAX {
+            return 0;
+        }
+        let Some(seqs) = self.keys.get_mut(business_key) else { return 0 };
+        let later = seqs.split_off(&(seq + 1));
+        if seqs.is_empty() {
+            self.keys.remove(business_key);
+        }
+        self.forget(later.into_values())
+    }
+
+    /// Drops every entry of this business key with a sequence number up to
+    /// and including `seq_up_to`. Returns how many went.
+    pub fn prune(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> usize {
+        let Some(seqs) = self.keys.get_mut(business_key) else { return 0 };
+        let kept = if seq_up_to == i64::MAX { BTreeMap::new() } else { seqs.split_off(&(seq_up_to + 1)) };
+        let pruned = std::mem::replace(seqs, kept);
+        if seqs.is_empty() {
+            self.keys.remove(business_key);
+        }
+        self.forget(pruned.into_values())
+    }
+
+    fn forget(&mut self, removed: impl Iterator<Item = SeqEntries>) -> usize {
+        let mut count = 0;
+        for entries in removed {
+            for entry in entries.into_values() {
+                self.live_bytes -= entry.log_bytes;
+                count += 1;
+            }
+        }
+        self.entries -= count;
+        count
+    }
+
+    /// Stores a whole state, replacing any entry at this key.
+    pub fn put(&mut self, key: &StateKey, state: ActionState, log_bytes: u64) {
+        let seqs = self.keys.entry(key.business_key.clone()).or_default();
+        let previous = seqs.entry(key.seq).or_default().insert(entry_id(key), Entry { state, log_bytes });
+        match previous {
+            Some(old) => self.live_bytes -= old.log_bytes,
+            None => self.entries += 1,
+        }
+        self.live_bytes += log_bytes;
+    }
+
+    /// Whether `change` applies to the stored entry. Checked before a record
+    /// is written, so the log never holds a change that cannot be replayed.
+    pub fn check(&self, key: &StateKey, change: JournalChange<'_>) -> Result<(), String> {
+        let state = &self.entry(key).ok_or_else(|| format!("no entry at {key:?}; put the ActionState first"))?.state;
+        let len = state.call_results.len();
+        let within = |at: usize, what: &str| {
+            if at <= len {
+                Ok(())
+            } else {
+                Err(format!("{what} at slot {at} but the stored journal has {len} slots"))
+            }
+        };
+        match change {
+            JournalChange::Put { index, .. } => within(index, "put"),
+            JournalChange::PutBatch { from, .. } => within(from, "batch"),
+            JournalChange::Truncate { from } => within(from, "truncate"),
+            JournalChange::Replace { index, slot } => match state.call_results.get(index) {
+                Some(stored) if stored.is_pending() && stored.function_id == slot.function_id => Ok(()),
+                Some(stored) => Err(format!(
+                    "finalize of '{}' at slot {index}, but the stored slot is '{}' ({})",
+                    slot.function_id,
+                    stored.function_id,
+                    stored.effective_status().as_str()
+                )),
+                None => Err(format!("finalize at slot {index} but the stored journal has {len} slots")),
+            },
+            JournalChange::Complete => Ok(()),
+        }
+    }
+
+    /// Applies a journal delta to the stored entry, exactly as the journal
+    /// applied it in memory. `log_bytes` is the size of the record written.
+    pub fn apply(&mut self, key: &StateKey, change: JournalChange<'_>, log_bytes: u64) -> Result<(), String> {
+        self.check(key, change)?;
+        let entry = self.entry_mut(key).expect("check found the entry");
+        let slots = &mut entry.state.call_results;
+        match change {
+            JournalChange::Put { index, slot } => {
+                slots.truncate(index);
+                slots.push(slot.clone());
+            }
+            JournalChange::Replace { index, slot } => slots[index] = slot.clone(),
+            JournalChange::PutBatch { from, slots: batch } => {
+                slots.truncate(from);
+                slots.extend_from_slice(batch);
+            }
+            JournalChange::Truncate { from } => slots.truncate(from),
+            JournalChange::Complete => entry.state.mark_completed(),
+        }
+        entry.log_bytes += log_bytes;
+        self.live_bytes += log_bytes;
+        Ok(())
+    }
+
+    /// Every live entry, in key order (so compaction output is deterministic).
+    pub fn sorted_entries(&self) -> Vec<(StateKey, &ActionState)> {
+        let mut out = Vec::with_capacity(self.entries);
+        for (business_key, seqs) in &self.keys {
+            for (seq, entries) in seqs {
+                for ((action, event), entry) in entries {
+                    let key = StateKey::new(business_key.clone(), *seq, action.clone(), event.clone());
+                    out.push((key, &entry.state));
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// After compaction each entry is one snapshot record of this size.
+    pub fn set_log_bytes(&mut self, key: &StateKey, log_bytes: u64) {
+        let entry = self.entry_mut(key).expect("compaction rewrites existing entries only");
+        let old = std::mem::replace(&mut entry.log_bytes, log_bytes);
+        self.live_bytes = self.live_bytes - old + log_bytes;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CallResult;
+
+    fn key(bk: &str, seq: i64) -> StateKey {
+        StateKey::new(BusinessKey::Str(bk.into()), seq, "act", EventIdentity::Occurrence(format!("{bk}-{seq}")))
+    }
+
+    #[test]
+    fn live_bytes_follow_puts_deltas_and_removals() {
+        let mut t = StateTable::default();
+        t.put(&key("a", 1), ActionState::default(), 10);
+        t.put(&key("a", 2), ActionState::default(), 20);
+        t.apply(&key("a", 2), JournalChange::Put { index: 0, slot: &CallResult::pending("f") }, 5).unwrap();
+        assert_eq!((t.len(), t.live_bytes()), (2, 35));
+        t.put(&key("a", 1), ActionState::default(), 7);
+        assert_eq!(t.live_bytes(), 32);
+        assert_eq!(t.discard_after(&BusinessKey::Str("a".into()), 1), 1);
+        assert_eq!((t.len(), t.live_bytes()), (1, 7));
+        assert_eq!(t.prune(&BusinessKey::Str("a".into()), 1), 1);
+        assert_eq!((t.len(), t.live_bytes()), (0, 0));
+    }
+
+    #[test]
+    fn extreme_sequence_numbers_do_not_overflow() {
+        let mut t = StateTable::default();
+        t.put(&key("a", i64::MAX), ActionState::default(), 1);
+        assert!(!t.has_later(&BusinessKey::Str("a".into()), i64::MAX));
+        assert_eq!(t.discard_after(&BusinessKey::Str("a".into()), i64::MAX), 0);
+        assert_eq!(t.prune(&BusinessKey::Str("a".into()), i64::MAX), 1);
+    }
+
+    #[test]
+    fn a_delta_that_does_not_fit_the_stored_journal_is_refused() {
+        let mut t = StateTable::default();
+        let missing = t.check(&key("a", 1), JournalChange::Complete).unwrap_err();
+        assert!(missing.contains("put the ActionState first"), "{missing}");
+        t.put(&key("a", 1), ActionState::default(), 1);
+        assert!(t.check(&key("a", 1), JournalChange::Put { index: 1, slot: &CallResult::pending("f") }).is_err());
+        assert!(t.check(&key("a", 1), JournalChange::Truncate { from: 1 }).is_err());
+        let done = CallResult::completed("f", None, None);
+        assert!(t.check(&key("a", 1), JournalChange::Replace { index: 0, slot: &done }).is_err());
+    }
+}
