@@ -154,21 +154,16 @@ impl Journal {
         exception: Option<Vec<u8>>,
         persister: &mut dyn Persister,
     ) -> Result<()> {
-        let reason = match self.state.call_results.get(index) {
-            None => Some("no slot"),
-            Some(slot) if slot.function_id != function_id => Some("the slot belongs to another call"),
-            Some(slot) if !slot.is_pending() => Some("the slot is already terminal"),
+        let refusal = match self.state.call_results.get(index) {
+            None => Some("no slot".to_string()),
+            Some(slot) if slot.function_id != function_id => {
+                Some(format!("the slot belongs to another call ('{}')", slot.function_id))
+            }
+            Some(slot) if !slot.is_pending() => Some("the slot is already terminal".to_string()),
             Some(_) => None,
         };
-        if let Some(reason) = reason {
-            return Err(Error::NoMatchingPendingSlot {
-                function_id: function_id.to_string(),
-                index,
-                reason: match self.state.call_results.get(index) {
-                    Some(slot) if reason != "no slot" => format!("{reason} ('{}')", slot.function_id),
-                    _ => reason.to_string(),
-                },
-            });
+        if let Some(reason) = refusal {
+            return Err(Error::NoMatchingPendingSlot { function_id: function_id.to_string(), index, reason });
         }
         let terminal = CallResult::completed(function_id, result, exception);
         let previous = std::mem::replace(&mut self.state.call_results[index], terminal);
