@@ -1,0 +1,212 @@
+"""Spec §3 for Python: durable ids of calls and RuntimeIdentity.
+
+Every hash is computed by the native library (rust/identity), the same code
+the Java runtime calls, so both derive byte-identical ids.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import threading
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from . import _native
+from .canonical import call_tree
+
+#: The durable id of every built-in chat attempt (retries share it; attempts
+#: are told apart by their call index in the journal).
+CHAT_DURABLE_ID = "chat"
+
+
+def compute_function_id(func: Callable[..., Any]) -> str:
+    """``"module.qualname"`` of a function, method or callable object."""
+    target = func if hasattr(func, "__qualname__") else type(func)
+    module = getattr(target, "__module__", None)
+    qualname = getattr(target, "__qualname__", None)
+    if not module or not qualname:
+        raise TypeError(
+            f"cannot name {func!r} as module.qualname; pass durable_id= to name the call explicitly"
+        )
+    return f"{module}.{qualname}"
+
+
+def compute_args_digest(args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
+    """16 lowercase hex characters of SHA-256 over the canonical encoding of
+    (args, kwargs): the same in every process, whatever PYTHONHASHSEED is."""
+    tree = _tree_bytes(args, kwargs)
+    return _native.call("durable_journal_args_digest", tree, len(tree))
+
+
+def durable_identity_for_call(
+    func: Callable[..., Any],
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    durable_id: Optional[str] = None,
+) -> str:
+    """The journal id of a call: ``durable_id`` unchanged when given (then the
+    arguments need no canonical form), else ``"module.qualname::digest"``."""
+    if durable_id is not None:
+        explicit = _native.utf8(durable_id, "durable_id")
+        return _native.call(
+            "durable_journal_call_durable_id", None, 0, None, 0, explicit, len(explicit)
+        )
+    function_id = _native.utf8(compute_function_id(func), "function id")
+    tree = _tree_bytes(args, kwargs)
+    return _native.call(
+        "durable_journal_call_durable_id", function_id, len(function_id), tree, len(tree), None, 0
+    )
+
+
+def tool_call_durable_id(tool_call_id: str) -> str:
+    """``"tool-call:" + tool_call_id``, the id unchanged."""
+    data = _native.utf8(tool_call_id, "tool_call_id")
+    return _native.call("durable_journal_tool_call_durable_id", data, _native.length(data))
+
+
+def _tree_bytes(args: Sequence[Any], kwargs: Mapping[str, Any]) -> bytes:
+    tree = call_tree(args, kwargs)
+    # Strings were checked to have a UTF-8 form; floats travel as bit
+    # patterns, so allow_nan never matters.
+    return json.dumps(tree, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+class RuntimeIdentity:
+    """Occurrence, execution and generated call ids (spec §3). Each one hashes
+    a domain tag and length-prefixed components in the native library."""
+
+    @staticmethod
+    def root_occurrence(serialized_business_key: bytes, input_sequence: int) -> str:
+        """``occ:...`` of an input event: its serialized key and sequence number."""
+        key = _key_bytes(serialized_business_key)
+        return _native.call(
+            "durable_journal_root_occurrence_id",
+            key,
+            _native.length(key),
+            _native.int64(input_sequence, "input_sequence"),
+        )
+
+    @staticmethod
+    def action_execution(triggering_occurrence: str, action_name: str) -> str:
+        """``exec:...`` of one action triggered by one occurrence."""
+        occurrence = _native.utf8(triggering_occurrence, "triggering_occurrence")
+        action = _native.utf8(action_name, "action_name")
+        return _native.call(
+            "durable_journal_action_execution_id",
+            occurrence,
+            _native.length(occurrence),
+            action,
+            _native.length(action),
+        )
+
+    @staticmethod
+    def emitted_occurrence(producer_execution: str, emission_ordinal: int) -> str:
+        """``occ:...`` of the n-th event (from 0) an execution emitted."""
+        execution = _native.utf8(producer_execution, "producer_execution")
+        return _native.call(
+            "durable_journal_emitted_occurrence_id",
+            execution,
+            _native.length(execution),
+            _native.int64(emission_ordinal, "emission_ordinal"),
+        )
+
+    @staticmethod
+    def generated_call_id(namespace: str, session_id: str, call_ordinal: int) -> str:
+        """``call:...``: the n-th generated call (from 0) in a namespace and session."""
+        ns = _native.utf8(namespace, "namespace")
+        session = _native.utf8(session_id, "session_id")
+        return _native.call(
+            "durable_journal_generated_call_id",
+            ns,
+            _native.length(ns),
+            session,
+            _native.length(session),
+            _native.int64(call_ordinal, "call_ordinal"),
+        )
+
+    @staticmethod
+    def for_execution(execution_id: str) -> "ExecutionIdentity":
+        """The ordinal allocators of one execution."""
+        return ExecutionIdentity(execution_id)
+
+
+class ExecutionIdentity:
+    """Deterministic allocators of one action execution: emission ordinals and
+    per-target call ordinals, kept in the native library. A fresh instance
+    over the same execution hands out the same ids in the same order, which
+    is what makes a replay land on the journal it wrote.
+
+    Use as a context manager or call close(); a call after close raises.
+    """
+
+    def __init__(self, execution_id: str):
+        data = _native.utf8(execution_id, "execution_id")
+        handle = ctypes.c_void_p()
+        _native.call(
+            "durable_journal_execution_identity_new", data, _native.length(data), ctypes.byref(handle)
+        )
+        self._handle: Optional[int] = handle.value
+        self._lock = threading.Lock()
+        self.execution_id = execution_id
+
+    def emit(self, existing_id: Optional[str] = None) -> str:
+        """The occurrence id of the next emitted event. Pass the id the event
+        already carries, if any: re-emitting an event is an error
+        (IllegalStateError) and uses no ordinal."""
+        existing = _native.utf8(existing_id, "existing_id")
+        with self._lock:
+            return _native.call(
+                "durable_journal_execution_identity_emit",
+                self._live_handle(),
+                existing,
+                _native.length(existing),
+            )
+
+    def next_call_id(self, target: str, session_id: str) -> str:
+        """The id of the next generated call to ``target`` (one counter per
+        target) in ``session_id``."""
+        target_data = _native.utf8(target, "target")
+        session = _native.utf8(session_id, "session_id")
+        with self._lock:
+            return _native.call(
+                "durable_journal_execution_identity_next_call_id",
+                self._live_handle(),
+                target_data,
+                _native.length(target_data),
+                session,
+                _native.length(session),
+            )
+
+    def close(self) -> None:
+        """Frees the native allocators; idempotent."""
+        with self._lock:
+            handle, self._handle = self._handle, None
+        if handle is not None:
+            _native.free_execution_identity(handle)
+
+    def _live_handle(self) -> int:
+        if self._handle is None:
+            raise RuntimeError("ExecutionIdentity is closed")
+        return self._handle
+
+    def __enter__(self) -> "ExecutionIdentity":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # A forgotten close() must not leak; at interpreter shutdown the
+        # library may already be gone, and there is nobody left to tell.
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def _key_bytes(value: Any) -> Optional[bytes]:
+    if value is None:
+        return None
+    if not isinstance(value, (bytes, bytearray)):
+        raise TypeError(f"serialized_business_key must be bytes, not {type(value).__name__}")
+    return bytes(value)
