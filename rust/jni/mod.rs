@@ -22,6 +22,7 @@ use jni::{jni_sig, jni_str, Env, JValue};
 use crate::error::Error;
 
 pub mod diagnostics;
+pub mod identity;
 pub mod journal;
 pub mod serde;
 

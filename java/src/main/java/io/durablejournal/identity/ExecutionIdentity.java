@@ -1,0 +1,59 @@
+package io.durablejournal.identity;
+
+/**
+ * Deterministic allocators of one action execution, kept in the Rust core: emission ordinals and
+ * per-target call ordinals. A fresh instance over the same execution hands out the same ids in the
+ * same order, which is what lets a replay land on the journal it wrote.
+ *
+ * <p>Thread-safe; {@link #close()} is idempotent and any call after it is an {@link
+ * IllegalStateException}.
+ */
+public final class ExecutionIdentity implements AutoCloseable {
+    private final String executionId;
+    private long handle;
+
+    ExecutionIdentity(String executionId) {
+        this.executionId = executionId;
+        this.handle = NativeIdentity.executionCreate(Text.utf8(executionId, "executionId"));
+    }
+
+    public String executionId() {
+        return executionId;
+    }
+
+    /** The occurrence id of the next emitted event. */
+    public String emit() {
+        return emit(null);
+    }
+
+    /**
+     * The occurrence id of the next emitted event. {@code existingId} is the id the event already
+     * carries, if any: re-emitting an event is a {@link io.durablejournal.JournalException} with
+     * code {@code ILLEGAL_STATE} and uses no ordinal.
+     */
+    public synchronized String emit(String existingId) {
+        return Text.decode(NativeIdentity.executionEmit(live(), Text.utf8OrNull(existingId, "existingId")));
+    }
+
+    /** The id of the next generated call to {@code target} (one counter per target) in a session. */
+    public synchronized String nextCallId(String target, String sessionId) {
+        return Text.decode(NativeIdentity.executionNextCallId(
+                live(), Text.utf8(target, "target"), Text.utf8(sessionId, "sessionId")));
+    }
+
+    @Override
+    public synchronized void close() {
+        long h = handle;
+        handle = 0;
+        if (h != 0) {
+            NativeIdentity.executionDestroy(h);
+        }
+    }
+
+    private long live() {
+        if (handle == 0) {
+            throw new IllegalStateException("ExecutionIdentity is closed");
+        }
+        return handle;
+    }
+}

@@ -1,0 +1,39 @@
+package io.durablejournal.identity;
+
+import io.durablejournal.NativeLibrary;
+
+/**
+ * JNI entry points of {@code rust/jni/identity.rs}. Strings cross as UTF-8 {@code byte[]} both
+ * ways; errors arrive as {@link io.durablejournal.JournalException} with the core's code.
+ */
+final class NativeIdentity {
+    static {
+        NativeLibrary.load();
+    }
+
+    private NativeIdentity() {}
+
+    static native byte[] argsDigest(byte[] callTreeJson);
+
+    static native byte[] callDurableId(byte[] functionId, byte[] callTreeJson, byte[] durableId);
+
+    static native byte[] toolCallDurableId(byte[] toolCallId);
+
+    static native byte[] chatDurableId();
+
+    static native byte[] rootOccurrence(byte[] serializedBusinessKey, long inputSequence);
+
+    static native byte[] actionExecution(byte[] triggeringOccurrence, byte[] actionName);
+
+    static native byte[] emittedOccurrence(byte[] producerExecution, long emissionOrdinal);
+
+    static native byte[] generatedCallId(byte[] namespace, byte[] sessionId, long callOrdinal);
+
+    static native long executionCreate(byte[] executionId);
+
+    static native void executionDestroy(long handle);
+
+    static native byte[] executionEmit(long handle, byte[] existingId);
+
+    static native byte[] executionNextCallId(long handle, byte[] target, byte[] sessionId);
+}

@@ -1,0 +1,176 @@
+//! JNI exports of `io.durablejournal.identity.NativeIdentity`: spec §3 ids
+//! for Java, computed by the same core (`crate::identity`) the C ABI uses.
+//! Every string crosses as UTF-8 `byte[]` both ways, so emoji and CJK ids
+//! survive unchanged.
+
+use std::sync::Mutex;
+
+use jni::objects::{JByteArray, JClass};
+use jni::sys::jlong;
+use jni::{Env, EnvUnowned};
+
+use super::{required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use crate::error::{Error, Result};
+use crate::identity::{self, ExecutionIdentity};
+
+/// What a `NativeIdentity` execution handle points at. The Mutex keeps two
+/// Java threads sharing one `ExecutionIdentity` from racing on the counters.
+type ExecutionHandle = Mutex<ExecutionIdentity>;
+
+fn utf8_result<'l>(env: &mut Env<'l>, value: Result<String>) -> BridgeResult<JByteArray<'l>> {
+    Ok(env.byte_array_from_slice(value?.as_bytes())?)
+}
+
+fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Option<String>> {
+    if array.is_null() {
+        Ok(None)
+    } else {
+        required_utf8(env, array, name).map(Some)
+    }
+}
+
+fn call_tree(env: &Env<'_>, tree_json: &JByteArray<'_>) -> BridgeResult<identity::CallArgs> {
+    let json = required_bytes(env, tree_json, "callTreeJson")?;
+    let tree: serde_json::Value = serde_json::from_slice(&json)
+        .map_err(|e| Error::InvalidArgument(format!("call tree is not valid JSON: {e}")))?;
+    Ok(identity::parse_call_tree(&tree)?)
+}
+
+fn execution<'a>(handle: jlong) -> BridgeResult<std::sync::MutexGuard<'a, ExecutionIdentity>> {
+    if handle == 0 {
+        return Err(Error::Closed("ExecutionIdentity").into());
+    }
+    // SAFETY: non-zero handles come from `executionCreate` and the Java owner
+    // zeroes its copy before `executionDestroy`.
+    let handle = unsafe { &*(handle as *const ExecutionHandle) };
+    handle
+        .lock()
+        .map_err(|_| BridgeError::Core(Error::IllegalState("ExecutionIdentity was poisoned by an earlier panic".into())))
+}
+
+fn args_digest<'l>(env: &mut Env<'l>, tree_json: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let call = call_tree(env, tree_json)?;
+    utf8_result(env, identity::args_digest(&call))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_argsDigest<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, tree_json: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| args_digest(env, &tree_json)).resolve::<ThrowJavaException>()
+}
+
+fn call_durable_id<'l>(env: &mut Env<'l>, function_id: &JByteArray<'l>, tree_json: &JByteArray<'l>, durable_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    if let Some(explicit) = optional_utf8(env, durable_id, "durableId")? {
+        return utf8_result(env, identity::explicit_call_id(&explicit));
+    }
+    let function_id = required_utf8(env, function_id, "functionId")?;
+    let call = call_tree(env, tree_json)?;
+    utf8_result(env, identity::derived_call_id(&function_id, &call))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_callDurableId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, function_id: JByteArray<'l>, tree_json: JByteArray<'l>, durable_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| call_durable_id(env, &function_id, &tree_json, &durable_id)).resolve::<ThrowJavaException>()
+}
+
+fn tool_call_durable_id<'l>(env: &mut Env<'l>, tool_call_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let id = required_utf8(env, tool_call_id, "toolCallId")?;
+    utf8_result(env, identity::tool_call_durable_id(&id))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_toolCallDurableId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, tool_call_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| tool_call_durable_id(env, &tool_call_id)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_chatDurableId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> JByteArray<'l> {
+    env.with_env(|env| utf8_result(env, Ok(identity::CHAT_DURABLE_ID.to_string()))).resolve::<ThrowJavaException>()
+}
+
+fn root_occurrence<'l>(env: &mut Env<'l>, key: &JByteArray<'l>, input_sequence: jlong) -> BridgeResult<JByteArray<'l>> {
+    let key = required_bytes(env, key, "serializedBusinessKey")?;
+    utf8_result(env, identity::root_occurrence_id(&key, input_sequence))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_rootOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, key: JByteArray<'l>, input_sequence: jlong) -> JByteArray<'l> {
+    env.with_env(|env| root_occurrence(env, &key, input_sequence)).resolve::<ThrowJavaException>()
+}
+
+fn action_execution<'l>(env: &mut Env<'l>, occurrence: &JByteArray<'l>, action: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let occurrence = required_utf8(env, occurrence, "triggeringOccurrence")?;
+    let action = required_utf8(env, action, "actionName")?;
+    utf8_result(env, identity::action_execution_id(&occurrence, &action))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_actionExecution<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, occurrence: JByteArray<'l>, action: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| action_execution(env, &occurrence, &action)).resolve::<ThrowJavaException>()
+}
+
+fn emitted_occurrence<'l>(env: &mut Env<'l>, execution_id: &JByteArray<'l>, ordinal: jlong) -> BridgeResult<JByteArray<'l>> {
+    let execution_id = required_utf8(env, execution_id, "producerExecution")?;
+    utf8_result(env, identity::emitted_occurrence_id(&execution_id, ordinal))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_emittedOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, execution_id: JByteArray<'l>, ordinal: jlong) -> JByteArray<'l> {
+    env.with_env(|env| emitted_occurrence(env, &execution_id, ordinal)).resolve::<ThrowJavaException>()
+}
+
+fn generated_call_id<'l>(env: &mut Env<'l>, namespace: &JByteArray<'l>, session_id: &JByteArray<'l>, ordinal: jlong) -> BridgeResult<JByteArray<'l>> {
+    let namespace = required_utf8(env, namespace, "namespace")?;
+    let session_id = required_utf8(env, session_id, "sessionId")?;
+    utf8_result(env, identity::generated_call_id(&namespace, &session_id, ordinal))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_generatedCallId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, namespace: JByteArray<'l>, session_id: JByteArray<'l>, ordinal: jlong) -> JByteArray<'l> {
+    env.with_env(|env| generated_call_id(env, &namespace, &session_id, ordinal)).resolve::<ThrowJavaException>()
+}
+
+fn execution_create(env: &mut Env<'_>, execution_id: &JByteArray<'_>) -> BridgeResult<jlong> {
+    let execution_id = required_utf8(env, execution_id, "executionId")?;
+    let handle: Box<ExecutionHandle> = Box::new(Mutex::new(ExecutionIdentity::new(&execution_id)?));
+    Ok(Box::into_raw(handle) as jlong)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionCreate<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, execution_id: JByteArray<'l>) -> jlong {
+    env.with_env(|env| execution_create(env, &execution_id)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionDestroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, handle: jlong) {
+    env.with_env(|_| -> BridgeResult<()> {
+        if handle != 0 {
+            // SAFETY: the Java owner calls destroy once, after zeroing its handle.
+            drop(unsafe { Box::from_raw(handle as *mut ExecutionHandle) });
+        }
+        Ok(())
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+fn execution_emit<'l>(env: &mut Env<'l>, handle: jlong, existing_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let existing = optional_utf8(env, existing_id, "existingId")?;
+    let id = execution(handle)?.emit(existing.as_deref());
+    utf8_result(env, id)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionEmit<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, handle: jlong, existing_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| execution_emit(env, handle, &existing_id)).resolve::<ThrowJavaException>()
+}
+
+fn execution_next_call_id<'l>(env: &mut Env<'l>, handle: jlong, target: &JByteArray<'l>, session_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let target = required_utf8(env, target, "target")?;
+    let session_id = required_utf8(env, session_id, "sessionId")?;
+    let id = execution(handle)?.next_call_id(&target, &session_id);
+    utf8_result(env, id)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionNextCallId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, handle: jlong, target: JByteArray<'l>, session_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| execution_next_call_id(env, handle, &target, &session_id)).resolve::<ThrowJavaException>()
+}
