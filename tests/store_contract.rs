@@ -34,7 +34,8 @@ fn ok(id: &str, payload: &[u8]) -> CallResult {
 #[test]
 fn put_then_get_returns_the_state() {
     with_each_store(|store| {
-        let state = ActionState { call_results: vec![ok("a", b"1"), CallResult::pending("b")], ..state_with_event("hi") };
+        let state =
+            ActionState { call_results: vec![ok("a", b"1"), CallResult::pending("b")], ..state_with_event("hi") };
         store.put(&user(1), &state).unwrap();
         assert_eq!(store.get(&user(1)).unwrap(), Some(state));
         let replaced = state_with_event("again");
@@ -82,9 +83,7 @@ fn a_journal_mutation_without_a_stored_entry_is_refused_and_undone() {
     with_each_store(|store| {
         let k = user(1);
         let mut journal = Journal::default();
-        let err = journal
-            .record_call_completion("a", None, None, &mut StorePersister::new(store, &k))
-            .unwrap_err();
+        let err = journal.record_call_completion("a", None, None, &mut StorePersister::new(store, &k)).unwrap_err();
         assert_eq!(err.code(), ErrorCode::PersistFailed, "{err}");
         assert!(err.to_string().contains("put the ActionState first"), "{err}");
         assert!(journal.is_empty());
@@ -120,7 +119,8 @@ fn a_miss_hides_every_later_sequence_number_of_that_key_only() {
         }
         // A miss on a different action at an existing sequence number is a
         // miss too: the re-run left the recorded history there.
-        let other_action = StateKey::new(BusinessKey::Str("user-1".into()), 2, "other", EventIdentity::Occurrence("occ-2".into()));
+        let other_action =
+            StateKey::new(BusinessKey::Str("user-1".into()), 2, "other", EventIdentity::Occurrence("occ-2".into()));
         assert_eq!(store.get(&other_action).unwrap(), None);
         assert!(store.get(&user(3)).unwrap().is_none());
         assert!(store.get(&user(2)).unwrap().is_some());
@@ -182,7 +182,9 @@ fn equal_attribute_events_with_different_occurrence_ids_are_distinct() {
         let second = at(EventIdentity::Occurrence("occ-b".into()));
         let by_attributes = at(EventIdentity::Attributes(b"occ-a".to_vec()));
         store.put(&first, &state_with_event("same payload")).unwrap();
-        store.put(&second, &ActionState { call_results: vec![ok("f", b"2")], ..state_with_event("same payload") }).unwrap();
+        store
+            .put(&second, &ActionState { call_results: vec![ok("f", b"2")], ..state_with_event("same payload") })
+            .unwrap();
         assert!(store.get(&first).unwrap().unwrap().call_results.is_empty());
         assert_eq!(store.get(&second).unwrap().unwrap().call_results.len(), 1);
         assert_eq!(store.get(&by_attributes).unwrap(), None, "a digest never equals an occurrence id");

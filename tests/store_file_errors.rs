@@ -197,7 +197,9 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
     let k = key(1);
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::default();
-    journal.record_call_completion("small", Some(vec![1; 100]), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal
+        .record_call_completion("small", Some(vec![1; 100]), None, &mut StorePersister::new(&mut store, &k))
+        .unwrap();
     let before = store.stats().unwrap().segment_bytes;
 
     let err = journal

@@ -90,7 +90,9 @@ fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
         let mut journal = record_calls(&mut store, &key(1), 2, 16);
         let before_last = store.stats().unwrap().segment_bytes;
         let k = key(1);
-        journal.record_call_completion("last", Some(vec![7; 300]), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal
+            .record_call_completion("last", Some(vec![7; 300]), None, &mut StorePersister::new(&mut store, &k))
+            .unwrap();
         let segment = segment_of(&store);
         store.close().unwrap();
         let full = fs::read(&segment).unwrap();
@@ -306,9 +308,13 @@ fn journal_writes_after_the_marker_are_kept_and_replayed_after_failover() {
         let mut store = FileStore::open(dir.path()).unwrap();
         store.put(&k, &event("go")).unwrap();
         let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
-        journal.record_call_completion("before", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal
+            .record_call_completion("before", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+            .unwrap();
         let marker = store.get_recovery_marker().unwrap();
-        journal.record_call_completion("after", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal
+            .record_call_completion("after", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+            .unwrap();
         journal.begin_call("pending", true, &mut StorePersister::new(&mut store, &k)).unwrap();
         // The process dies here. Every acknowledged write is already
         // fsynced, so dropping the store leaves the disk as a crash would.

@@ -292,7 +292,12 @@ mod tests {
                 CallResult::completed("b", None, None),
                 CallResult::completed("c", None, Some(b"boom".to_vec())),
                 CallResult::pending("d"),
-                CallResult { function_id: "legacy".into(), status: None, result_payload: None, exception_payload: None },
+                CallResult {
+                    function_id: "legacy".into(),
+                    status: None,
+                    result_payload: None,
+                    exception_payload: None,
+                },
             ],
             completed: false,
         };

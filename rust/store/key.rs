@@ -100,6 +100,14 @@ const TAG_OCCURRENCE: u8 = 1;
 const TAG_ATTRIBUTES: u8 = 2;
 
 impl EventIdentity {
+    /// The occurrence of an input event (spec §3 root occurrence), derived
+    /// from the typed encoding of its business key, so `Long 1` and `"1"`
+    /// give different ids here too.
+    pub fn root_occurrence(business_key: &BusinessKey, input_sequence: i64) -> Result<EventIdentity> {
+        let id = crate::identity::runtime::root_occurrence_id(&business_key.encode(), input_sequence)?;
+        Ok(EventIdentity::Occurrence(id))
+    }
+
     pub(crate) fn write(&self, w: &mut Writer) {
         match self {
             EventIdentity::Occurrence(id) => {
@@ -185,6 +193,18 @@ mod tests {
         for key in keys {
             assert_eq!(BusinessKey::decode(&key.encode()).unwrap(), key);
         }
+    }
+
+    #[test]
+    fn root_occurrences_follow_the_typed_key() {
+        let long = EventIdentity::root_occurrence(&BusinessKey::Long(1), 0).unwrap();
+        let string = EventIdentity::root_occurrence(&BusinessKey::Str("1".into()), 0).unwrap();
+        let next = EventIdentity::root_occurrence(&BusinessKey::Long(1), 1).unwrap();
+        assert_ne!(long, string);
+        assert_ne!(long, next);
+        assert_eq!(long, EventIdentity::root_occurrence(&BusinessKey::Long(1), 0).unwrap());
+        assert!(matches!(&long, EventIdentity::Occurrence(id) if id.starts_with("occ:")));
+        assert!(EventIdentity::root_occurrence(&BusinessKey::Long(1), -1).is_err());
     }
 
     #[test]

@@ -49,11 +49,17 @@ impl FrameHeader {
 
 /// What the scanner found at its position.
 pub enum Scanned {
-    Frame { offset: u64, payload: Vec<u8> },
+    Frame {
+        offset: u64,
+        payload: Vec<u8>,
+    },
     /// The position is exactly the end of the file.
     End,
     /// No intact frame starts here.
-    Bad { offset: u64, reason: &'static str },
+    Bad {
+        offset: u64,
+        reason: &'static str,
+    },
 }
 
 /// Reads frames one after another from a segment file.

@@ -4,8 +4,8 @@
 use crate::journal::JournalChange;
 use crate::model::{ActionState, CallResult};
 use crate::store::codec::{
-    read_action_state, read_call_result, read_call_results, write_action_state, write_call_result,
-    write_call_results, DecodeError, DecodeResult, Reader, Writer,
+    read_action_state, read_call_result, read_call_results, write_action_state, write_call_result, write_call_results,
+    DecodeError, DecodeResult, Reader, Writer,
 };
 use crate::store::key::{BusinessKey, StateKey};
 
@@ -177,8 +177,14 @@ mod tests {
 
     #[test]
     fn a_slot_record_costs_its_payload_plus_a_small_constant() {
-        let small = encode_change(&key(), JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![]), None) });
-        let big = encode_change(&key(), JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![0; 1024]), None) });
+        let small = encode_change(
+            &key(),
+            JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![]), None) },
+        );
+        let big = encode_change(
+            &key(),
+            JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![0; 1024]), None) },
+        );
         assert_eq!(big.len() - small.len(), 1024);
     }
 }

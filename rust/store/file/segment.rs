@@ -205,7 +205,8 @@ mod tests {
 
     #[test]
     fn header_round_trips_and_detects_damage() {
-        let header = SegmentHeader { store_id: StoreId::random(), generation: 3, base_position: 99, snapshot_records: 4 };
+        let header =
+            SegmentHeader { store_id: StoreId::random(), generation: 3, base_position: 99, snapshot_records: 4 };
         let bytes = header.encode();
         assert_eq!(SegmentHeader::decode(&bytes).unwrap(), header);
         let mut damaged = bytes;

@@ -36,7 +36,10 @@ fn a_write_that_hits_a_full_disk_fails_the_put_and_changes_nothing() {
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     assert!(err.to_string().contains("No space left on device"), "{err}");
     assert_eq!(journal.len(), 1, "the journal undid the unrecorded call");
-    assert_eq!(store.get(&k).unwrap().unwrap().call_results, vec![CallResult::completed("a", Some(b"1".to_vec()), None)]);
+    assert_eq!(
+        store.get(&k).unwrap().unwrap().call_results,
+        vec![CallResult::completed("a", Some(b"1".to_vec()), None)]
+    );
     let after = store.stats().unwrap();
     assert_eq!((after.records_appended, after.segment_bytes), (before.records_appended, before.segment_bytes));
     drop(store);

@@ -1,0 +1,98 @@
+//! The cost of a call is O(its payload): the bytes the file store writes
+//! for an action grow linearly with its number of calls, where rewriting
+//! the whole ActionState per call (Flink Agents) grows quadratically.
+
+use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
+use durable_journal::{ActionState, CallResult, Journal};
+use serde_json::json;
+
+const PAYLOAD: usize = 1024;
+
+fn initial_state() -> ActionState {
+    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": "question"}), ..Default::default() }
+}
+
+fn key() -> StateKey {
+    StateKey::new(BusinessKey::Long(42), 1, "process", EventIdentity::Occurrence("occ-1".into()))
+}
+
+/// Bytes the file store appends for one action with `n` calls of 1 KB:
+/// the initial put, one record per call (two with a reconciler: pending,
+/// then finalize), and the completion.
+fn file_store_bytes(n: usize, reconcilable: bool) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = FileStore::open(dir.path()).unwrap();
+    let k = key();
+    store.put(&k, &initial_state()).unwrap();
+    let mut journal = Journal::new(initial_state());
+    for i in 0..n {
+        // Fixed-width ids: every call's record has the same size.
+        let id = format!("call-{i:05}");
+        let mut persister = StorePersister::new(&mut store, &k);
+        journal.begin_call(&id, reconcilable, &mut persister).unwrap();
+        journal.complete_call(&id, Some(vec![b'x'; PAYLOAD]), None, &mut persister).unwrap();
+    }
+    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
+    store.stats().unwrap().bytes_appended
+}
+
+fn slot(i: usize) -> CallResult {
+    CallResult::completed(format!("call-{i:05}"), Some(vec![b'x'; PAYLOAD]), None)
+}
+
+/// What Flink Agents writes: the whole ActionState as JSON after every
+/// call. The size of the state with `i` slots is the size of the empty
+/// state plus each slot's JSON plus the commas between them, which avoids
+/// serializing a gigabyte of JSON to count it (checked against the real
+/// serialization for small `n`).
+fn full_rewrite_bytes(n: usize) -> u64 {
+    let empty = initial_state().to_json().len() as u64;
+    let mut slots = 0u64;
+    let mut total = empty;
+    for i in 0..n {
+        slots += serde_json::to_vec(&slot(i)).unwrap().len() as u64;
+        total += empty + slots + i as u64;
+    }
+    let mut completed = initial_state();
+    completed.mark_completed();
+    total + completed.to_json().len() as u64
+}
+
+fn full_rewrite_bytes_by_serializing(n: usize) -> u64 {
+    let mut state = initial_state();
+    let mut total = state.to_json().len() as u64;
+    for i in 0..n {
+        state.call_results.push(slot(i));
+        total += state.to_json().len() as u64;
+    }
+    state.mark_completed();
+    total + state.to_json().len() as u64
+}
+
+#[test]
+fn file_store_bytes_per_action_are_exactly_linear_in_the_number_of_calls() {
+    for reconcilable in [false, true] {
+        let base = file_store_bytes(0, reconcilable);
+        let per_call = file_store_bytes(1, reconcilable) - base;
+        for n in [10, 100, 1000] {
+            assert_eq!(
+                file_store_bytes(n, reconcilable),
+                base + n as u64 * per_call,
+                "n = {n}, reconcilable = {reconcilable}"
+            );
+        }
+        let records_per_call = if reconcilable { 2 } else { 1 };
+        let overhead = per_call - PAYLOAD as u64;
+        assert!(overhead <= 80 * records_per_call, "{overhead} bytes of overhead per call");
+    }
+}
+
+#[test]
+fn rewriting_the_whole_state_per_call_is_quadratic() {
+    for n in [0, 1, 2, 5] {
+        assert_eq!(full_rewrite_bytes(n), full_rewrite_bytes_by_serializing(n), "n = {n}");
+    }
+    let (at_100, at_1000) = (full_rewrite_bytes(100), full_rewrite_bytes(1000));
+    assert!(at_1000 > 90 * at_100, "{at_100} -> {at_1000}");
+    assert!(full_rewrite_bytes(1000) > 400 * file_store_bytes(1000, false));
+}
