@@ -25,6 +25,7 @@ pub mod diagnostics;
 pub mod identity;
 pub mod journal;
 pub mod serde;
+pub mod store;
 
 /// What can go wrong at the boundary: a core error, a JNI failure (often a
 /// pending Java exception), or a programmer error mapped to a JDK exception.

@@ -16,6 +16,8 @@ public final class DurableExecutionContext implements AutoCloseable {
     private long handle;
     /** True while the persister runs: it must not re-enter the journal it is persisting. */
     private boolean persisting;
+    /** Calls {@link #beginCall} answered from the journal instead of running them. */
+    private int replayedCalls;
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run)
@@ -31,6 +33,19 @@ public final class DurableExecutionContext implements AutoCloseable {
     DurableExecutionContext(long handle) {
         this.persister = null;
         this.handle = handle;
+    }
+
+    /**
+     * Adopts a journal handle that a native store just created (see {@code
+     * io.durablejournal.store.ActionStateStore#openContext}); the context owns it from then on.
+     * The native library checks the value first: anything but a handle it issued and nobody has
+     * adopted yet is refused with an {@link IllegalArgumentException}.
+     */
+    public static DurableExecutionContext adoptNativeHandle(long handle) {
+        if (handle == 0 || !NativeJournal.claimIssued(handle)) {
+            throw new IllegalArgumentException("not a journal handle issued by a native store, or one adopted already");
+        }
+        return new DurableExecutionContext(handle);
     }
 
     private long live() {
@@ -132,7 +147,20 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /** Decides how a durable call proceeds; one of the {@code NativeJournal.STEP_*} codes. */
     synchronized int beginCall(String functionId, boolean reconcilable) {
-        return NativeJournal.beginCall(live(), this, Utf8.encode(functionId, "functionId"), reconcilable);
+        int step = NativeJournal.beginCall(live(), this, Utf8.encode(functionId, "functionId"), reconcilable);
+        if (step == NativeJournal.STEP_REPLAY) {
+            replayedCalls++;
+        }
+        return step;
+    }
+
+    /**
+     * How many calls of {@code RunnerContextImpl.durableExecute}/{@code durableExecuteAsync} this
+     * context replayed from the journal (returned or rethrew the recorded outcome without running
+     * them) since it was created.
+     */
+    public synchronized int getReplayedCallCount() {
+        return replayedCalls;
     }
 
     /** Records the outcome of a call that {@link #beginCall} said to run. */

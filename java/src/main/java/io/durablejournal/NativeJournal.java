@@ -54,4 +54,7 @@ final class NativeJournal {
     static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
 
     static native byte[] snapshot(long handle);
+
+    /** True exactly once for each handle a native store's openContext returned (rust/jni/store.rs). */
+    static native boolean claimIssued(long handle);
 }

@@ -1,0 +1,61 @@
+package io.durablejournal.store;
+
+import io.durablejournal.ActionState;
+import io.durablejournal.DurableExecutionContext;
+import java.util.List;
+
+/**
+ * Where the ActionState of every action execution lives between a call and the failover that
+ * replays it (spec §4). An entry is addressed by the business key of the input record, its
+ * per-key sequence number, the action name and the identity of the triggering event.
+ *
+ * <p>Business keys keep their type: {@code String}, {@code Long}, {@code Integer} and {@code
+ * byte[]} are distinct key kinds (so {@code 1L} and {@code "1"} never collide, and a {@code _}
+ * inside a key means nothing); any other object is a typed key made of its class name and the
+ * UTF-8 of its {@code toString()}, which must therefore be deterministic and must distinguish
+ * the values that should be distinct keys. A class that does not override {@code toString()}
+ * is refused with an {@link IllegalArgumentException}.
+ *
+ * <p>Implementations are thread-safe. Every method except {@link #close()} throws {@link
+ * IllegalStateException} once the store is closed; null arguments throw {@link
+ * NullPointerException}; storage failures throw {@link io.durablejournal.JournalException} with
+ * a {@code STORE_*} code and a message naming the file.
+ */
+public interface ActionStateStore extends AutoCloseable {
+    /** Stores a whole ActionState, replacing any entry at this address. */
+    void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state);
+
+    /**
+     * The stored ActionState, or null. A miss means the re-run has left the recorded history at
+     * {@code seqNum}: every entry of the same business key with a larger sequence number is
+     * dropped too (other keys are untouched).
+     */
+    ActionState get(Object key, long seqNum, String actionName, EventIdentity event);
+
+    /**
+     * A journal over the stored ActionState, or over {@code initial} (stored first) when there is
+     * none; a null {@code initial} means an empty ActionState. Every persisted mutation of the
+     * returned context is written to this store as one delta record before the call returns, so
+     * recording call n costs the size of call n, not of all n calls. The caller closes the
+     * context; closing the store first makes the context's later mutations fail with a {@code
+     * CLOSED} JournalException.
+     */
+    DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial);
+
+    /**
+     * After a Flink restore: checks that the store holds everything the checkpoint's markers saw
+     * (refusing a different or older store with an {@code ILLEGAL_STATE} JournalException). Entries
+     * written after the markers are kept: they are the journals the restored job replays.
+     */
+    void rebuildState(List<byte[]> recoveryMarkers);
+
+    /** Drops every entry of {@code key} with a sequence number up to and including {@code seqNumUpTo}. */
+    void pruneState(Object key, long seqNumUpTo);
+
+    /** The store's current position for Flink to checkpoint; everything before it is durable. */
+    byte[] getRecoveryMarker();
+
+    /** Syncs and releases the store (for the file store: its directory lock). Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,69 @@
+package io.durablejournal.store;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Which event triggered an action: its occurrence id (spec §3), distinct for events with equal
+ * payloads, or, for events without one, a digest of its attributes that the caller computed
+ * (equal attributes then share an entry).
+ */
+public final class EventIdentity {
+    static final int OCCURRENCE = 1;
+    static final int ATTRIBUTES = 2;
+
+    private final int kind;
+    private final String occurrenceId;
+    private final byte[] digest;
+
+    private EventIdentity(int kind, String occurrenceId, byte[] digest) {
+        this.kind = kind;
+        this.occurrenceId = occurrenceId;
+        this.digest = digest;
+    }
+
+    public static EventIdentity occurrence(String occurrenceId) {
+        return new EventIdentity(OCCURRENCE, Objects.requireNonNull(occurrenceId, "occurrenceId"), null);
+    }
+
+    public static EventIdentity attributes(byte[] digest) {
+        return new EventIdentity(ATTRIBUTES, null, Objects.requireNonNull(digest, "digest").clone());
+    }
+
+    /** The occurrence id, or null for an attribute digest. */
+    public String getOccurrenceId() {
+        return occurrenceId;
+    }
+
+    /** A copy of the attribute digest, or null for an occurrence id. */
+    public byte[] getDigest() {
+        return digest == null ? null : digest.clone();
+    }
+
+    int kind() {
+        return kind;
+    }
+
+    byte[] payload() {
+        return kind == OCCURRENCE ? Utf8Strict.encode(occurrenceId, "event occurrence id") : digest;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof EventIdentity)) {
+            return false;
+        }
+        EventIdentity other = (EventIdentity) o;
+        return kind == other.kind && Objects.equals(occurrenceId, other.occurrenceId) && Arrays.equals(digest, other.digest);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, occurrenceId, Arrays.hashCode(digest));
+    }
+
+    @Override
+    public String toString() {
+        return kind == OCCURRENCE ? "occurrence:" + occurrenceId : "attributes:" + digest.length + "B";
+    }
+}

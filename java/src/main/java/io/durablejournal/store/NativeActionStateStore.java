@@ -1,0 +1,136 @@
+package io.durablejournal.store;
+
+import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
+import io.durablejournal.DurableExecutionContext;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The native store (rust/store) behind {@link ActionStateStore}: the in-memory store or the
+ * append-only file store. No store logic lives here; this class owns the native handle, checks
+ * arguments and marshals.
+ *
+ * <p>One instance is meant to be shared by every action of an operator. The native store is
+ * guarded by a mutex in Rust, so direct calls and the journals of {@link #openContext} may run
+ * on any threads; each journal keeps its own reference to the native store, so closing this
+ * object never leaves a journal pointing at freed memory (its next write fails with a {@code
+ * CLOSED} JournalException instead). Java-side calls are serialized only to keep {@link
+ * #close()} from racing a call in progress.
+ */
+public final class NativeActionStateStore implements ActionStateStore {
+    private final Path directory;
+    private long handle;
+
+    private NativeActionStateStore(long handle, Path directory) {
+        this.handle = handle;
+        this.directory = directory;
+    }
+
+    static NativeActionStateStore inMemory() {
+        return new NativeActionStateStore(NativeStore.openMemory(), null);
+    }
+
+    static NativeActionStateStore openFile(Path dir, FileStoreOptions options) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        Path absolute = dir.toAbsolutePath();
+        long handle = NativeStore.openFile(Utf8Strict.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
+                options.rawMinGarbageBytes(), options.garbageRatio());
+        return new NativeActionStateStore(handle, absolute);
+    }
+
+    /** The store's directory, or null for the in-memory store. */
+    public Path getDirectory() {
+        return directory;
+    }
+
+    /** Where the store lives, for people: its directory, or "in-memory". */
+    public String describe() {
+        return directory == null ? "in-memory" : directory.toString();
+    }
+
+    private long live() {
+        if (handle == 0) {
+            throw new IllegalStateException("ActionStateStore is closed");
+        }
+        return handle;
+    }
+
+    @Override
+    public synchronized void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+        BusinessKey k = BusinessKey.of(key);
+        byte[] action = Utf8Strict.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
+        NativeStore.put(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
+    }
+
+    @Override
+    public synchronized ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+        BusinessKey k = BusinessKey.of(key);
+        byte[] action = Utf8Strict.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] json = NativeStore.get(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload());
+        return json == null ? null : ActionStateSerde.deserialize(json);
+    }
+
+    @Override
+    public synchronized DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
+        BusinessKey k = BusinessKey.of(key);
+        byte[] action = Utf8Strict.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
+        long journal = NativeStore.openContext(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
+        return DurableExecutionContext.adoptNativeHandle(journal);
+    }
+
+    @Override
+    public synchronized void rebuildState(List<byte[]> recoveryMarkers) {
+        Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
+        byte[][] markers = new byte[recoveryMarkers.size()][];
+        for (int i = 0; i < markers.length; i++) {
+            markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
+        }
+        NativeStore.rebuildState(live(), markers);
+    }
+
+    @Override
+    public synchronized void pruneState(Object key, long seqNumUpTo) {
+        BusinessKey k = BusinessKey.of(key);
+        NativeStore.prune(live(), k.kind, k.number, k.bytes, k.typeName, seqNumUpTo);
+    }
+
+    @Override
+    public synchronized byte[] getRecoveryMarker() {
+        return NativeStore.recoveryMarker(live());
+    }
+
+    /** Makes every record written so far durable (matters under group commit). */
+    public synchronized void sync() {
+        NativeStore.sync(live());
+    }
+
+    public synchronized StoreStats stats() {
+        return new StoreStats(NativeStore.stats(live()));
+    }
+
+    public synchronized boolean isClosed() {
+        return handle == 0;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (handle != 0) {
+            long closing = handle;
+            handle = 0;
+            NativeStore.close(closing);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NativeActionStateStore{" + describe() + "}";
+    }
+}
