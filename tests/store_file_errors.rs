@@ -2,7 +2,8 @@
 //! a second writer, a full disk; and what each durability mode syncs.
 //!
 //! These tests run as root in CI, where permission bits do not stop writes,
-//! so an unwritable directory is one on a read-only file system (`/sys`).
+//! so the unwritable directory is `/sys`, where sysfs refuses to create
+//! files for root too.
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -56,10 +57,10 @@ fn a_path_that_is_a_file_or_lies_under_one_fails_at_open_with_its_path() {
 
 #[test]
 fn a_directory_that_is_not_writable_fails_at_open_with_its_path() {
-    // Read-only for root too; permission bits would not be.
-    let read_only = Path::new("/sys");
-    let err = open_error(read_only);
-    assert_io_error_naming(&err, read_only);
+    // sysfs refuses new files even to root; a chmod-ed directory would not.
+    let unwritable = Path::new("/sys");
+    let err = open_error(unwritable);
+    assert_io_error_naming(&err, unwritable);
 }
 
 #[test]

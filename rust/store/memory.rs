@@ -109,3 +109,17 @@ impl ActionStateStore for MemoryStore {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_of_another_instance_are_accepted_and_own_markers_checked() {
+        let foreign = MemoryStore::new().get_recovery_marker().unwrap();
+        let mut store = MemoryStore::new();
+        store.rebuild_state(&[RecoveryMarker { position: 99, ..foreign }]).unwrap();
+        let own = RecoveryMarker { position: 1, ..store.get_recovery_marker().unwrap() };
+        assert_eq!(store.rebuild_state(&[own]).unwrap_err().code(), crate::error::ErrorCode::IllegalState);
+    }
+}
