@@ -99,6 +99,10 @@ pub struct ActionState {
     pub call_results: Vec<CallResult>,
     #[serde(default)]
     pub completed: bool,
+    /// Top-level fields this version does not know (e.g. a newer Flink
+    /// Agents' `subagentResultEvents`): kept so a rewrite loses nothing.
+    #[serde(flatten)]
+    pub other_fields: serde_json::Map<String, Value>,
 }
 
 impl ActionState {
@@ -186,6 +190,7 @@ mod tests {
         assert_eq!(state.task_event["@class"], "org.example.InputEvent");
         assert!(state.short_term_memory_updates.is_empty());
         assert!(state.call_results[0].is_pending());
+        assert_eq!(state.other_fields["someNewField"]["x"], 1);
         let again = ActionState::from_json(&state.to_json()).unwrap();
         assert_eq!(again, state);
     }

@@ -257,6 +257,7 @@ pub fn write_action_state(w: &mut Writer, state: &ActionState) {
     write_json_list(w, &state.short_term_memory_updates);
     write_json_list(w, &state.output_events);
     write_call_results(w, &state.call_results);
+    write_json(w, &Value::Object(state.other_fields.clone()));
 }
 
 pub fn read_action_state(r: &mut Reader<'_>) -> DecodeResult<ActionState> {
@@ -272,6 +273,10 @@ pub fn read_action_state(r: &mut Reader<'_>) -> DecodeResult<ActionState> {
         short_term_memory_updates: read_json_list(r)?,
         output_events: read_json_list(r)?,
         call_results: read_call_results(r)?,
+        other_fields: match read_json(r)? {
+            Value::Object(fields) => fields,
+            other => return Err(DecodeError(format!("other fields must be a JSON object, not {other}"))),
+        },
     })
 }
 
@@ -300,6 +305,7 @@ mod tests {
                 },
             ],
             completed: false,
+            other_fields: json!({"subagentResultEvents": [{"@class": "X"}]}).as_object().unwrap().clone(),
         };
         let mut w = Writer::new();
         write_action_state(&mut w, &state);

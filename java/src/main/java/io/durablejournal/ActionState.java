@@ -1,11 +1,15 @@
 package io.durablejournal;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,6 +36,9 @@ public final class ActionState {
 
     @JsonProperty("completed")
     private boolean completed;
+
+    /** Fields a newer writer added (e.g. {@code subagentResultEvents}): kept so a rewrite loses nothing. */
+    private final Map<String, JsonNode> otherFields = new LinkedHashMap<>();
 
     /** An empty record of an action that has not completed. */
     public ActionState() {}
@@ -81,6 +88,16 @@ public final class ActionState {
         callResults.add(Objects.requireNonNull(callResult, "callResult"));
     }
 
+    @JsonAnyGetter
+    Map<String, JsonNode> otherFields() {
+        return otherFields;
+    }
+
+    @JsonAnySetter
+    void otherField(String name, JsonNode value) {
+        otherFields.put(name, value);
+    }
+
     /** Marks the action completed; a completed record never carries the journal. */
     public void markCompleted() {
         completed = true;
@@ -98,7 +115,8 @@ public final class ActionState {
                 && sensoryMemoryUpdates.equals(other.sensoryMemoryUpdates)
                 && shortTermMemoryUpdates.equals(other.shortTermMemoryUpdates)
                 && outputEvents.equals(other.outputEvents)
-                && callResults.equals(other.callResults);
+                && callResults.equals(other.callResults)
+                && otherFields.equals(other.otherFields);
     }
 
     @Override

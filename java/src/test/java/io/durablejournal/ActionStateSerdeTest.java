@@ -41,6 +41,14 @@ class ActionStateSerdeTest {
     }
 
     @Test
+    void unknownTopLevelFieldsSurviveARewrite() throws Exception {
+        ActionState state = ActionStateSerde.deserialize(json(FLINK_AGENTS_RECORD));
+        ActionState again = ActionStateSerde.deserialize(ActionStateSerde.serialize(state));
+        assertEquals(state, again);
+        assertEquals(1, ActionStateSerde.MAPPER.readTree(ActionStateSerde.serialize(again)).get("futureTopLevel").get("x").asInt());
+    }
+
+    @Test
     void roundTripsPendingFailedNullPayloadAndMultiByteIds() {
         ActionState state = new ActionState();
         state.addCallResult(CallResult.pending("tool-call:😀"));
