@@ -343,6 +343,21 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_sync<'l>(mut env
     env.with_env(|_| -> BridgeResult<()> { Ok(lock(&store_handle(ptr)?.store)?.store().sync()?) }).resolve::<ThrowJavaException>()
 }
 
+fn root_occurrence<'l>(env: &mut Env<'l>, kind: jint, number: jlong, bytes: &JByteArray<'l>, type_name: &JByteArray<'l>, seq: jlong) -> BridgeResult<JByteArray<'l>> {
+    let business_key = business_key(env, kind, number, bytes, type_name)?;
+    match EventIdentity::root_occurrence(&business_key, seq)? {
+        EventIdentity::Occurrence(id) => Ok(env.byte_array_from_slice(id.as_bytes())?),
+        EventIdentity::Attributes(_) => Err(Error::IllegalState("a root occurrence is always an occurrence id".into()).into()),
+    }
+}
+
+/// The spec §3 root occurrence id of input `seq` of a business key, as
+/// UTF-8: what an operator uses as the event identity of its input records.
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_rootOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong) -> JByteArray<'l> {
+    env.with_env(|env| root_occurrence(env, kind, number, &bytes, &type_name, seq)).resolve::<ThrowJavaException>()
+}
+
 /// Indexes into the `long[]` of `stats`, shared with `StoreStats.java`.
 const STATS_LEN: usize = 10;
 

@@ -30,6 +30,17 @@ public final class EventIdentity {
         return new EventIdentity(ATTRIBUTES, null, Objects.requireNonNull(digest, "digest").clone());
     }
 
+    /**
+     * The root occurrence (spec §3) of input record {@code inputSeqNum} of {@code businessKey}:
+     * derived natively from the typed key and the sequence number, so it is the same in every
+     * process and distinct for equal-payload records. Keys map as in {@link ActionStateStore}.
+     */
+    public static EventIdentity rootOccurrence(Object businessKey, long inputSeqNum) {
+        BusinessKey k = BusinessKey.of(businessKey);
+        byte[] id = NativeStore.rootOccurrence(k.kind, k.number, k.bytes, k.typeName, inputSeqNum);
+        return new EventIdentity(OCCURRENCE, new String(id, java.nio.charset.StandardCharsets.UTF_8), null);
+    }
+
     /** The occurrence id, or null for an attribute digest. */
     public String getOccurrenceId() {
         return occurrenceId;

@@ -42,6 +42,9 @@ final class NativeStore {
 
     static native void sync(long handle);
 
+    /** The UTF-8 root occurrence id (spec §3) of input {@code seq} of a business key. */
+    static native byte[] rootOccurrence(int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seq);
+
     /** See {@link StoreStats} for the layout. */
     static native long[] stats(long handle);
 }

@@ -1,0 +1,110 @@
+package io.durablejournal.demo;
+
+import io.durablejournal.DurableCallable;
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.flink.AgentAction;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.concurrent.Callable;
+
+/**
+ * An agent-style action: for each request it makes three durable calls, a "chat" (the LLM) and two
+ * tool calls (look up the account, open a ticket), each a side effect recorded in the {@link
+ * SideEffectLog}. Every call's result names how many times that call has run ("run 1" when it
+ * ran once), so an answer built from a call that ran twice differs from the expected one.
+ *
+ * <p>It can crash once, deterministically: after {@code crashAfterCalls} calls of request
+ * {@code crashRequestId}, the first time only (a flag file records that the crash happened, so
+ * the re-run after the restart goes through).
+ */
+public class SupportAgent implements AgentAction<Request, String> {
+    private static final long serialVersionUID = 1L;
+    public static final String CHAT = "chat";
+
+    private final String sideEffectLog;
+    private final String crashRequestId;
+    private final int crashAfterCalls;
+    private final String crashFlagFile;
+
+    public SupportAgent(String sideEffectLog, String crashRequestId, int crashAfterCalls, String crashFlagFile) {
+        this.sideEffectLog = sideEffectLog;
+        this.crashRequestId = crashRequestId;
+        this.crashAfterCalls = crashAfterCalls;
+        this.crashFlagFile = crashFlagFile;
+    }
+
+    /** Thrown by the injected crash. */
+    public static final class InjectedCrash extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public InjectedCrash(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public String run(Request request, RunnerContextImpl ctx) throws Exception {
+        String reply = ctx.durableExecute(call(request, CHAT, () -> "reply to '" + request.text + "'"));
+        maybeCrash(request, 1);
+        String account = ctx.durableExecute(call(request, lookupId(request), () -> "account of " + request.user));
+        maybeCrash(request, 2);
+        String ticket = ctx.durableExecute(call(request, ticketId(request), () -> "ticket for " + request.id));
+        maybeCrash(request, 3);
+        return answer(request, reply, account, ticket);
+    }
+
+    /** The answer when every call ran exactly once. */
+    public static String expectedAnswer(Request request) {
+        return answer(request,
+                "reply to '" + request.text + "' (run 1)",
+                "account of " + request.user + " (run 1)",
+                "ticket for " + request.id + " (run 1)");
+    }
+
+    private static String answer(Request request, String reply, String account, String ticket) {
+        return request.id + ": " + reply + " | " + account + " | " + ticket;
+    }
+
+    public static String lookupId(Request request) {
+        return "tool-call:lookup-" + request.id;
+    }
+
+    public static String ticketId(Request request) {
+        return "tool-call:ticket-" + request.id;
+    }
+
+    private void maybeCrash(Request request, int callsDone) throws Exception {
+        if (!request.id.equals(crashRequestId) || callsDone != crashAfterCalls) {
+            return;
+        }
+        try {
+            Files.createFile(Paths.get(crashFlagFile));
+        } catch (FileAlreadyExistsException alreadyCrashedOnce) {
+            return;
+        }
+        throw new InjectedCrash("injected crash in " + request.id + " after " + callsDone + " calls");
+    }
+
+    /** A durable call whose body records its side effect and says which run of it this is. */
+    private DurableCallable<String> call(Request request, String id, Callable<String> body) {
+        String log = sideEffectLog;
+        return new DurableCallable<String>() {
+            @Override
+            public String getId() {
+                return id;
+            }
+
+            @Override
+            public Class<String> getResultClass() {
+                return String.class;
+            }
+
+            @Override
+            public String call() throws Exception {
+                int run = SideEffectLog.record(log, request.id, id);
+                return body.call() + " (run " + run + ")";
+            }
+        };
+    }
+}

@@ -1,0 +1,87 @@
+package io.durablejournal.flink;
+
+import io.durablejournal.store.ActionStateStore;
+import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.FileStoreOptions;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Objects;
+
+/**
+ * Opens the store of one parallel subtask of a {@link DurableActionFunction}. Serialized with the
+ * job graph; called on the task manager when the subtask starts (and again after every restart).
+ */
+@FunctionalInterface
+public interface ActionStateStoreFactory extends Serializable {
+    ActionStateStore open(int subtaskIndex, int parallelism) throws Exception;
+
+    /**
+     * The embedded file store, one directory per subtask: {@code baseDirectory/subtask-<index>}
+     * (created when missing). The directory must survive a task restart, so on a real cluster it
+     * is a local disk of the task manager that runs the subtask again (or shared storage).
+     */
+    static ActionStateStoreFactory fileStores(String baseDirectory) {
+        return new FileStores(baseDirectory, 0);
+    }
+
+    /** As {@link #fileStores(String)} with group commit: one fsync per {@code maxBatch} records. */
+    static ActionStateStoreFactory fileStores(String baseDirectory, int groupCommitBatch) {
+        if (groupCommitBatch < 1) {
+            throw new IllegalArgumentException("group commit needs a batch of at least one record: " + groupCommitBatch);
+        }
+        return new FileStores(baseDirectory, groupCommitBatch);
+    }
+
+    /** In-memory stores: journals survive action re-runs within a task, not a task restart. */
+    static ActionStateStoreFactory inMemory() {
+        return new InMemory();
+    }
+
+    /** The directory {@link #fileStores} uses for one subtask. */
+    static Path subtaskDirectory(String baseDirectory, int subtaskIndex) {
+        return Paths.get(baseDirectory, "subtask-" + subtaskIndex);
+    }
+
+    /** See {@link ActionStateStoreFactory#fileStores(String)}. */
+    final class FileStores implements ActionStateStoreFactory {
+        private static final long serialVersionUID = 1L;
+        private final String baseDirectory;
+        private final int groupCommitBatch;
+
+        FileStores(String baseDirectory, int groupCommitBatch) {
+            this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");
+            this.groupCommitBatch = groupCommitBatch;
+        }
+
+        @Override
+        public ActionStateStore open(int subtaskIndex, int parallelism) throws Exception {
+            Path dir = Files.createDirectories(subtaskDirectory(baseDirectory, subtaskIndex));
+            FileStoreOptions options = groupCommitBatch == 0
+                    ? FileStoreOptions.defaults()
+                    : FileStoreOptions.defaults().groupCommit(groupCommitBatch);
+            return ActionStateStores.openFileStore(dir, options);
+        }
+
+        @Override
+        public String toString() {
+            return "fileStores(" + baseDirectory + (groupCommitBatch == 0 ? "" : ", groupCommit=" + groupCommitBatch) + ")";
+        }
+    }
+
+    /** See {@link ActionStateStoreFactory#inMemory()}. */
+    final class InMemory implements ActionStateStoreFactory {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public ActionStateStore open(int subtaskIndex, int parallelism) {
+            return ActionStateStores.inMemory();
+        }
+
+        @Override
+        public String toString() {
+            return "inMemory()";
+        }
+    }
+}

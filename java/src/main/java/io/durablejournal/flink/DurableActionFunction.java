@@ -1,0 +1,279 @@
+package io.durablejournal.flink;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.ActionState;
+import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.store.ActionStateStore;
+import io.durablejournal.store.EventIdentity;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Runs an {@link AgentAction} for every input record of a keyed stream, with its durable calls
+ * journaled in an {@link ActionStateStore}, so that a failover neither loses nor repeats them.
+ *
+ * <p>Per record: the key's next sequence number comes from keyed state ({@code ValueState<Long>}),
+ * and the record's entry in the store is addressed by (key, sequence number, action name, root
+ * occurrence of the record). Then:
+ * <ul>
+ *   <li>a <b>completed</b> entry means the action finished before a failover: its stored output
+ *       events are re-emitted and the action does not run;</li>
+ *   <li>otherwise the action runs over a journal on that entry (empty on a first run; the calls an
+ *       interrupted run recorded on a re-run, which replay instead of running again). Every
+ *       journal mutation is one record in the store before the call returns. When the action
+ *       returns, its output is stored in {@code outputEvents} (JSON) and the entry marked
+ *       completed with one more record, and only then emitted.</li>
+ * </ul>
+ *
+ * <p>Checkpoints: the store's recovery marker goes into operator list state; on restore {@link
+ * ActionStateStore#rebuildState} checks the store still holds everything the checkpoint saw (a
+ * replaced, wiped or older store directory fails the restore instead of silently re-running
+ * journaled calls), and keeps the entries written after it: the journals of the records Flink
+ * replays. Entries of records completed before a checkpoint are pruned when that checkpoint
+ * completes ({@link #notifyCheckpointComplete}); entries whose notification was lost to a
+ * failure are pruned the first time their key is seen after the restart.
+ *
+ * <p>The operator must be restored with the parallelism it was checkpointed with: each subtask
+ * owns one store (see {@link ActionStateStoreFactory#fileStores}), and keyed state does not move
+ * store entries along with it (a rescaled restore is refused by the marker check).
+ *
+ * <p>Counters are Flink accumulators (see the {@code ACC_*} names), summed over subtasks in the
+ * {@code JobExecutionResult}; like all accumulators they count the last attempt of each subtask,
+ * which is the one that replays after a failover.
+ *
+ * <p>An action that throws fails the task; Flink's restart strategy re-runs it over its journal.
+ */
+public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, IN, OUT>
+        implements CheckpointedFunction, CheckpointListener {
+    private static final long serialVersionUID = 1L;
+
+    /** Action bodies started (first runs and re-runs over a journal). */
+    public static final String ACC_ACTIONS_RUN = "durable-journal.actions-run";
+    /** Action bodies started over a journal that already held calls of an interrupted run. */
+    public static final String ACC_ACTIONS_RESUMED = "durable-journal.actions-resumed";
+    /** Completed actions whose stored output was re-emitted without running them. */
+    public static final String ACC_ACTIONS_REEMITTED = "durable-journal.actions-re-emitted";
+    /** Durable calls answered from the journal instead of running. */
+    public static final String ACC_CALLS_REPLAYED = "durable-journal.calls-replayed";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private final String actionName;
+    private final AgentAction<IN, OUT> action;
+    private final Class<OUT> outputClass;
+    /** Null: no journal, the action's calls just run (for comparison and for opting out). */
+    private final ActionStateStoreFactory storeFactory;
+
+    private transient ActionStateStore store;
+    private transient ListState<byte[]> recoveryMarkers;
+    private transient ValueState<Long> nextSeq;
+    /** The incarnation of this subtask that last saw the key; see {@link #pruneAfterRestart}. */
+    private transient ValueState<Long> keySeenBy;
+    private transient long incarnation;
+    /** Per key, the largest sequence number completed since the last snapshot. */
+    private transient Map<K, Long> completedSinceSnapshot;
+    /** Per checkpoint id, what completed before it: pruned when it completes. */
+    private transient NavigableMap<Long, Map<K, Long>> prunableAtCheckpoint;
+    private transient LongCounter actionsRun;
+    private transient LongCounter actionsResumed;
+    private transient LongCounter actionsReemitted;
+    private transient LongCounter callsReplayed;
+
+    /**
+     * @param actionName the action's name, part of every store address
+     * @param action what runs for each record
+     * @param outputClass to read stored output events back when re-emitting them
+     * @param storeFactory opens each subtask's store; null runs without a journal
+     */
+    public DurableActionFunction(String actionName, AgentAction<IN, OUT> action, Class<OUT> outputClass,
+            ActionStateStoreFactory storeFactory) {
+        this.actionName = Objects.requireNonNull(actionName, "actionName");
+        this.action = Objects.requireNonNull(action, "action");
+        this.outputClass = Objects.requireNonNull(outputClass, "outputClass");
+        this.storeFactory = storeFactory;
+    }
+
+    /** With the embedded file store under {@code storeDirectory}, one subdirectory per subtask. */
+    public DurableActionFunction(String actionName, AgentAction<IN, OUT> action, Class<OUT> outputClass, String storeDirectory) {
+        this(actionName, action, outputClass, ActionStateStoreFactory.fileStores(storeDirectory));
+    }
+
+    /** The same action with no journal: every (re)run runs every call. For comparisons. */
+    public static <K, IN, OUT> DurableActionFunction<K, IN, OUT> withoutJournal(String actionName, AgentAction<IN, OUT> action,
+            Class<OUT> outputClass) {
+        return new DurableActionFunction<>(actionName, action, outputClass, (ActionStateStoreFactory) null);
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        recoveryMarkers = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("durable-journal-recovery-markers", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        if (storeFactory == null) {
+            return;
+        }
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        store = Objects.requireNonNull(storeFactory.open(subtask, parallelism), "the store factory returned null");
+        if (context.isRestored()) {
+            List<byte[]> markers = new ArrayList<>();
+            for (byte[] marker : recoveryMarkers.get()) {
+                markers.add(marker);
+            }
+            store.rebuildState(markers);
+        }
+    }
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+        nextSeq = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-next-seq", Types.LONG));
+        keySeenBy = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-key-seen-by", Types.LONG));
+        incarnation = ThreadLocalRandom.current().nextLong();
+        completedSinceSnapshot = new HashMap<>();
+        prunableAtCheckpoint = new TreeMap<>();
+        actionsRun = counter(ACC_ACTIONS_RUN);
+        actionsResumed = counter(ACC_ACTIONS_RESUMED);
+        actionsReemitted = counter(ACC_ACTIONS_REEMITTED);
+        callsReplayed = counter(ACC_CALLS_REPLAYED);
+    }
+
+    private LongCounter counter(String name) {
+        LongCounter counter = new LongCounter();
+        getRuntimeContext().addAccumulator(name, counter);
+        return counter;
+    }
+
+    @Override
+    public void processElement(IN input, Context ctx, Collector<OUT> out) throws Exception {
+        K key = ctx.getCurrentKey();
+        Long stored = nextSeq.value();
+        long seq = stored == null ? 0 : stored;
+        if (store == null) {
+            actionsRun.add(1);
+            emit(action.run(input, new RunnerContextImpl(null)), out);
+        } else {
+            pruneAfterRestart(key, seq);
+            runDurably(key, seq, input, out);
+            completedSinceSnapshot.merge(key, seq, Math::max);
+        }
+        nextSeq.update(seq + 1);
+    }
+
+    private void runDurably(K key, long seq, IN input, Collector<OUT> out) throws Exception {
+        EventIdentity event = EventIdentity.rootOccurrence(key, seq);
+        ActionState recorded = store.get(key, seq, actionName, event);
+        if (recorded != null && recorded.isCompleted()) {
+            actionsReemitted.add(1);
+            for (JsonNode node : recorded.getOutputEvents()) {
+                out.collect(MAPPER.treeToValue(node, outputClass));
+            }
+            return;
+        }
+        if (recorded != null && !recorded.getCallResults().isEmpty()) {
+            actionsResumed.add(1);
+        }
+        actionsRun.add(1);
+        OUT result;
+        ActionState finished;
+        try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
+            try {
+                result = action.run(input, new RunnerContextImpl(journal));
+            } finally {
+                callsReplayed.add(journal.getReplayedCallCount());
+            }
+            finished = journal.getActionState();
+        }
+        if (result != null) {
+            finished.addOutputEvent(MAPPER.valueToTree(result));
+        }
+        finished.markCompleted();
+        store.put(key, seq, actionName, event, finished);
+        emit(result, out);
+    }
+
+    private void emit(OUT result, Collector<OUT> out) {
+        if (result != null) {
+            out.collect(result);
+        }
+    }
+
+    /**
+     * The first record of a key in this incarnation of the subtask carries the sequence number
+     * restored from the checkpoint the job (re)started from, so every entry of the key below it
+     * belongs to a record that checkpoint covers, which Flink never replays: pruned here, in case
+     * the notification that would have pruned it was lost to the failure.
+     */
+    private void pruneAfterRestart(K key, long seq) throws Exception {
+        Long seenBy = keySeenBy.value();
+        if (seenBy != null && seenBy == incarnation) {
+            return;
+        }
+        if (seq > 0) {
+            store.pruneState(key, seq - 1);
+        }
+        keySeenBy.update(incarnation);
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        if (store == null) {
+            recoveryMarkers.clear();
+            return;
+        }
+        recoveryMarkers.update(Collections.singletonList(store.getRecoveryMarker()));
+        prunableAtCheckpoint.put(context.getCheckpointId(), completedSinceSnapshot);
+        completedSinceSnapshot = new HashMap<>();
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        if (store == null) {
+            return;
+        }
+        Map<K, Long> prunable = new HashMap<>();
+        Iterator<Map<K, Long>> covered = prunableAtCheckpoint.headMap(checkpointId, true).values().iterator();
+        while (covered.hasNext()) {
+            covered.next().forEach((key, seq) -> prunable.merge(key, seq, Math::max));
+            covered.remove();
+        }
+        prunable.forEach(store::pruneState);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (store != null) {
+            store.close();
+            store = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DurableActionFunction{" + actionName + ", " + (storeFactory == null ? "no journal" : storeFactory) + "}";
+    }
+}
