@@ -1,6 +1,7 @@
 package io.durablejournal.demo;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.AgentAction;
 import io.durablejournal.flink.DurableActionFunction;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +48,14 @@ public final class AgentJob {
         public Path workDir;
         /** Null: the file store under {@code workDir/store}. */
         public ActionStateStoreFactory storeFactory;
+        /** Null: a {@link SupportAgent} on this work dir's side-effect log and crash plan. */
+        public AgentAction<Request, String> agent;
+
+        /** The {@link SupportAgent} these settings describe. */
+        public SupportAgent supportAgent() {
+            String crashRequest = crashAt >= 0 ? RequestSource.requestId(crashAt) : "";
+            return new SupportAgent(sideEffectLog().toString(), crashRequest, crashAfterCalls, crashFlag().toString());
+        }
 
         public Path storeDir() {
             return workDir.resolve("store");
@@ -128,9 +137,7 @@ public final class AgentJob {
         long started = System.nanoTime();
         env.setParallelism(settings.parallelism);
         int burstEnd = settings.crashAt >= 0 ? settings.crashAt : settings.gateAt;
-        String crashRequest = settings.crashAt >= 0 ? RequestSource.requestId(settings.crashAt) : "";
-        SupportAgent agent = new SupportAgent(settings.sideEffectLog().toString(), crashRequest, settings.crashAfterCalls,
-                settings.crashFlag().toString());
+        AgentAction<Request, String> agent = settings.agent != null ? settings.agent : settings.supportAgent();
         DurableActionFunction<String, Request, String> function;
         if (settings.journal) {
             ActionStateStoreFactory stores = settings.storeFactory != null

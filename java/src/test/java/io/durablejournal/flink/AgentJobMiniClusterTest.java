@@ -1,0 +1,112 @@
+package io.durablejournal.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.demo.AgentJob;
+import io.durablejournal.demo.RequestSource;
+import io.durablejournal.demo.SupportAgent;
+import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.NativeActionStateStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent job on a Flink MiniCluster with checkpointing: twelve requests (users of four
+ * consecutive requests each), three durable calls per request (a chat and two tool calls) whose
+ * side effects are appended to a file outside Flink. The source waits for a completed checkpoint
+ * before request 5, emits 5..7 with no barrier between them, and request 7 crashes once after
+ * its second call. Flink restores that checkpoint: requests 5 and 6 completed after it, 7 was in
+ * flight with two journaled calls.
+ */
+class AgentJobMiniClusterTest {
+    private static final int REQUESTS = 12;
+    private static final int GATE = 5;
+    private static final int CRASH = 7;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
+
+    @TempDir
+    Path tmp;
+
+    private AgentJob.Settings settings(boolean journal) {
+        AgentJob.Settings settings = new AgentJob.Settings();
+        settings.workDir = tmp.resolve(journal ? "journaled" : "plain");
+        settings.requests = REQUESTS;
+        settings.gateAt = GATE;
+        settings.crashAt = CRASH;
+        settings.crashAfterCalls = 2;
+        settings.parallelism = 2;
+        settings.journal = journal;
+        return settings;
+    }
+
+    private static AgentJob.Outcome run(AgentJob.Settings settings) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                AgentJob.flinkConfiguration(Duration.ofMillis(100)));
+        AgentJob.Outcome outcome = AgentJob.run(env, settings);
+        System.out.println("[timing] agent job " + (settings.journal ? "with" : "without") + " the journal: "
+                + outcome.wallMillis + " ms");
+        return outcome;
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void withTheJournalTheJobRecoversAndEverySideEffectRunsExactlyOnce() throws Exception {
+        AgentJob.Settings settings = settings(true);
+        AgentJob.Outcome outcome = run(settings);
+
+        assertTrue(outcome.crashed, "the crash was injected");
+        assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
+        assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
+        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
+        repeated.values().removeIf(n -> n == 1);
+        assertEquals(Map.of(), repeated, "no side effect ran twice");
+
+        assertEquals(2, outcome.callsReplayed, "the chat and first tool call of " + RequestSource.requestId(CRASH) + " replayed");
+        assertEquals(CRASH - GATE, outcome.actionsReemitted, "requests completed after the checkpoint were re-emitted, not re-run");
+        assertEquals(1, outcome.actionsResumed, "the in-flight request resumed over its journal");
+
+        for (int subtask = 0; subtask < settings.parallelism; subtask++) {
+            Path dir = ActionStateStoreFactory.subtaskDirectory(settings.storeDir().toString(), subtask);
+            try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+                assertEquals(0, store.stats().entries(), "the final checkpoint pruned every completed entry of " + dir);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void withoutTheJournalTheSameJobRunsSideEffectsAgain() throws Exception {
+        AgentJob.Outcome outcome = run(settings(false));
+
+        assertTrue(outcome.crashed, "the crash was injected");
+        assertEquals(REQUESTS * 3, outcome.sideEffects.size());
+        // Requests 5 and 6 ran all three calls again, request 7 its chat and first tool call.
+        assertEquals((CRASH - GATE) * 3 + 2, outcome.duplicateSideEffects(), "duplicates: " + outcome.sideEffects);
+        for (int i = GATE; i <= CRASH; i++) {
+            assertEquals(2, outcome.sideEffects.get(RequestSource.requestId(i) + "/" + SupportAgent.CHAT));
+        }
+        List<String> expected = AgentJob.expectedAnswers(REQUESTS);
+        assertNotEquals(expected, outcome.answers, "answers built from calls that ran twice differ");
+        long wrong = outcome.answers.stream().filter(a -> !expected.contains(a)).count();
+        assertEquals(CRASH - GATE + 1, wrong, "the answers of requests 5..7 name a second run: " + outcome.answers);
+        assertEquals(0, outcome.callsReplayed);
+    }
+}
