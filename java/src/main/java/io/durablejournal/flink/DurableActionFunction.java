@@ -8,6 +8,7 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.NativeActionStateStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -27,6 +28,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -146,6 +148,32 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
                 markers.add(marker);
             }
             store.rebuildState(markers);
+        } else {
+            refuseEntriesOfAnotherRun(subtask);
+        }
+    }
+
+    /**
+     * A first attempt that starts without a checkpoint numbers its records from 0 again, so
+     * entries left in the store by an earlier run would be taken for this run's journals (their
+     * stored outputs re-emitted instead of running the action). That is refused, and the job
+     * fails for good ({@link SuppressRestartsException}: a restart would not fix it). A later
+     * attempt without a checkpoint (the job failed before its first checkpoint completed) keeps
+     * them: its first attempt found the store empty, so they are that attempt's journals, which
+     * the replayed records resume.
+     */
+    private void refuseEntriesOfAnotherRun(int subtask) {
+        if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0 || !(store instanceof NativeActionStateStore)) {
+            return;
+        }
+        NativeActionStateStore nativeStore = (NativeActionStateStore) store;
+        long entries = nativeStore.stats().entries();
+        if (entries > 0) {
+            store.close();
+            store = null;
+            throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
+                    + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier run, but this job starts"
+                    + " without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
         }
     }
 

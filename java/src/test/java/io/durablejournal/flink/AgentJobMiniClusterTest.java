@@ -2,11 +2,14 @@ package io.durablejournal.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durablejournal.ActionState;
 import io.durablejournal.demo.AgentJob;
 import io.durablejournal.demo.RequestSource;
 import io.durablejournal.demo.SupportAgent;
+import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
 import java.nio.file.Path;
@@ -58,8 +61,12 @@ class AgentJobMiniClusterTest {
     }
 
     private static AgentJob.Outcome run(AgentJob.Settings settings) throws Exception {
+        return run(settings, Duration.ofMillis(100));
+    }
+
+    private static AgentJob.Outcome run(AgentJob.Settings settings, Duration checkpointInterval) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                AgentJob.flinkConfiguration(Duration.ofMillis(100)));
+                AgentJob.flinkConfiguration(checkpointInterval));
         AgentJob.Outcome outcome = AgentJob.run(env, settings);
         System.out.println("[timing] agent job " + (settings.journal ? "with" : "without") + " the journal: "
                 + outcome.wallMillis + " ms");
@@ -89,6 +96,53 @@ class AgentJobMiniClusterTest {
                 assertEquals(0, store.stats().entries(), "the final checkpoint pruned every completed entry of " + dir);
             }
         }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aCrashBeforeTheFirstCheckpointReplaysTheJournalsOfTheFirstAttempt() throws Exception {
+        AgentJob.Settings settings = settings(true);
+        settings.gateAt = -1;
+        settings.crashAt = 2;
+        // The first checkpoint is a second away; request 2 crashes within milliseconds of the start,
+        // so the restart has no checkpoint to restore and re-reads the source from the beginning.
+        AgentJob.Outcome outcome = run(settings, Duration.ofSeconds(1));
+
+        assertTrue(outcome.crashed);
+        assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
+        assertEquals(0, outcome.duplicateSideEffects(), "no side effect ran twice: " + outcome.sideEffects);
+        assertEquals(REQUESTS * 3, outcome.sideEffects.size());
+        assertEquals(2, outcome.callsReplayed, "the first attempt's journal of request 2 replayed");
+        assertEquals(1, outcome.actionsResumed);
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aJobStartingWithoutACheckpointRefusesAStoreWithEntriesOfAnEarlierRun() throws Exception {
+        AgentJob.Settings settings = settings(true);
+        settings.gateAt = -1;
+        settings.crashAt = -1;
+        Path subtask0 = java.nio.file.Files.createDirectories(
+                ActionStateStoreFactory.subtaskDirectory(settings.storeDir().toString(), 0));
+        try (NativeActionStateStore earlier = ActionStateStores.openFileStore(subtask0)) {
+            ActionState completed = new ActionState();
+            completed.addOutputEvent(com.fasterxml.jackson.databind.node.TextNode.valueOf("a stale answer"));
+            completed.markCompleted();
+            earlier.put("user-0", 0, AgentJob.ACTION_NAME, EventIdentity.rootOccurrence("user-0", 0), completed);
+        }
+        Exception failure = assertThrows(Exception.class, () -> run(settings));
+        assertTrue(causes(failure).contains("entries of an earlier run"), causes(failure));
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(subtask0)) {
+            assertEquals(1, store.stats().entries(), "the refusal left the earlier run's store as it was");
+        }
+    }
+
+    private static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
     }
 
     @Test

@@ -1,0 +1,17 @@
+/**
+ * Flink integration: {@link io.durablejournal.flink.DurableActionFunction}, a {@code
+ * KeyedProcessFunction} that runs an {@link io.durablejournal.flink.AgentAction} per record with
+ * its durable calls journaled in an {@link io.durablejournal.store.ActionStateStore} opened per
+ * subtask by an {@link io.durablejournal.flink.ActionStateStoreFactory} (by default the embedded
+ * file store, one directory per subtask index).
+ *
+ * <pre>{@code
+ * DataStream<String> answers = requests
+ *     .keyBy(r -> r.user, Types.STRING)
+ *     .process(new DurableActionFunction<>("support-agent", new MyAgent(), String.class,
+ *             ActionStateStoreFactory.fileStores("/var/lib/my-job/journal")), Types.STRING);
+ * }</pre>
+ *
+ * Flink classes are {@code compileOnly} for this library: the cluster provides them.
+ */
+package io.durablejournal.flink;

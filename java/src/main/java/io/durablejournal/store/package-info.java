@@ -1,0 +1,33 @@
+/**
+ * ActionState storage (spec §4) for Java: {@link io.durablejournal.store.ActionStateStore} and its
+ * two native implementations, {@link io.durablejournal.store.ActionStateStores#inMemory()} and the
+ * embedded append-only file store {@link io.durablejournal.store.ActionStateStores#openFileStore}
+ * (format, durability and recovery: {@code docs/store.md}). All store logic is the Rust {@code
+ * store} module; these classes marshal and translate errors.
+ *
+ * <h2>Addresses</h2>
+ * An entry is addressed by (business key, sequence number, action name, event identity), each
+ * part typed and length-prefixed in Rust, so none of the collisions of {@code key_seq_action}
+ * strings can happen. Business keys: {@code String} (UTF-8), {@code Long}, {@code Integer} and
+ * {@code byte[]} are distinct kinds; any other object is a typed key of its class name plus the
+ * UTF-8 of its {@code toString()} (chosen over Java serialization because it stays stable when
+ * a key class evolves and needs no {@code Serializable}); a class that does not override {@code
+ * toString()} is refused. Event identity: preferably the occurrence id, e.g. {@link
+ * io.durablejournal.store.EventIdentity#rootOccurrence} for an input record; an attribute digest
+ * only for events without one.
+ *
+ * <h2>Journals</h2>
+ * {@link io.durablejournal.store.ActionStateStore#openContext} returns a {@link
+ * io.durablejournal.DurableExecutionContext} built natively over the stored entry whose every
+ * persisted mutation is one delta record in the store (no call back into Java, no rewrite of the
+ * whole state), written before the journal call returns.
+ *
+ * <h2>Concurrency</h2>
+ * One store serves every action of an operator. In Rust it is an {@code Arc<Mutex<store>>}: the
+ * Java store handle holds one reference and each open journal another, and every operation,
+ * direct or from a journal, holds the mutex for its duration. So journals and direct calls may
+ * run on any threads; closing the store while journals are open is safe (their later writes fail
+ * with a {@code CLOSED} {@link io.durablejournal.JournalException}); a panic inside a store
+ * operation poisons the store and later calls fail with {@code ILLEGAL_STATE}.
+ */
+package io.durablejournal.store;
