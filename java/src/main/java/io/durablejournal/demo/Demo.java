@@ -74,7 +74,7 @@ public final class Demo {
             AgentJob.Outcome without = AgentJob.run(env(), plain);
             report("the same job WITHOUT the journal", plain, without, requests);
         }
-        System.out.println(ok ? "OK: the job recovered and no side effect ran twice." : "FAILED: see above.");
+        System.out.println(ok ? "OK: with the journal the job recovered and no side effect ran twice." : "FAILED: see above.");
         if (!ok) {
             System.exit(1);
         }
