@@ -394,3 +394,43 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
 pub extern "system" fn Java_io_durablejournal_store_NativeStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
     env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    fn key() -> StateKey {
+        StateKey::new(BusinessKey::Str("user".into()), 0, "act", EventIdentity::Occurrence("occ".into()))
+    }
+
+    #[test]
+    fn a_journal_persists_through_the_shared_store_until_it_is_closed() {
+        let store: SharedStore = Arc::new(Mutex::new(AnyStore::Memory(MemoryStore::new())));
+        lock(&store).unwrap().store().put(&key(), &ActionState::default()).unwrap();
+        let mut persister = SharedStorePersister { store: Arc::clone(&store), key: key() };
+        let mut journal = Journal::new(ActionState::default());
+
+        journal.record_call_completion("chat", Some(b"1".to_vec()), None, &mut persister).unwrap();
+        let stored = lock(&store).unwrap().store().get(&key()).unwrap().unwrap();
+        assert_eq!(stored.call_results.len(), 1, "the call reached the store");
+
+        lock(&store).unwrap().store().close().unwrap();
+        let err = journal.record_call_completion("tool-call:t", None, None, &mut persister).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::Closed, "{err}");
+        assert_eq!(journal.len(), 1, "the refused write was undone in memory");
+    }
+
+    #[test]
+    fn a_poisoned_store_refuses_work_instead_of_guessing() {
+        let store: SharedStore = Arc::new(Mutex::new(AnyStore::Memory(MemoryStore::new())));
+        let poisoner = Arc::clone(&store);
+        let _ = std::thread::spawn(move || {
+            let _guard = poisoner.lock().unwrap();
+            panic!("poison the store mutex");
+        })
+        .join();
+        let err = lock(&store).err().expect("poisoned");
+        assert_eq!(err.code(), ErrorCode::IllegalState);
+    }
+}
