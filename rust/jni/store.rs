@@ -65,14 +65,14 @@ const EVENT_ATTRIBUTES: jint = 2;
 /// recovery report) stay reachable through one handle type.
 enum AnyStore {
     Memory(MemoryStore),
-    File(FileStore),
+    File(Box<FileStore>),
 }
 
 impl AnyStore {
     fn store(&mut self) -> &mut dyn ActionStateStore {
         match self {
             AnyStore::Memory(s) => s,
-            AnyStore::File(s) => s,
+            AnyStore::File(s) => s.as_mut(),
         }
     }
 }
@@ -182,7 +182,7 @@ fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbag
         CompactionPolicy { min_garbage_bytes: min_garbage as u64, garbage_ratio }
     };
     let store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction })?;
-    Ok(into_raw(AnyStore::File(store)))
+    Ok(into_raw(AnyStore::File(Box::new(store))))
 }
 
 #[no_mangle]
