@@ -6,13 +6,26 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
-/** Strict UTF-8 for identity strings: a lone surrogate is an error, never a silent '?'. */
-final class Utf8 {
+/**
+ * Strict UTF-8 for strings that carry identity (call ids, keys, occurrence ids) on their way to
+ * the native library: a lone surrogate is an error, never a silent '?' that would make two
+ * different ids equal. Shared by every package of this library.
+ */
+public final class Utf8 {
     private Utf8() {}
 
-    static byte[] encode(String value, String name) {
+    /** UTF-8 of a required string; null is a NullPointerException naming it. */
+    public static byte[] encode(String value, String name) {
         if (value == null) {
             throw new NullPointerException(name + " must not be null");
+        }
+        return encodeOrNull(value, name);
+    }
+
+    /** UTF-8 of an optional string; null stays null (the native side reads it as absent). */
+    public static byte[] encodeOrNull(String value, String name) {
+        if (value == null) {
+            return null;
         }
         try {
             ByteBuffer buffer = StandardCharsets.UTF_8.newEncoder()
@@ -27,7 +40,8 @@ final class Utf8 {
         }
     }
 
-    static String decode(byte[] bytes) {
+    /** The string the native library returned as UTF-8. */
+    public static String decode(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,7 @@
 package io.durablejournal.identity;
 
+import io.durablejournal.Utf8;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +24,7 @@ public final class DurableIds {
      *     has no canonical form (the message names where it sits)
      */
     public static String computeArgsDigest(List<?> args, Map<String, ?> kwargs) {
-        return Text.decode(NativeIdentity.argsDigest(CanonicalTree.callTreeJson(args, kwargs)));
+        return Utf8.decode(NativeIdentity.argsDigest(CanonicalTree.callTreeJson(args, kwargs)));
     }
 
     /**
@@ -32,20 +34,20 @@ public final class DurableIds {
      */
     public static String durableIdentityForCall(String functionId, List<?> args, Map<String, ?> kwargs, String durableId) {
         if (durableId != null) {
-            return Text.decode(NativeIdentity.callDurableId(null, null, Text.utf8(durableId, "durableId")));
+            return Utf8.decode(NativeIdentity.callDurableId(null, null, Utf8.encode(durableId, "durableId")));
         }
-        byte[] function = Text.utf8(functionId, "functionId");
-        return Text.decode(NativeIdentity.callDurableId(function, CanonicalTree.callTreeJson(args, kwargs), null));
+        byte[] function = Utf8.encode(functionId, "functionId");
+        return Utf8.decode(NativeIdentity.callDurableId(function, CanonicalTree.callTreeJson(args, kwargs), null));
     }
 
     /** {@code "tool-call:" + toolCallId}, the id unchanged. */
     public static String toolCallDurableId(String toolCallId) {
-        return Text.decode(NativeIdentity.toolCallDurableId(Text.utf8(toolCallId, "toolCallId")));
+        return Utf8.decode(NativeIdentity.toolCallDurableId(Utf8.encode(toolCallId, "toolCallId")));
     }
 
     /** {@link #CHAT_DURABLE_ID} as the native library defines it. */
     public static String chatDurableId() {
-        return Text.decode(NativeIdentity.chatDurableId());
+        return Utf8.decode(NativeIdentity.chatDurableId());
     }
 
     static <T> T requireNonNull(T value, String name) {

@@ -1,5 +1,7 @@
 package io.durablejournal.identity;
 
+import io.durablejournal.Utf8;
+
 /**
  * Deterministic allocators of one action execution, kept in the Rust core: emission ordinals and
  * per-target call ordinals. A fresh instance over the same execution hands out the same ids in the
@@ -14,7 +16,7 @@ public final class ExecutionIdentity implements AutoCloseable {
 
     ExecutionIdentity(String executionId) {
         this.executionId = executionId;
-        this.handle = NativeIdentity.executionCreate(Text.utf8(executionId, "executionId"));
+        this.handle = NativeIdentity.executionCreate(Utf8.encode(executionId, "executionId"));
     }
 
     public String executionId() {
@@ -32,13 +34,13 @@ public final class ExecutionIdentity implements AutoCloseable {
      * code {@code ILLEGAL_STATE} and uses no ordinal.
      */
     public synchronized String emit(String existingId) {
-        return Text.decode(NativeIdentity.executionEmit(live(), Text.utf8OrNull(existingId, "existingId")));
+        return Utf8.decode(NativeIdentity.executionEmit(live(), Utf8.encodeOrNull(existingId, "existingId")));
     }
 
     /** The id of the next generated call to {@code target} (one counter per target) in a session. */
     public synchronized String nextCallId(String target, String sessionId) {
-        return Text.decode(NativeIdentity.executionNextCallId(
-                live(), Text.utf8(target, "target"), Text.utf8(sessionId, "sessionId")));
+        return Utf8.decode(NativeIdentity.executionNextCallId(
+                live(), Utf8.encode(target, "target"), Utf8.encode(sessionId, "sessionId")));
     }
 
     @Override

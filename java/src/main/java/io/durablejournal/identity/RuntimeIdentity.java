@@ -1,5 +1,7 @@
 package io.durablejournal.identity;
 
+import io.durablejournal.Utf8;
+
 /**
  * Occurrence, execution and generated call ids (spec §3). Each one is SHA-256 over a domain tag
  * and length-prefixed components, computed in the Rust core. Negative ordinals and missing (empty)
@@ -12,25 +14,25 @@ public final class RuntimeIdentity {
     /** {@code occ:...} of an input event: its serialized business key and input sequence number. */
     public static String rootOccurrence(byte[] serializedBusinessKey, long inputSequence) {
         DurableIds.requireNonNull(serializedBusinessKey, "serializedBusinessKey");
-        return Text.decode(NativeIdentity.rootOccurrence(serializedBusinessKey, inputSequence));
+        return Utf8.decode(NativeIdentity.rootOccurrence(serializedBusinessKey, inputSequence));
     }
 
     /** {@code exec:...} of one action triggered by one occurrence. */
     public static String actionExecution(String triggeringOccurrence, String actionName) {
-        return Text.decode(NativeIdentity.actionExecution(
-                Text.utf8(triggeringOccurrence, "triggeringOccurrence"), Text.utf8(actionName, "actionName")));
+        return Utf8.decode(NativeIdentity.actionExecution(
+                Utf8.encode(triggeringOccurrence, "triggeringOccurrence"), Utf8.encode(actionName, "actionName")));
     }
 
     /** {@code occ:...} of the n-th event (from 0) an execution emitted. */
     public static String emittedOccurrence(String producerExecution, long emissionOrdinal) {
-        return Text.decode(NativeIdentity.emittedOccurrence(
-                Text.utf8(producerExecution, "producerExecution"), emissionOrdinal));
+        return Utf8.decode(NativeIdentity.emittedOccurrence(
+                Utf8.encode(producerExecution, "producerExecution"), emissionOrdinal));
     }
 
     /** {@code call:...}, the n-th generated call (from 0) in a namespace and session. */
     public static String generatedCallId(String namespace, String sessionId, long callOrdinal) {
-        return Text.decode(NativeIdentity.generatedCallId(
-                Text.utf8(namespace, "namespace"), Text.utf8(sessionId, "sessionId"), callOrdinal));
+        return Utf8.decode(NativeIdentity.generatedCallId(
+                Utf8.encode(namespace, "namespace"), Utf8.encode(sessionId, "sessionId"), callOrdinal));
     }
 
     /** The ordinal allocators of one execution; close it when the execution ends. */

@@ -1,44 +1,8 @@
 package io.durablejournal.identity;
 
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-
-/** Strict UTF-8 for identity strings: a lone surrogate is an error, never a silent '?'. */
+/** Finds what strict UTF-8 ({@link io.durablejournal.Utf8}) would refuse, to name it in an error. */
 final class Text {
     private Text() {}
-
-    /** UTF-8 of a required string; null is a NullPointerException naming it. */
-    static byte[] utf8(String value, String name) {
-        if (value == null) {
-            throw new NullPointerException(name + " must not be null");
-        }
-        return utf8OrNull(value, name);
-    }
-
-    /** UTF-8 of an optional string (null stays null, which the native side reads as absent). */
-    static byte[] utf8OrNull(String value, String name) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            ByteBuffer buffer = StandardCharsets.UTF_8.newEncoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .encode(CharBuffer.wrap(value));
-            byte[] bytes = new byte[buffer.remaining()];
-            buffer.get(bytes);
-            return bytes;
-        } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException(name + " is not valid Unicode (lone surrogate)", e);
-        }
-    }
-
-    static String decode(byte[] utf8) {
-        return new String(utf8, StandardCharsets.UTF_8);
-    }
 
     /** Index of the first unpaired surrogate in {@code s}, or -1. */
     static int loneSurrogateAt(CharSequence s) {

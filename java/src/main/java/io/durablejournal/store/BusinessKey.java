@@ -1,5 +1,6 @@
 package io.durablejournal.store;
 
+import io.durablejournal.Utf8;
 import java.util.Objects;
 
 /**
@@ -35,7 +36,7 @@ final class BusinessKey {
     static BusinessKey of(Object key) {
         Objects.requireNonNull(key, "key");
         if (key instanceof String) {
-            return new BusinessKey(STR, 0, Utf8Strict.encode((String) key, "key"), null);
+            return new BusinessKey(STR, 0, Utf8.encode((String) key, "key"), null);
         }
         if (key instanceof Long) {
             return new BusinessKey(LONG, (Long) key, null, null);
@@ -53,7 +54,7 @@ final class BusinessKey {
                     + " deterministic across JVMs (use a String, Long, Integer or byte[] key, or override toString())");
         }
         String text = Objects.requireNonNull(key.toString(), "key.toString()");
-        return new BusinessKey(TYPED, 0, Utf8Strict.encode(text, "key.toString()"), Utf8Strict.encode(type.getName(), "key type"));
+        return new BusinessKey(TYPED, 0, Utf8.encode(text, "key.toString()"), Utf8.encode(type.getName(), "key type"));
     }
 
     private static boolean overridesToString(Class<?> type) {

@@ -1,5 +1,6 @@
 package io.durablejournal.store;
 
+import io.durablejournal.Utf8;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -56,7 +57,7 @@ public final class EventIdentity {
     }
 
     byte[] payload() {
-        return kind == OCCURRENCE ? Utf8Strict.encode(occurrenceId, "event occurrence id") : digest;
+        return kind == OCCURRENCE ? Utf8.encode(occurrenceId, "event occurrence id") : digest;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.durablejournal.store;
 
+import io.durablejournal.Utf8;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
@@ -36,7 +37,7 @@ public final class NativeActionStateStore implements ActionStateStore {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath();
-        long handle = NativeStore.openFile(Utf8Strict.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
+        long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
                 options.rawMinGarbageBytes(), options.garbageRatio());
         return new NativeActionStateStore(handle, absolute);
     }
@@ -61,7 +62,7 @@ public final class NativeActionStateStore implements ActionStateStore {
     @Override
     public synchronized void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
         BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8Strict.encode(actionName, "actionName");
+        byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
         NativeStore.put(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
@@ -70,7 +71,7 @@ public final class NativeActionStateStore implements ActionStateStore {
     @Override
     public synchronized ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
         BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8Strict.encode(actionName, "actionName");
+        byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = NativeStore.get(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload());
         return json == null ? null : ActionStateSerde.deserialize(json);
@@ -79,7 +80,7 @@ public final class NativeActionStateStore implements ActionStateStore {
     @Override
     public synchronized DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
         BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8Strict.encode(actionName, "actionName");
+        byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
         long journal = NativeStore.openContext(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
