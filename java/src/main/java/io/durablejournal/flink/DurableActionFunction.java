@@ -1,15 +1,6 @@
 package io.durablejournal.flink;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durablejournal.ActionState;
-import io.durablejournal.DurableExecutionContext;
-import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
-import io.durablejournal.store.EventIdentity;
-import io.durablejournal.store.NativeActionStateStore;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -19,7 +10,6 @@ import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
@@ -28,7 +18,6 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -83,15 +72,13 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     /** Durable calls answered from the journal instead of running. */
     public static final String ACC_CALLS_REPLAYED = "durable-journal.calls-replayed";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
     private final String actionName;
     private final AgentAction<IN, OUT> action;
     private final Class<OUT> outputClass;
     /** Null: no journal, the action's calls just run (for comparison and for opting out). */
     private final ActionStateStoreFactory storeFactory;
 
+    private transient DurableActionRunner<IN, OUT> runner;
     private transient ActionStateStore store;
     private transient ListState<byte[]> recoveryMarkers;
     private transient ValueState<Long> nextSeq;
@@ -102,10 +89,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     private transient Map<K, Long> completedSinceSnapshot;
     /** Per checkpoint id, what completed before it: pruned when it completes. */
     private transient NavigableMap<Long, Map<K, Long>> prunableAtCheckpoint;
-    private transient LongCounter actionsRun;
-    private transient LongCounter actionsResumed;
-    private transient LongCounter actionsReemitted;
-    private transient LongCounter callsReplayed;
+    private transient DurableActionRunner.Counters counters;
 
     /**
      * @param actionName the action's name, part of every store address
@@ -139,42 +123,10 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         if (storeFactory == null) {
             return;
         }
-        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-        store = Objects.requireNonNull(storeFactory.open(subtask, parallelism), "the store factory returned null");
-        if (context.isRestored()) {
-            List<byte[]> markers = new ArrayList<>();
-            for (byte[] marker : recoveryMarkers.get()) {
-                markers.add(marker);
-            }
-            store.rebuildState(markers);
-        } else {
-            refuseEntriesOfAnotherRun(subtask);
-        }
-    }
-
-    /**
-     * A first attempt that starts without a checkpoint numbers its records from 0 again, so
-     * entries left in the store by an earlier run would be taken for this run's journals (their
-     * stored outputs re-emitted instead of running the action). That is refused, and the job
-     * fails for good ({@link SuppressRestartsException}: a restart would not fix it). A later
-     * attempt without a checkpoint (the job failed before its first checkpoint completed) keeps
-     * them: its first attempt found the store empty, so they are that attempt's journals, which
-     * the replayed records resume.
-     */
-    private void refuseEntriesOfAnotherRun(int subtask) {
-        if (getRuntimeContext().getTaskInfo().getAttemptNumber() > 0 || !(store instanceof NativeActionStateStore)) {
-            return;
-        }
-        NativeActionStateStore nativeStore = (NativeActionStateStore) store;
-        long entries = nativeStore.stats().entries();
-        if (entries > 0) {
-            store.close();
-            store = null;
-            throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
-                    + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier run, but this job starts"
-                    + " without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
-        }
+        // Checks the store against the restored markers, or refuses entries of an earlier run on
+        // a fresh start (see DurableActionRunner.openStore).
+        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext().getTaskInfo(), context.isRestored(),
+                recoveryMarkers.get());
     }
 
     @Override
@@ -184,16 +136,8 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         incarnation = ThreadLocalRandom.current().nextLong();
         completedSinceSnapshot = new HashMap<>();
         prunableAtCheckpoint = new TreeMap<>();
-        actionsRun = counter(ACC_ACTIONS_RUN);
-        actionsResumed = counter(ACC_ACTIONS_RESUMED);
-        actionsReemitted = counter(ACC_ACTIONS_REEMITTED);
-        callsReplayed = counter(ACC_CALLS_REPLAYED);
-    }
-
-    private LongCounter counter(String name) {
-        LongCounter counter = new LongCounter();
-        getRuntimeContext().addAccumulator(name, counter);
-        return counter;
+        counters = new DurableActionRunner.Counters(getRuntimeContext());
+        runner = new DurableActionRunner<>(actionName, action, outputClass);
     }
 
     @Override
@@ -201,53 +145,23 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         K key = ctx.getCurrentKey();
         Long stored = nextSeq.value();
         long seq = stored == null ? 0 : stored;
-        if (store == null) {
-            actionsRun.add(1);
-            emit(action.run(input, new RunnerContextImpl(null)), out);
-        } else {
+        if (store != null) {
             pruneAfterRestart(key, seq);
-            runDurably(key, seq, input, out);
+        }
+        DurableActionRunner.Tally tally = new DurableActionRunner.Tally();
+        List<OUT> outputs;
+        try {
+            outputs = runner.run(store, key, seq, input, tally);
+        } finally {
+            counters.add(tally);
+        }
+        for (OUT output : outputs) {
+            out.collect(output);
+        }
+        if (store != null) {
             completedSinceSnapshot.merge(key, seq, Math::max);
         }
         nextSeq.update(seq + 1);
-    }
-
-    private void runDurably(K key, long seq, IN input, Collector<OUT> out) throws Exception {
-        EventIdentity event = EventIdentity.rootOccurrence(key, seq);
-        ActionState recorded = store.get(key, seq, actionName, event);
-        if (recorded != null && recorded.isCompleted()) {
-            actionsReemitted.add(1);
-            for (JsonNode node : recorded.getOutputEvents()) {
-                out.collect(MAPPER.treeToValue(node, outputClass));
-            }
-            return;
-        }
-        if (recorded != null && !recorded.getCallResults().isEmpty()) {
-            actionsResumed.add(1);
-        }
-        actionsRun.add(1);
-        OUT result;
-        ActionState finished;
-        try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
-            try {
-                result = action.run(input, new RunnerContextImpl(journal));
-            } finally {
-                callsReplayed.add(journal.getReplayedCallCount());
-            }
-            finished = journal.getActionState();
-        }
-        if (result != null) {
-            finished.addOutputEvent(MAPPER.valueToTree(result));
-        }
-        finished.markCompleted();
-        store.put(key, seq, actionName, event, finished);
-        emit(result, out);
-    }
-
-    private void emit(OUT result, Collector<OUT> out) {
-        if (result != null) {
-            out.collect(result);
-        }
     }
 
     /**

@@ -1,0 +1,175 @@
+package io.durablejournal.flink;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.ActionState;
+import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.store.ActionStateStore;
+import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.NativeActionStateStore;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+
+/**
+ * What {@link DurableActionFunction} and {@link DurableAsyncActionFunction} share: opening a
+ * subtask's store (checking it against the restored recovery markers, or refusing entries of an
+ * earlier run on a fresh start), and running the action for one input record over its entry in
+ * the store.
+ *
+ * <p>{@link #run} may be called from several threads at once (the async function runs actions
+ * concurrently on one store): the store is thread-safe, and each call opens its own {@link
+ * DurableExecutionContext}, used only by the thread that runs that action.
+ */
+final class DurableActionRunner<IN, OUT> {
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private final String actionName;
+    private final AgentAction<IN, OUT> action;
+    private final Class<OUT> outputClass;
+
+    DurableActionRunner(String actionName, AgentAction<IN, OUT> action, Class<OUT> outputClass) {
+        this.actionName = Objects.requireNonNull(actionName, "actionName");
+        this.action = Objects.requireNonNull(action, "action");
+        this.outputClass = Objects.requireNonNull(outputClass, "outputClass");
+    }
+
+    /**
+     * Runs the action for record {@code seq} of {@code key} and returns what to emit (empty for a
+     * null result). With no store the action just runs. Otherwise, by its entry in the store:
+     * <ul>
+     *   <li>completed (the action finished before a failover): its stored output events are
+     *       returned and the action does not run;</li>
+     *   <li>else the action runs over a journal on that entry (empty on a first run; the calls of
+     *       an interrupted run on a re-run, which replay instead of running again). Its output is
+     *       stored in {@code outputEvents} (JSON) and the entry marked completed, in one store
+     *       record, before this method returns it.</li>
+     * </ul>
+     * {@code tally} is updated even when the action throws.
+     */
+    List<OUT> run(ActionStateStore store, Object key, long seq, IN input, Tally tally) throws Exception {
+        if (store == null) {
+            tally.actionsRun++;
+            return outputs(action.run(input, new RunnerContextImpl(null)));
+        }
+        EventIdentity event = EventIdentity.rootOccurrence(key, seq);
+        ActionState recorded = store.get(key, seq, actionName, event);
+        if (recorded != null && recorded.isCompleted()) {
+            tally.actionsReemitted++;
+            List<OUT> stored = new ArrayList<>();
+            for (JsonNode node : recorded.getOutputEvents()) {
+                stored.add(MAPPER.treeToValue(node, outputClass));
+            }
+            return stored;
+        }
+        if (recorded != null && !recorded.getCallResults().isEmpty()) {
+            tally.actionsResumed++;
+        }
+        tally.actionsRun++;
+        OUT result;
+        ActionState finished;
+        try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
+            try {
+                result = action.run(input, new RunnerContextImpl(journal));
+            } finally {
+                tally.callsReplayed += journal.getReplayedCallCount();
+            }
+            finished = journal.getActionState();
+        }
+        if (result != null) {
+            finished.addOutputEvent(MAPPER.valueToTree(result));
+        }
+        finished.markCompleted();
+        store.put(key, seq, actionName, event, finished);
+        return outputs(result);
+    }
+
+    private static <OUT> List<OUT> outputs(OUT result) {
+        return result == null ? Collections.emptyList() : Collections.singletonList(result);
+    }
+
+    /**
+     * Opens the store of this subtask. After a restore, {@link ActionStateStore#rebuildState}
+     * checks it against the checkpointed recovery markers (a replaced, wiped or older store fails
+     * the restore instead of silently re-running journaled calls) and keeps the entries written
+     * after them: the journals of the records Flink replays.
+     *
+     * <p>A first attempt that starts without a checkpoint numbers its records from 0 again, so
+     * entries left in the store by an earlier run would be taken for this run's journals (their
+     * stored outputs re-emitted instead of running the action). That is refused, and the job
+     * fails for good ({@link SuppressRestartsException}: a restart would not fix it). A later
+     * attempt without a checkpoint (the job failed before its first checkpoint completed) keeps
+     * them: its first attempt found the store empty, so they are that attempt's journals, which
+     * the replayed records resume.
+     */
+    static ActionStateStore openStore(ActionStateStoreFactory factory, TaskInfo task, boolean restored,
+            Iterable<byte[]> recoveryMarkers) throws Exception {
+        int subtask = task.getIndexOfThisSubtask();
+        ActionStateStore store = Objects.requireNonNull(factory.open(subtask, task.getNumberOfParallelSubtasks()),
+                "the store factory returned null");
+        if (restored) {
+            List<byte[]> markers = new ArrayList<>();
+            for (byte[] marker : recoveryMarkers) {
+                markers.add(marker);
+            }
+            try {
+                store.rebuildState(markers);
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
+        } else if (task.getAttemptNumber() == 0 && store instanceof NativeActionStateStore) {
+            NativeActionStateStore nativeStore = (NativeActionStateStore) store;
+            long entries = nativeStore.stats().entries();
+            if (entries > 0) {
+                store.close();
+                throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
+                        + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier run, but this job starts"
+                        + " without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
+            }
+        }
+        return store;
+    }
+
+    /** What running records did; confined to one thread, then added to the {@link Counters}. */
+    static final class Tally {
+        long actionsRun;
+        long actionsResumed;
+        long actionsReemitted;
+        long callsReplayed;
+    }
+
+    /**
+     * The Flink accumulators (names {@code DurableActionFunction.ACC_*}), summed over subtasks in
+     * the {@code JobExecutionResult}. {@link LongCounter} is not thread-safe: add to it on the
+     * task thread only.
+     */
+    static final class Counters {
+        private final LongCounter actionsRun = new LongCounter();
+        private final LongCounter actionsResumed = new LongCounter();
+        private final LongCounter actionsReemitted = new LongCounter();
+        private final LongCounter callsReplayed = new LongCounter();
+
+        Counters(RuntimeContext context) {
+            context.addAccumulator(DurableActionFunction.ACC_ACTIONS_RUN, actionsRun);
+            context.addAccumulator(DurableActionFunction.ACC_ACTIONS_RESUMED, actionsResumed);
+            context.addAccumulator(DurableActionFunction.ACC_ACTIONS_REEMITTED, actionsReemitted);
+            context.addAccumulator(DurableActionFunction.ACC_CALLS_REPLAYED, callsReplayed);
+        }
+
+        void add(Tally tally) {
+            actionsRun.add(tally.actionsRun);
+            actionsResumed.add(tally.actionsResumed);
+            actionsReemitted.add(tally.actionsReemitted);
+            callsReplayed.add(tally.callsReplayed);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package io.durablejournal.flink;
+
+import io.durablejournal.ActionState;
+import io.durablejournal.DurableCallable;
+import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.demo.Request;
+import io.durablejournal.demo.SideEffectLog;
+import io.durablejournal.demo.SupportAgent;
+import io.durablejournal.store.ActionStateStore;
+import io.durablejournal.store.EventIdentity;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
+
+/**
+ * The pieces {@link AsyncInFlightCheckpointTest} stages its failover with. They run inside the
+ * MiniCluster in this JVM and meet in a {@link Probe} found by run id (static, so the functions
+ * Flink deserializes reach it). Everything waits on latches and monitors; nothing sleeps.
+ */
+final class InFlightStaging {
+    private InFlightStaging() {}
+
+    /** What one run observed and the latches that order it. */
+    static final class Probe {
+        private static final Map<String, Probe> RUNS = new ConcurrentHashMap<>();
+
+        final String blockedId;
+        /** Requests whose actions must have completed (entry marked completed, or body returned without a journal). */
+        final Set<String> mustComplete;
+        /** Requests whose answers must have left the async operator (seen downstream). */
+        final Set<String> mustBeSeen;
+        /** "key/seq" of a store entry -> request id. */
+        final Map<String, String> requestOfEntry;
+        final boolean completionFromStore;
+
+        final Set<String> completed = ConcurrentHashMap.newKeySet();
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        final Map<String, AtomicInteger> bodyRuns = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> sourceEmissions = new ConcurrentHashMap<>();
+        final CountDownLatch blockedChatDone = new CountDownLatch(1);
+        /** Released once a checkpoint triggered after {@link #ready()} held has completed. */
+        final CountDownLatch checkpointCompletedAfterReady = new CountDownLatch(1);
+        volatile long witnessCheckpoint = -1;
+        /** What had completed when the blocked action was released (it was in flight all along). */
+        volatile Set<String> completedWhileBlocked;
+        private boolean crashInjected;
+
+        Probe(String blockedId, Set<String> mustComplete, Set<String> mustBeSeen, Map<String, String> requestOfEntry,
+                boolean completionFromStore) {
+            this.blockedId = blockedId;
+            this.mustComplete = mustComplete;
+            this.mustBeSeen = mustBeSeen;
+            this.requestOfEntry = requestOfEntry;
+            this.completionFromStore = completionFromStore;
+        }
+
+        static void register(String runId, Probe probe) {
+            RUNS.put(runId, probe);
+        }
+
+        static Probe of(String runId) {
+            Probe probe = RUNS.get(runId);
+            if (probe == null) {
+                throw new IllegalStateException("no probe for run " + runId);
+            }
+            return probe;
+        }
+
+        static void unregister(String runId) {
+            RUNS.remove(runId);
+        }
+
+        /**
+         * The blocked action has made its chat call, every other action that can complete while
+         * it blocks has completed, and every answer not queued behind it has left the async
+         * operator: the next checkpoint holds exactly the blocked record and those behind it.
+         */
+        boolean ready() {
+            return blockedChatDone.getCount() == 0 && completed.containsAll(mustComplete) && seen.containsAll(mustBeSeen);
+        }
+
+        synchronized void markCrashInjected() {
+            crashInjected = true;
+            notifyAll();
+        }
+
+        /** Until the crash was injected (in this or an earlier attempt) or {@code source} is cancelled. */
+        synchronized void awaitCrash(BurstSource source) throws InterruptedException {
+            while (!crashInjected && source.running) {
+                wait();
+            }
+        }
+
+        synchronized void wakeUp() {
+            notifyAll();
+        }
+
+        int bodyRuns(String requestId) {
+            AtomicInteger runs = bodyRuns.get(requestId);
+            return runs == null ? 0 : runs.get();
+        }
+    }
+
+    /**
+     * Emits all requests at once under one hold of the checkpoint lock (no checkpoint falls
+     * between them), then stays up until the crash was injected, so that it takes part in (and
+     * sees) every checkpoint until then. Its position is checkpointed: after the restore it emits
+     * nothing again. It names the first checkpoint whose snapshot starts after the probe is
+     * {@link Probe#ready()}, and releases the blocked action when that checkpoint has completed.
+     */
+    static final class BurstSource implements SourceFunction<Request>, CheckpointedFunction, CheckpointListener {
+        private static final long serialVersionUID = 1L;
+
+        private final String runId;
+        private final int count;
+        private transient ListState<Integer> positionState;
+        private volatile int position;
+        volatile boolean running = true;
+
+        BurstSource(String runId, int count) {
+            this.runId = runId;
+            this.count = count;
+        }
+
+        static Request request(int i) {
+            return new Request(String.format("req-%02d", i), "user-" + (i % 4), "question " + i);
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) throws Exception {
+            positionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("position", Types.INT));
+            position = 0;
+            for (Integer restored : positionState.get()) {
+                position = restored;
+            }
+        }
+
+        @Override
+        public void run(SourceContext<Request> ctx) throws Exception {
+            Probe probe = Probe.of(runId);
+            synchronized (ctx.getCheckpointLock()) {
+                while (position < count) {
+                    Request request = request(position);
+                    probe.sourceEmissions.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
+                    ctx.collect(request);
+                    position++;
+                }
+            }
+            probe.awaitCrash(this);
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) throws Exception {
+            positionState.update(Collections.singletonList(position));
+            Probe probe = Probe.of(runId);
+            if (probe.witnessCheckpoint < 0 && probe.ready()) {
+                probe.witnessCheckpoint = context.getCheckpointId();
+            }
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            Probe probe = Probe.of(runId);
+            long witness = probe.witnessCheckpoint;
+            if (witness >= 0 && checkpointId >= witness) {
+                probe.checkpointCompletedAfterReady.countDown();
+            }
+        }
+
+        @Override
+        public void cancel() {
+            running = false;
+            Probe.of(runId).wakeUp();
+        }
+    }
+
+    /**
+     * A chat and two tool calls per request, each a side effect appended to a file outside
+     * Flink (as {@link SupportAgent}, with its answers). The blocked request waits after its chat
+     * for {@link Probe#checkpointCompletedAfterReady}, makes its first tool call, and the first
+     * time (a flag file) crashes there.
+     */
+    static final class InFlightAgent implements AgentAction<Request, String> {
+        private static final long serialVersionUID = 1L;
+
+        private final String runId;
+        private final String sideEffectLog;
+        private final String crashFlag;
+
+        InFlightAgent(String runId, String sideEffectLog, String crashFlag) {
+            this.runId = runId;
+            this.sideEffectLog = sideEffectLog;
+            this.crashFlag = crashFlag;
+        }
+
+        @Override
+        public String run(Request request, RunnerContextImpl ctx) throws Exception {
+            Probe probe = Probe.of(runId);
+            probe.bodyRuns.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
+            boolean blocked = request.id.equals(probe.blockedId);
+            String reply = ctx.durableExecute(call(request, SupportAgent.CHAT, "reply to '" + request.text + "'"));
+            if (blocked) {
+                probe.blockedChatDone.countDown();
+                // In flight until a checkpoint taken after the chat call has completed (at once on the re-run).
+                probe.checkpointCompletedAfterReady.await();
+                if (probe.completedWhileBlocked == null) {
+                    probe.completedWhileBlocked = Set.copyOf(probe.completed);
+                }
+            }
+            String account = ctx.durableExecute(call(request, SupportAgent.lookupId(request), "account of " + request.user));
+            if (blocked && crashOnce()) {
+                probe.markCrashInjected();
+                throw new SupportAgent.InjectedCrash("injected crash in " + request.id + " after 2 calls, in flight across a checkpoint");
+            }
+            String ticket = ctx.durableExecute(call(request, SupportAgent.ticketId(request), "ticket for " + request.id));
+            if (!probe.completionFromStore) {
+                probe.completed.add(request.id);
+            }
+            return request.id + ": " + reply + " | " + account + " | " + ticket;
+        }
+
+        private boolean crashOnce() throws Exception {
+            try {
+                Files.createFile(Paths.get(crashFlag));
+                return true;
+            } catch (FileAlreadyExistsException alreadyCrashedOnce) {
+                return false;
+            }
+        }
+
+        private DurableCallable<String> call(Request request, String id, String value) {
+            String log = sideEffectLog;
+            return new DurableCallable<String>() {
+                @Override
+                public String getId() {
+                    return id;
+                }
+
+                @Override
+                public Class<String> getResultClass() {
+                    return String.class;
+                }
+
+                @Override
+                public String call() throws Exception {
+                    return value + " (run " + SideEffectLog.record(log, request.id, id) + ")";
+                }
+            };
+        }
+    }
+
+    /** Records each answer that has left the async operator (chained right after it). */
+    static final class SeenDownstream implements MapFunction<String, String> {
+        private static final long serialVersionUID = 1L;
+        private final String runId;
+
+        SeenDownstream(String runId) {
+            this.runId = runId;
+        }
+
+        @Override
+        public String map(String answer) {
+            Probe.of(runId).seen.add(answer.substring(0, answer.indexOf(':')));
+            return answer;
+        }
+    }
+
+    /** The file stores, reporting to the probe each entry stored as completed. */
+    static final class ObservedFileStores implements ActionStateStoreFactory {
+        private static final long serialVersionUID = 1L;
+        private final String baseDirectory;
+        private final String runId;
+
+        ObservedFileStores(String baseDirectory, String runId) {
+            this.baseDirectory = baseDirectory;
+            this.runId = runId;
+        }
+
+        @Override
+        public ActionStateStore open(int subtaskIndex, int parallelism) throws Exception {
+            return new ObservedStore(ActionStateStoreFactory.fileStores(baseDirectory).open(subtaskIndex, parallelism), runId);
+        }
+    }
+
+    static final class ObservedStore implements ActionStateStore {
+        private final ActionStateStore store;
+        private final String runId;
+
+        ObservedStore(ActionStateStore store, String runId) {
+            this.store = store;
+            this.runId = runId;
+        }
+
+        @Override
+        public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+            store.put(key, seqNum, actionName, event, state);
+            if (state.isCompleted()) {
+                Probe probe = Probe.of(runId);
+                String request = probe.requestOfEntry.get(key + "/" + seqNum);
+                if (request != null) {
+                    probe.completed.add(request);
+                }
+            }
+        }
+
+        @Override
+        public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+            return store.get(key, seqNum, actionName, event);
+        }
+
+        @Override
+        public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
+                ActionState initial) {
+            return store.openContext(key, seqNum, actionName, event, initial);
+        }
+
+        @Override
+        public void rebuildState(List<byte[]> recoveryMarkers) {
+            store.rebuildState(recoveryMarkers);
+        }
+
+        @Override
+        public void pruneState(Object key, long seqNumUpTo) {
+            store.pruneState(key, seqNumUpTo);
+        }
+
+        @Override
+        public byte[] getRecoveryMarker() {
+            return store.getRecoveryMarker();
+        }
+
+        @Override
+        public void close() {
+            store.close();
+        }
+    }
+}
