@@ -12,6 +12,10 @@
  *             ActionStateStoreFactory.fileStores("/var/lib/my-job/journal")), Types.STRING);
  * }</pre>
  *
- * Flink classes are {@code compileOnly} for this library: the cluster provides them.
+ * <p>{@link io.durablejournal.flink.DurableAsyncActions} runs the same actions asynchronously on
+ * Flink's async operator, several per subtask, so an action can be in flight while a checkpoint
+ * completes; after a restore it replays every call it made before and after that checkpoint.
+ *
+ * <p>Flink classes are {@code compileOnly} for this library: the cluster provides them.
  */
 package io.durablejournal.flink;
