@@ -1,0 +1,253 @@
+package io.durablejournal.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.bench.BenchSupport.Persistence;
+import io.durablejournal.bench.BenchSupport.Recorder;
+import java.io.File;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Runs after {@code gradle jmh}: prints each benchmark as a ratio against the baseline measured in
+ * the same run (read from JMH's JSON results), then the bytes the whole-state persister and the
+ * file store write per action (counted on one action each, not timed).
+ *
+ * <p>Usage: {@code BenchReport <results.json>}; a missing file (a failed or filtered-out run)
+ * skips the ratio tables.
+ */
+public final class BenchReport {
+    private static final String PKG = "io.durablejournal.bench.";
+    private static final int[] RECORD_CALLS = {10, 100};
+    private static final int[] PAYLOADS = {100, 10240};
+
+    /** A JMH score in nanoseconds per operation, with the lowest and highest measured iteration. */
+    private static final class Score {
+        final double ns;
+        final double minNs;
+        final double maxNs;
+
+        Score(double ns, double minNs, double maxNs) {
+            this.ns = ns;
+            this.minNs = minNs;
+            this.maxNs = maxNs;
+        }
+
+        @Override
+        public String toString() {
+            if (Double.isNaN(minNs)) {
+                return time(ns);
+            }
+            String low = time(minNs);
+            String high = time(maxNs);
+            String unit = high.substring(high.indexOf(' '));
+            return time(ns) + " (" + (low.endsWith(unit) ? low.substring(0, low.length() - unit.length()) : low) + "–" + high + ")";
+        }
+    }
+
+    private final Map<String, Score> scores = new HashMap<>();
+
+    public static void main(String[] args) throws Exception {
+        BenchReport report = new BenchReport();
+        File results = new File(args.length > 0 ? args[0] : "build/jmh/results.json");
+        if (results.isFile() && results.length() > 0) {
+            report.load(results);
+            System.out.println();
+            System.out.println("Ratios against the baseline measured in the same run (" + results + ";");
+            System.out.println("each score is JMH's average, with the fastest and slowest measured iteration in parentheses):");
+            report.printReplay();
+            report.printRecord();
+            report.printJni();
+        } else {
+            System.out.println("No JMH results at " + results + " (the jmh run failed, was filtered to nothing, or listed only): no ratio tables.");
+        }
+        printBytes();
+    }
+
+    private void load(File file) throws Exception {
+        for (JsonNode result : new ObjectMapper().readTree(file)) {
+            StringBuilder key = new StringBuilder(result.get("benchmark").asText().replace(PKG, ""));
+            JsonNode params = result.get("params");
+            if (params != null) {
+                Map<String, String> sorted = new TreeMap<>();
+                params.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
+                sorted.forEach((name, value) -> key.append(' ').append(name).append('=').append(value));
+            }
+            JsonNode metric = result.get("primaryMetric");
+            double scale = nanosPer(metric.get("scoreUnit").asText());
+            double min = Double.NaN;
+            double max = Double.NaN;
+            for (JsonNode fork : metric.path("rawData")) {
+                for (JsonNode iteration : fork) {
+                    double value = iteration.asDouble() * scale;
+                    min = Double.isNaN(min) ? value : Math.min(min, value);
+                    max = Double.isNaN(max) ? value : Math.max(max, value);
+                }
+            }
+            scores.put(key.toString(), new Score(metric.get("score").asDouble() * scale, min, max));
+        }
+    }
+
+    private Score score(String benchmark, String params) {
+        return scores.get(benchmark + (params.isEmpty() ? "" : " " + params));
+    }
+
+    private void printReplay() {
+        System.out.println();
+        System.out.println("1. Replay: a 16-call action re-run over its recorded journal (RunnerContextImpl.durableExecute, 16 hits)");
+        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null)");
+        Table table = new Table("payload", "replay (16 calls)", "baseline: no context", "ratio", "cost per call",
+                "of which Jackson decode");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score replay = score("ReplayBenchmark.replay", params);
+            Score base = score("ReplayBenchmark.baselineNoContext", params);
+            Score decode = score("ReplayBenchmark.decodeOnly", params);
+            if (replay != null && base != null) {
+                table.row(size(payload), replay.toString(), base.toString(), ratio(replay.ns / base.ns),
+                        time((replay.ns - base.ns) / BenchSupport.REPLAY_CALLS),
+                        decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS));
+            }
+        }
+        table.print();
+    }
+
+    private void printRecord() {
+        System.out.println();
+        System.out.println("2. Record path: one fresh action of n durableExecute calls with 1 KB results (open, n calls, complete, close)");
+        System.out.println("   baseline: a Java ActionStatePersister that serializes the whole ActionState on every persist");
+        Table table = new Table("n", "persistence", "time per action", "per call", "speed-up vs whole-state");
+        for (int n : RECORD_CALLS) {
+            Score base = score("RecordBenchmark.action", "calls=" + n + " persistence=wholeState");
+            for (Persistence p : Persistence.values()) {
+                Score s = score("RecordBenchmark.action", "calls=" + n + " persistence=" + p);
+                if (s != null) {
+                    table.row(Integer.toString(n), describe(p), s.toString(), time(s.ns / n),
+                            base == null ? "-" : p == Persistence.wholeState ? "1 (baseline)" : ratio(base.ns / s.ns));
+                }
+            }
+        }
+        table.print();
+    }
+
+    private void printJni() {
+        System.out.println();
+        System.out.println("3. JNI boundary: reading a slot's 4-tuple (result payload copied) vs getCurrentCallIndex(), the cheapest native call");
+        Table table = new Table("payload", "getCurrentCallIndex", "getCurrentCallResultFields", "ratio", "getCallResultFieldsAt(8)", "ratio");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score base = score("JniBoundaryBenchmark.baselineCurrentCallIndex", params);
+            Score current = score("JniBoundaryBenchmark.currentCallResultFields", params);
+            Score at = score("JniBoundaryBenchmark.callResultFieldsAt", params);
+            if (base != null && current != null && at != null) {
+                table.row(size(payload), base.toString(), current.toString(), ratio(current.ns / base.ns),
+                        at.toString(), ratio(at.ns / base.ns));
+            }
+        }
+        table.print();
+    }
+
+    private static void printBytes() throws Exception {
+        System.out.println();
+        System.out.println("4. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
+        System.out.println("   counted on one action, not timed): whole-state ActionStateSerde rewrite vs the file store's appended records");
+        Table table = new Table("n", "whole-state rewrite", "file store", "ratio");
+        for (int n : RECORD_CALLS) {
+            long whole = bytesOfOneAction(Persistence.wholeState, n);
+            long file = bytesOfOneAction(Persistence.fileStore, n);
+            table.row(Integer.toString(n), String.format(Locale.ROOT, "%,d B", whole), String.format(Locale.ROOT, "%,d B", file),
+                    ratio((double) whole / file));
+        }
+        table.print();
+    }
+
+    private static long bytesOfOneAction(Persistence persistence, int n) throws Exception {
+        try (Recorder recorder = new Recorder(persistence, n)) {
+            long before = Math.max(0, recorder.bytesWritten());
+            recorder.runAction();
+            return recorder.bytesWritten() - before;
+        }
+    }
+
+    private static String describe(Persistence p) {
+        switch (p) {
+            case none:
+                return "Java context, null persister";
+            case wholeState:
+                return "whole-state persister";
+            case memoryStore:
+                return "native in-memory store";
+            default:
+                return "native file store, group commit " + BenchSupport.GROUP_COMMIT_BATCH;
+        }
+    }
+
+    /** A plain-text table whose columns are as wide as their widest cell. */
+    private static final class Table {
+        private final java.util.List<String[]> rows = new java.util.ArrayList<>();
+
+        Table(String... header) {
+            rows.add(header);
+        }
+
+        void row(String... cells) {
+            rows.add(cells);
+        }
+
+        void print() {
+            int columns = rows.get(0).length;
+            int[] widths = new int[columns];
+            for (String[] cells : rows) {
+                for (int i = 0; i < columns; i++) {
+                    widths[i] = Math.max(widths[i], cells[i].length());
+                }
+            }
+            for (String[] cells : rows) {
+                StringBuilder line = new StringBuilder("   ");
+                for (int i = 0; i < columns; i++) {
+                    line.append(String.format(Locale.ROOT, "%-" + widths[i] + "s", cells[i])).append("  ");
+                }
+                System.out.println(line.toString().replaceAll("\\s+$", ""));
+            }
+        }
+    }
+
+    private static String size(int bytes) {
+        return bytes >= 1024 ? bytes / 1024 + " KB" : bytes + " B";
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, r >= 10 ? "%,.0fx" : "%.1fx", r);
+    }
+
+    static String time(double ns) {
+        if (Double.isNaN(ns)) {
+            return "?";
+        }
+        double abs = Math.abs(ns);
+        if (abs < 1_000) {
+            return String.format(Locale.ROOT, abs < 10 ? "%.1f ns" : "%.0f ns", ns);
+        }
+        if (abs < 1_000_000) {
+            return String.format(Locale.ROOT, abs < 10_000 ? "%.2f µs" : abs < 100_000 ? "%.1f µs" : "%.0f µs", ns / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
+    }
+
+    private static double nanosPer(String unit) {
+        switch (unit) {
+            case "ns/op":
+                return 1;
+            case "us/op":
+                return 1e3;
+            case "ms/op":
+                return 1e6;
+            case "s/op":
+                return 1e9;
+            default:
+                throw new IllegalArgumentException("unexpected JMH unit " + unit + " (the benchmarks run in AverageTime mode)");
+        }
+    }
+}
