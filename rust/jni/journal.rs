@@ -247,25 +247,19 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mu
     env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.mark_completed(p))).resolve::<ThrowJavaException>()
 }
 
-/// Step codes shared with `NativeJournal.STEP_*` in Java.
-const STEP_EXECUTE: jint = 0;
-const STEP_RECONCILE: jint = 1;
-const STEP_REPLAY: jint = 2;
-
-fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<jint> {
+fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<JObjectArray<'l>> {
     let id = required_utf8(env, id, "functionId")?;
-    let step = mutate(env, ptr, cb, |j, p| j.begin_call(&id, reconcilable, p))?;
-    Ok(match step {
-        CallStep::Execute => STEP_EXECUTE,
-        CallStep::Reconcile => STEP_RECONCILE,
-        CallStep::Replay(_) => STEP_REPLAY,
-    })
+    match mutate(env, ptr, cb, |j, p| j.begin_call(&id, reconcilable, p))? {
+        CallStep::Execute => Ok(JObjectArray::<JObject>::null()),
+        CallStep::Reconcile => object_array(env, Vec::new()),
+        CallStep::Replay(recorded) => fields_tuple(env, Some(&recorded)),
+    }
 }
 
-/// Starts a durable call; on REPLAY the recorded slot is the one just
-/// before the (advanced) current index.
+/// Starts a durable call in one crossing: null means execute, an empty
+/// array reconcile, and a 4-tuple is the recorded slot to replay.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> jint {
+pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObjectArray<'l> {
     env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable)).resolve::<ThrowJavaException>()
 }
 

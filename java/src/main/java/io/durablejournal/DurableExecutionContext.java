@@ -95,19 +95,19 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     public synchronized void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        NativeJournal.recordCallCompletion(live(), this, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+        NativeJournal.recordCallCompletion(live(), callback(), Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
     }
 
     public synchronized void appendPendingCall(String functionId) {
-        NativeJournal.appendPendingCall(live(), this, Utf8.encode(functionId, "functionId"));
+        NativeJournal.appendPendingCall(live(), callback(), Utf8.encode(functionId, "functionId"));
     }
 
     public synchronized void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        NativeJournal.finalizeCurrentCall(live(), this, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+        NativeJournal.finalizeCurrentCall(live(), callback(), Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
     }
 
     public synchronized void clearCallResultsFromCurrentIndexAndPersist() {
-        NativeJournal.clearCallResultsFromCurrentIndexAndPersist(live(), this);
+        NativeJournal.clearCallResultsFromCurrentIndexAndPersist(live(), callback());
     }
 
     public synchronized void reservePendingBatch(List<String> functionIds) {
@@ -116,14 +116,14 @@ public final class DurableExecutionContext implements AutoCloseable {
         for (int i = 0; i < encoded.length; i++) {
             encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
         }
-        NativeJournal.reservePendingBatch(live(), this, encoded);
+        NativeJournal.reservePendingBatch(live(), callback(), encoded);
     }
 
     public synchronized void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         if (index < 0) {
             throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
         }
-        NativeJournal.finalizeCallAt(live(), this, index, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+        NativeJournal.finalizeCallAt(live(), callback(), index, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
     }
 
     public synchronized void advanceCallIndexBy(int n) {
@@ -137,18 +137,21 @@ public final class DurableExecutionContext implements AutoCloseable {
         if (index < 0) {
             throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
         }
-        NativeJournal.clearCallResultsFromAndPersist(live(), this, index);
+        NativeJournal.clearCallResultsFromAndPersist(live(), callback(), index);
     }
 
     /** Marks the action completed: the journal is dropped and the record persisted. */
     public synchronized void markCompleted() {
-        NativeJournal.markCompleted(live(), this);
+        NativeJournal.markCompleted(live(), callback());
     }
 
-    /** Decides how a durable call proceeds; one of the {@code NativeJournal.STEP_*} codes. */
-    synchronized int beginCall(String functionId, boolean reconcilable) {
-        int step = NativeJournal.beginCall(live(), this, Utf8.encode(functionId, "functionId"), reconcilable);
-        if (step == NativeJournal.STEP_REPLAY) {
+    /**
+     * Decides how a durable call proceeds, in one native crossing: null means run the call, an
+     * empty array run the reconciler, and a 4-tuple is the recorded slot to replay.
+     */
+    synchronized Object[] beginCall(String functionId, boolean reconcilable) {
+        Object[] step = NativeJournal.beginCall(live(), callback(), Utf8.encode(functionId, "functionId"), reconcilable);
+        if (step != null && step.length > 0) {
             replayedCalls++;
         }
         return step;
@@ -165,7 +168,7 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /** Records the outcome of a call that {@link #beginCall} said to run. */
     synchronized void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        NativeJournal.completeCall(live(), this, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+        NativeJournal.completeCall(live(), callback(), Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
     }
 
     @Override
@@ -175,6 +178,14 @@ public final class DurableExecutionContext implements AutoCloseable {
             handle = 0;
             NativeJournal.destroy(closing);
         }
+    }
+
+    /**
+     * The object native code hands each persisted state to. Without a persister there is none, so
+     * the native side does not serialize the state only for it to be dropped.
+     */
+    private Object callback() {
+        return persister == null ? null : this;
     }
 
     /** Called from native code after every persisted mutation. */

@@ -7,10 +7,6 @@ package io.durablejournal;
  * Function ids cross as UTF-8 bytes.
  */
 final class NativeJournal {
-    static final int STEP_EXECUTE = 0;
-    static final int STEP_RECONCILE = 1;
-    static final int STEP_REPLAY = 2;
-
     static {
         NativeLibrary.load();
     }
@@ -49,7 +45,8 @@ final class NativeJournal {
 
     static native void markCompleted(long handle, Object persister);
 
-    static native int beginCall(long handle, Object persister, byte[] functionId, boolean reconcilable);
+    /** Null: execute. Empty: reconcile. A 4-tuple (id as UTF-8 bytes): the recorded slot to replay. */
+    static native Object[] beginCall(long handle, Object persister, byte[] functionId, boolean reconcilable);
 
     static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
 

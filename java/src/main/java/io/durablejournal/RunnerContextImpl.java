@@ -76,12 +76,11 @@ public class RunnerContextImpl {
         String id = Objects.requireNonNull(callable.getId(), "callable.getId()");
         Class<T> resultClass = Objects.requireNonNull(callable.getResultClass(), "callable.getResultClass()");
         Callable<T> reconciler = callable.reconciler();
-        int step = context.beginCall(id, reconciler != null);
-        if (step == NativeJournal.STEP_REPLAY) {
-            Object[] recorded = context.getCallResultFieldsAt(context.getCurrentCallIndex() - 1);
-            return replay(id, recorded, resultClass, callable.getClass().getClassLoader());
+        Object[] step = context.beginCall(id, reconciler != null);
+        if (step != null && step.length > 0) {
+            return replay(id, step, resultClass, callable.getClass().getClassLoader());
         }
-        Callable<T> body = step == NativeJournal.STEP_RECONCILE ? reconciler : callable::call;
+        Callable<T> body = step != null ? reconciler : callable::call;
         return runAndRecord(id, body, onExecutor);
     }
 
