@@ -25,4 +25,14 @@ public interface DurableCallable<T> {
     default Callable<T> reconciler() {
         return null;
     }
+
+    /** A durable call from its id, result type and body (no reconciler). */
+    static <T> DurableCallable<T> of(String id, Class<T> resultClass, Callable<T> body) {
+        return of(id, resultClass, body, null);
+    }
+
+    /** A durable call from its id, result type, body and reconciler (null for none). */
+    static <T> DurableCallable<T> of(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
+        return new LambdaDurableCallable<>(id, resultClass, body, reconciler);
+    }
 }

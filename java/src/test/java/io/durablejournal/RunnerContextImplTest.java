@@ -228,6 +228,25 @@ class RunnerContextImplTest {
         assertEquals(1, persister.count());
     }
 
+    @Test
+    void callableFromLambdasRecordsReplaysAndReconciles() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        DurableCallable<Integer> call = DurableCallable.of("tool-call:count", Integer.class, runs::incrementAndGet);
+        assertEquals(1, fresh().durableExecute(call));
+        assertEquals(1, recovered().durableExecute(call));
+        assertEquals(1, runs.get());
+        assertNull(call.reconciler());
+
+        ActionState pending = new ActionState();
+        pending.addCallResult(CallResult.pending("tool-call:charge"));
+        DurableCallable<String> charge = DurableCallable.of("tool-call:charge", String.class, () -> "charged again", () -> "already charged");
+        assertEquals("already charged", new RunnerContextImpl(new DurableExecutionContext(pending, null)).durableExecute(charge));
+
+        assertThrows(NullPointerException.class, () -> DurableCallable.of(null, String.class, () -> "x"));
+        assertThrows(NullPointerException.class, () -> DurableCallable.of("a", null, () -> "x"));
+        assertThrows(NullPointerException.class, () -> DurableCallable.of("a", String.class, null));
+    }
+
     private static List<String> ids(ActionState state) {
         List<String> ids = new java.util.ArrayList<>();
         for (CallResult result : state.getCallResults()) {

@@ -89,22 +89,9 @@ public class SupportAgent implements AgentAction<Request, String> {
     /** A durable call whose body records its side effect and says which run of it this is. */
     private DurableCallable<String> call(Request request, String id, Callable<String> body) {
         String log = sideEffectLog;
-        return new DurableCallable<String>() {
-            @Override
-            public String getId() {
-                return id;
-            }
-
-            @Override
-            public Class<String> getResultClass() {
-                return String.class;
-            }
-
-            @Override
-            public String call() throws Exception {
-                int run = SideEffectLog.record(log, request.id, id);
-                return body.call() + " (run " + run + ")";
-            }
-        };
+        return DurableCallable.of(id, String.class, () -> {
+            int run = SideEffectLog.record(log, request.id, id);
+            return body.call() + " (run " + run + ")";
+        });
     }
 }

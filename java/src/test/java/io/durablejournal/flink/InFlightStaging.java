@@ -247,22 +247,7 @@ final class InFlightStaging {
 
         private DurableCallable<String> call(Request request, String id, String value) {
             String log = sideEffectLog;
-            return new DurableCallable<String>() {
-                @Override
-                public String getId() {
-                    return id;
-                }
-
-                @Override
-                public Class<String> getResultClass() {
-                    return String.class;
-                }
-
-                @Override
-                public String call() throws Exception {
-                    return value + " (run " + SideEffectLog.record(log, request.id, id) + ")";
-                }
-            };
+            return DurableCallable.of(id, String.class, () -> value + " (run " + SideEffectLog.record(log, request.id, id) + ")");
         }
     }
 

@@ -1,0 +1,44 @@
+package io.durablejournal;
+
+import java.util.Objects;
+import java.util.concurrent.Callable;
+
+/** What {@link DurableCallable#of} builds: the four parts of a durable call, given as values. */
+final class LambdaDurableCallable<T> implements DurableCallable<T> {
+    private final String id;
+    private final Class<T> resultClass;
+    private final Callable<T> body;
+    private final Callable<T> reconciler;
+
+    LambdaDurableCallable(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.resultClass = Objects.requireNonNull(resultClass, "resultClass");
+        this.body = Objects.requireNonNull(body, "body");
+        this.reconciler = reconciler;
+    }
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public Class<T> getResultClass() {
+        return resultClass;
+    }
+
+    @Override
+    public T call() throws Exception {
+        return body.call();
+    }
+
+    @Override
+    public Callable<T> reconciler() {
+        return reconciler;
+    }
+
+    @Override
+    public String toString() {
+        return "DurableCallable{" + id + "}";
+    }
+}
