@@ -29,6 +29,9 @@ import org.apache.flink.types.Either;
  * DurableAsyncActionFunction}, which checkpoints the records in flight and runs them again after a
  * restore, where their journals replay; and a step that forwards the outputs and confirms which
  * records have left the async operator (see {@link EmissionLedger}). Outputs come in input order.
+ * The steps get stable uids derived from the action name ({@code <action>/sequence-numbers},
+ * {@code <action>/actions}, {@code <action>/output}), so a savepoint restores into a changed job
+ * graph; use one action name per pipeline in a job.
  */
 public final class DurableAsyncActions {
     private DurableAsyncActions() {}
@@ -64,17 +67,20 @@ public final class DurableAsyncActions {
 
         SingleOutputStreamOperator<Sequenced<K, IN>> sequenced = input
                 .process(new SequenceNumbers<>(), Sequenced.typeInfo(input.getKeyType(), input.getType()))
-                .name(actionName + ": sequence numbers");
+                .name(actionName + ": sequence numbers")
+                .uid(actionName + "/sequence-numbers");
         int parallelism = sequenced.getParallelism();
         // Forward with the same parallelism: records of a key reach the subtask (and the store)
         // that numbered them, in order, and the three steps chain.
         SingleOutputStreamOperator<Either<OUT, Long>> results = AsyncDataStream
                 .orderedWait(sequenced.forward(), function, 0, TimeUnit.MILLISECONDS, maxInFlight)
                 .name(actionName)
+                .uid(actionName + "/actions")
                 .setParallelism(parallelism);
         return results
                 .flatMap(new EmittedRecords<>(pipeline, outputType), outputType)
                 .name(actionName + ": output")
+                .uid(actionName + "/output")
                 .setParallelism(parallelism);
     }
 }

@@ -41,6 +41,23 @@ class DurableAsyncActionsTest {
                 "support-agent: sequence numbers -> support-agent -> support-agent: output") && name.endsWith(" x3")), vertices.toString());
     }
 
+    /** Stable uids: the checkpointed sequence numbers and in-flight records survive graph changes. */
+    @Test
+    void theStepsHaveStableUidsFromTheActionName() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        DurableAsyncActions.apply(requests(env), "support-agent", (request, ctx) -> request.id, Types.STRING,
+                        ActionStateStoreFactory.inMemory(), 4)
+                .sinkTo(new DiscardingSink<>());
+        List<String> uids = new ArrayList<>();
+        for (org.apache.flink.streaming.api.graph.StreamNode node : env.getStreamGraph().getStreamNodes()) {
+            if (node.getTransformationUID() != null) {
+                uids.add(node.getTransformationUID());
+            }
+        }
+        assertEquals(List.of("support-agent/actions", "support-agent/output", "support-agent/sequence-numbers"),
+                uids.stream().sorted().collect(java.util.stream.Collectors.toList()));
+    }
+
     @Test
     void refusesNoActionsInFlight() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
