@@ -12,8 +12,7 @@ use crate::error::{Error, Result};
 pub const LOCK_FILE: &str = "LOCK";
 
 pub struct DirLock {
-    // Held for its lock; dropping it unlocks.
-    _file: File,
+    file: File,
 }
 
 impl DirLock {
@@ -26,9 +25,20 @@ impl DirLock {
             .open(&path)
             .map_err(|source| Error::StoreIo { path: path.clone(), source })?;
         match file.try_lock() {
-            Ok(()) => Ok(DirLock { _file: file }),
+            Ok(()) => Ok(DirLock { file }),
             Err(TryLockError::WouldBlock) => Err(Error::StoreLocked { path: dir.to_path_buf() }),
             Err(TryLockError::Error(source)) => Err(Error::StoreIo { path, source }),
         }
+    }
+}
+
+impl Drop for DirLock {
+    /// Unlocks explicitly instead of relying on the close of our descriptor:
+    /// a process forked by another thread of this process (a JVM spawning a
+    /// helper, a test harness) holds a copy of the descriptor until it execs,
+    /// and the lock lives as long as any copy does. Unlocking releases it for
+    /// every copy at once, so a reopen right after close is not refused.
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
     }
 }
