@@ -10,56 +10,22 @@
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use durable_journal::store::{
-    ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
-};
-use durable_journal::{ActionState, CallResult, Journal, JournalChange};
-use serde_json::json;
+use durable_journal::store::{ActionStateStore, Durability, FileStore, FileStoreOptions};
+use durable_journal::JournalChange;
 
-const PAYLOAD: usize = 1024;
+#[path = "../tests/support/action_bytes.rs"]
+mod action_bytes;
+
+use action_bytes::{action_key as key, initial_state, slot, PAYLOAD};
+
 const CALL_COUNTS: [usize; 4] = [1, 10, 100, 1000];
 
-fn initial_state() -> ActionState {
-    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": "question"}), ..Default::default() }
-}
-
-fn key(seq: i64) -> StateKey {
-    StateKey::new(BusinessKey::Long(42), seq, "process", EventIdentity::Occurrence(format!("occ-{seq}")))
-}
-
-fn slot(i: usize) -> CallResult {
-    CallResult::completed(format!("call-{i:05}"), Some(vec![b'x'; PAYLOAD]), None)
-}
-
-/// Bytes the file store appends for one action: initial put, one record per
-/// call, completion. Group commit: the byte count does not depend on fsyncs.
 fn file_store_bytes(n: usize) -> u64 {
-    let dir = tempfile::tempdir().unwrap();
-    let options = FileStoreOptions { durability: Durability::GroupCommit { max_batch: 1024 }, ..Default::default() };
-    let mut store = FileStore::open_with(dir.path(), options).unwrap();
-    let k = key(1);
-    store.put(&k, &initial_state()).unwrap();
-    let mut journal = Journal::new(initial_state());
-    for i in 0..n {
-        let s = slot(i);
-        let mut persister = StorePersister::new(&mut store, &k);
-        journal.record_call_completion(&s.function_id, s.result_payload, None, &mut persister).unwrap();
-    }
-    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
-    store.stats().unwrap().bytes_appended
+    action_bytes::file_store_bytes(n, false, Durability::GroupCommit { max_batch: 1024 })
 }
 
-/// Sum of the serialized ActionState after every call, as Flink Agents
-/// puts it (the initial and the completed state included).
 fn full_rewrite_bytes(n: usize) -> u64 {
-    let mut state = initial_state();
-    let mut total = state.to_json().len() as u64;
-    for i in 0..n {
-        state.call_results.push(slot(i));
-        total += state.to_json().len() as u64;
-    }
-    state.mark_completed();
-    total + state.to_json().len() as u64
+    action_bytes::whole_state_rewrite_bytes(n)
 }
 
 fn print_bytes_table() {

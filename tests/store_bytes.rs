@@ -2,42 +2,14 @@
 //! for an action grow linearly with its number of calls, where rewriting
 //! the whole ActionState per call (Flink Agents) grows quadratically.
 
-use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, CallResult, Journal};
-use serde_json::json;
+#[path = "support/action_bytes.rs"]
+mod action_bytes;
 
-const PAYLOAD: usize = 1024;
+use action_bytes::{initial_state, slot, whole_state_rewrite_bytes, PAYLOAD};
+use durable_journal::store::Durability;
 
-fn initial_state() -> ActionState {
-    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": "question"}), ..Default::default() }
-}
-
-fn key() -> StateKey {
-    StateKey::new(BusinessKey::Long(42), 1, "process", EventIdentity::Occurrence("occ-1".into()))
-}
-
-/// Bytes the file store appends for one action with `n` calls of 1 KB:
-/// the initial put, one record per call (two with a reconciler: pending,
-/// then finalize), and the completion.
 fn file_store_bytes(n: usize, reconcilable: bool) -> u64 {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let k = key();
-    store.put(&k, &initial_state()).unwrap();
-    let mut journal = Journal::new(initial_state());
-    for i in 0..n {
-        // Fixed-width ids: every call's record has the same size.
-        let id = format!("call-{i:05}");
-        let mut persister = StorePersister::new(&mut store, &k);
-        journal.begin_call(&id, reconcilable, &mut persister).unwrap();
-        journal.complete_call(&id, Some(vec![b'x'; PAYLOAD]), None, &mut persister).unwrap();
-    }
-    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
-    store.stats().unwrap().bytes_appended
-}
-
-fn slot(i: usize) -> CallResult {
-    CallResult::completed(format!("call-{i:05}"), Some(vec![b'x'; PAYLOAD]), None)
+    action_bytes::file_store_bytes(n, reconcilable, Durability::SyncEachPut)
 }
 
 /// What Flink Agents writes: the whole ActionState as JSON after every
@@ -56,17 +28,6 @@ fn full_rewrite_bytes(n: usize) -> u64 {
     let mut completed = initial_state();
     completed.mark_completed();
     total + completed.to_json().len() as u64
-}
-
-fn full_rewrite_bytes_by_serializing(n: usize) -> u64 {
-    let mut state = initial_state();
-    let mut total = state.to_json().len() as u64;
-    for i in 0..n {
-        state.call_results.push(slot(i));
-        total += state.to_json().len() as u64;
-    }
-    state.mark_completed();
-    total + state.to_json().len() as u64
 }
 
 #[test]
@@ -90,7 +51,7 @@ fn file_store_bytes_per_action_are_exactly_linear_in_the_number_of_calls() {
 #[test]
 fn rewriting_the_whole_state_per_call_is_quadratic() {
     for n in [0, 1, 2, 5] {
-        assert_eq!(full_rewrite_bytes(n), full_rewrite_bytes_by_serializing(n), "n = {n}");
+        assert_eq!(full_rewrite_bytes(n), whole_state_rewrite_bytes(n), "n = {n}");
     }
     let (at_100, at_1000) = (full_rewrite_bytes(100), full_rewrite_bytes(1000));
     assert!(at_1000 > 90 * at_100, "{at_100} -> {at_1000}");

@@ -1,0 +1,57 @@
+//! One action of n calls of 1 KB, and the bytes each way of persisting it
+//! writes: shared by the byte-count test (`tests/store_bytes.rs`) and the
+//! store benchmark (`benches/store.rs`), so the two measure the same thing.
+#![allow(dead_code)] // each includer uses a part
+
+use durable_journal::store::{
+    ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
+};
+use durable_journal::{ActionState, CallResult, Journal};
+use serde_json::json;
+
+pub const PAYLOAD: usize = 1024;
+
+pub fn initial_state() -> ActionState {
+    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": "question"}), ..Default::default() }
+}
+
+pub fn action_key(seq: i64) -> StateKey {
+    StateKey::new(BusinessKey::Long(42), seq, "process", EventIdentity::Occurrence(format!("occ-{seq}")))
+}
+
+/// Call `i`'s terminal slot. Fixed-width ids: every call's record has the same size.
+pub fn slot(i: usize) -> CallResult {
+    CallResult::completed(format!("call-{i:05}"), Some(vec![b'x'; PAYLOAD]), None)
+}
+
+/// Bytes the file store appends for one action with `n` calls: the initial
+/// put, one record per call (two with a reconciler: pending, then
+/// finalize), and the completion. The count does not depend on `durability`.
+pub fn file_store_bytes(n: usize, reconcilable: bool, durability: Durability) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = FileStore::open_with(dir.path(), FileStoreOptions { durability, ..Default::default() }).unwrap();
+    let k = action_key(1);
+    store.put(&k, &initial_state()).unwrap();
+    let mut journal = Journal::new(initial_state());
+    for i in 0..n {
+        let s = slot(i);
+        let mut persister = StorePersister::new(&mut store, &k);
+        journal.begin_call(&s.function_id, reconcilable, &mut persister).unwrap();
+        journal.complete_call(&s.function_id, s.result_payload, None, &mut persister).unwrap();
+    }
+    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
+    store.stats().unwrap().bytes_appended
+}
+
+/// What Flink Agents writes: the whole ActionState as JSON after every call,
+/// the initial and the completed state included.
+pub fn whole_state_rewrite_bytes(n: usize) -> u64 {
+    let mut state = initial_state();
+    let mut total = state.to_json().len() as u64;
+    for i in 0..n {
+        state.call_results.push(slot(i));
+        total += state.to_json().len() as u64;
+    }
+    state.mark_completed();
+    total + state.to_json().len() as u64
+}
