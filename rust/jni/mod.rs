@@ -24,6 +24,7 @@ use crate::error::Error;
 pub mod diagnostics;
 pub mod identity;
 pub mod journal;
+pub mod log_store;
 pub mod serde;
 pub mod store;
 

@@ -47,7 +47,7 @@ use crate::journal::{Journal, JournalChange, Persister};
 use crate::model::ActionState;
 use crate::store::{
     ActionStateStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions,
-    MemoryStore, RecoveryMarker, StateKey, StorePersister,
+    LogStore, MemoryStore, RecoveryMarker, StateKey, StorePersister,
 };
 
 /// Key kinds shared with `io.durablejournal.store.BusinessKeys`.
@@ -61,11 +61,13 @@ const KEY_TYPED: jint = 5;
 const EVENT_OCCURRENCE: jint = 1;
 const EVENT_ATTRIBUTES: jint = 2;
 
-/// Either store, so the file store's extras (its directory, stats and
-/// recovery report) stay reachable through one handle type.
-enum AnyStore {
+/// Any store, so each store's extras (the file store's directory, stats and
+/// recovery report; the log store's loading and markers, in `log_store.rs`)
+/// stay reachable through one handle type.
+pub(crate) enum AnyStore {
     Memory(MemoryStore),
     File(Box<FileStore>),
+    Log(Box<LogStore>),
 }
 
 impl AnyStore {
@@ -73,13 +75,14 @@ impl AnyStore {
         match self {
             AnyStore::Memory(s) => s,
             AnyStore::File(s) => s.as_mut(),
+            AnyStore::Log(s) => s.as_mut(),
         }
     }
 }
 
-type SharedStore = Arc<Mutex<AnyStore>>;
+pub(crate) type SharedStore = Arc<Mutex<AnyStore>>;
 
-fn lock(store: &SharedStore) -> Result<MutexGuard<'_, AnyStore>> {
+pub(crate) fn lock(store: &SharedStore) -> Result<MutexGuard<'_, AnyStore>> {
     store.lock().map_err(|_| {
         Error::IllegalState("the action state store was poisoned by a panic in an earlier call; reopen it".into())
     })
@@ -87,10 +90,10 @@ fn lock(store: &SharedStore) -> Result<MutexGuard<'_, AnyStore>> {
 
 /// What the Java `NativeActionStateStore` handle points at.
 pub struct StoreHandle {
-    store: SharedStore,
+    pub(crate) store: SharedStore,
 }
 
-fn store_handle<'a>(ptr: jlong) -> BridgeResult<&'a StoreHandle> {
+pub(crate) fn store_handle<'a>(ptr: jlong) -> BridgeResult<&'a StoreHandle> {
     if ptr == 0 {
         return Err(Error::Closed("action state store").into());
     }
@@ -99,7 +102,7 @@ fn store_handle<'a>(ptr: jlong) -> BridgeResult<&'a StoreHandle> {
     Ok(unsafe { &*(ptr as *const StoreHandle) })
 }
 
-fn into_raw(store: AnyStore) -> jlong {
+pub(crate) fn into_raw(store: AnyStore) -> jlong {
     Box::into_raw(Box::new(StoreHandle { store: Arc::new(Mutex::new(store)) })) as jlong
 }
 
@@ -119,7 +122,7 @@ impl Persister for SharedStorePersister {
 }
 
 /// The business key from its boundary form.
-fn business_key(env: &Env<'_>, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>) -> BridgeResult<BusinessKey> {
+pub(crate) fn business_key(env: &Env<'_>, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>) -> BridgeResult<BusinessKey> {
     Ok(match kind {
         KEY_STR => BusinessKey::Str(required_utf8(env, bytes, "key")?),
         KEY_LONG => BusinessKey::Long(number),
@@ -368,6 +371,7 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
     let handle = store_handle(ptr)?;
     let values: [jlong; STATS_LEN] = match &mut *lock(&handle.store)? {
         AnyStore::Memory(s) => [s.len() as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
+        AnyStore::Log(s) => [s.stats().entries as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
         AnyStore::File(s) => {
             let st = s.stats()?;
             let report = s.recovery_report();

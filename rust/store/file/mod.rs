@@ -5,7 +5,7 @@
 mod compact;
 mod frame;
 mod lock;
-mod record;
+pub(crate) mod record;
 mod recover;
 mod segment;
 

@@ -110,11 +110,12 @@ final class DurableActionRunner<IN, OUT> {
      * them: its first attempt found the store empty, so they are that attempt's journals, which
      * the replayed records resume.
      */
-    static ActionStateStore openStore(ActionStateStoreFactory factory, TaskInfo task, boolean restored,
+    static ActionStateStore openStore(ActionStateStoreFactory factory, RuntimeContext context, boolean restored,
             Iterable<byte[]> recoveryMarkers) throws Exception {
+        TaskInfo task = context.getTaskInfo();
         int subtask = task.getIndexOfThisSubtask();
-        ActionStateStore store = Objects.requireNonNull(factory.open(subtask, task.getNumberOfParallelSubtasks()),
-                "the store factory returned null");
+        SubtaskScope scope = SubtaskScope.of(task, context.getJobInfo().getJobId(), restored);
+        ActionStateStore store = Objects.requireNonNull(factory.open(scope), "the store factory returned null");
         if (restored) {
             List<byte[]> markers = new ArrayList<>();
             for (byte[] marker : recoveryMarkers) {
