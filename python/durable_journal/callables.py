@@ -32,6 +32,9 @@ MAX_LAYERS = 100
 _MACHINERY_MODULES = frozenset({"functools"})
 
 
+_PARTIAL_CALL = vars(functools.partial)["__call__"]
+
+
 @dataclasses.dataclass(frozen=True)
 class BoundValue:
     """One argument of a resolved call and where it came from, e.g.
@@ -109,10 +112,12 @@ def resolve_call(func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[
             else:
                 positional = [BoundValue(instance, "self")] + positional
                 target = function
-        elif _wrapped(target) is not None:
-            target = _wrapped(target)
+        elif (wrapped := _wrapped(target)) is not None:
+            target = wrapped
         elif _is_callable_object(target):
-            call_method = type(target).__call__
+            if not callable(target):
+                raise TypeError(f"{target!r} is not callable")
+            call_method = _own_call_method(type(target))
             if not inspect.isfunction(call_method):
                 raise _unnamed(target, f"its __call__ ({call_method!r}) is not a Python function")
             positional = [BoundValue(target, "self")] + positional
@@ -124,12 +129,12 @@ def resolve_call(func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[
 
 def _is_plain_partial(target: Any) -> bool:
     """A partial (or subclass) that calls the way ``functools.partial`` does."""
-    return isinstance(target, functools.partial) and type(target).__call__ is functools.partial.__call__
+    return isinstance(target, functools.partial) and _own_call_method(type(target)) is _PARTIAL_CALL
 
 
 def _is_own_call_method(instance: Any, function: Any) -> bool:
     """``obj.__call__``: the same call as ``obj`` itself."""
-    return not isinstance(instance, type) and getattr(type(instance), "__call__", None) is function
+    return not isinstance(instance, type) and _own_call_method(type(instance)) is function
 
 
 def _wrapped(target: Any) -> Any:
@@ -144,6 +149,16 @@ def _is_callable_object(target: Any) -> bool:
     """An instance called through its type's ``__call__`` (not a function,
     builtin, method or class)."""
     return not isinstance(target, type) and not inspect.isroutine(target)
+
+
+def _own_call_method(cls: type) -> Any:
+    """The ``__call__`` that calling an instance of ``cls`` runs, as the class
+    defines it (not the metaclass's ``type.__call__``, which ``cls.__call__``
+    would find for a class without one)."""
+    for klass in cls.__mro__:
+        if "__call__" in vars(klass):
+            return vars(klass)["__call__"]
+    return None
 
 
 def _function_id(func: Any, target: Any) -> str:

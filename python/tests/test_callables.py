@@ -136,6 +136,11 @@ def test_builtin_callable_objects_ask_for_durable_id():
         identity(operator.itemgetter(1), ([1, 2],), {})
 
 
+def test_something_not_callable_is_a_type_error():
+    with pytest.raises(TypeError, match="is not callable"):
+        identity(42, (), {})
+
+
 def test_a_bound_method_of_a_callable_object_passes_its_instance():
     class Shop:
         pass
