@@ -13,7 +13,7 @@
 
 mod codec;
 pub mod file;
-mod key;
+pub(crate) mod key;
 pub mod log;
 mod marker;
 mod memory;
