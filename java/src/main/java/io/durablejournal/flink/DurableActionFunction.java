@@ -1,7 +1,6 @@
 package io.durablejournal.flink;
 
 import io.durablejournal.store.ActionStateStore;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableMap;
@@ -10,7 +9,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -76,7 +74,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     private transient DurableActionRunner<IN, OUT> runner;
     private transient ActionStateStore store;
-    private transient ListState<byte[]> recoveryMarkers;
+    private transient RecoveryMarkerState recoveryMarkers;
     private transient ValueState<Long> nextSeq;
     /** The incarnation of this subtask that last saw the key; see {@link #pruneAfterRestart}. */
     private transient ValueState<Long> keySeenBy;
@@ -120,7 +118,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         }
         // Checks the store against the restored markers, or refuses entries of an earlier run on
         // a fresh start (see DurableActionRunner.openStore).
-        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers.get());
+        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers);
     }
 
     @Override
@@ -177,11 +175,10 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        recoveryMarkers.snapshot(store, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         if (store == null) {
-            recoveryMarkers.clear();
             return;
         }
-        recoveryMarkers.update(Collections.singletonList(store.getRecoveryMarker()));
         prunableAtCheckpoint.put(context.getCheckpointId(), completedSinceSnapshot);
         completedSinceSnapshot = new PrunePlan<>();
     }

@@ -111,16 +111,21 @@ final class DurableActionRunner<IN, OUT> {
      * the replayed records resume.
      */
     static ActionStateStore openStore(ActionStateStoreFactory factory, RuntimeContext context, boolean restored,
-            Iterable<byte[]> recoveryMarkers) throws Exception {
+            RecoveryMarkerState recoveryMarkers) throws Exception {
         TaskInfo task = context.getTaskInfo();
         int subtask = task.getIndexOfThisSubtask();
+        List<byte[]> markers = new ArrayList<>();
+        if (restored) {
+            try {
+                markers = recoveryMarkers.restored(task.getNumberOfParallelSubtasks());
+            } catch (IllegalStateException rescaled) {
+                // Another attempt at the same parallelism would be refused again.
+                throw new SuppressRestartsException(rescaled);
+            }
+        }
         SubtaskScope scope = SubtaskScope.of(task, context.getJobInfo().getJobId(), restored);
         ActionStateStore store = Objects.requireNonNull(factory.open(scope), "the store factory returned null");
         if (restored) {
-            List<byte[]> markers = new ArrayList<>();
-            for (byte[] marker : recoveryMarkers) {
-                markers.add(marker);
-            }
             try {
                 store.rebuildState(markers);
             } catch (RuntimeException e) {

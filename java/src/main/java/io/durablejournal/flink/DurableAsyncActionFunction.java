@@ -4,7 +4,6 @@ import io.durablejournal.store.ActionStateStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Objects;
@@ -98,7 +97,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient DurableActionRunner<IN, OUT> runner;
     private transient DurableActionRunner.Counters counters;
     private transient ActionStateStore store;
-    private transient ListState<byte[]> recoveryMarkers;
+    private transient RecoveryMarkerState recoveryMarkers;
     /** Entries (key, largest sequence number) confirmed emitted and not pruned yet at the snapshot. */
     private transient ListState<Tuple2<K, Long>> prunableState;
     private transient ExecutorService executor;
@@ -159,7 +158,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         if (storeFactory == null) {
             return;
         }
-        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers.get());
+        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers);
         if (context.isRestored()) {
             // Emitted before the restored checkpoint, so never replayed from it: their prune may
             // have been lost with the failure.
@@ -280,15 +279,14 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        recoveryMarkers.snapshot(store, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         if (store == null) {
-            recoveryMarkers.clear();
             prunableState.clear();
             return;
         }
         // Called on the task thread right before the async operator writes its queue to the same
         // checkpoint, so what is confirmed here is not in that queue.
         collectConfirmed();
-        recoveryMarkers.update(Collections.singletonList(store.getRecoveryMarker()));
         prunableAtCheckpoint.put(context.getCheckpointId(), confirmedSinceSnapshot);
         confirmedSinceSnapshot = new PrunePlan<>();
         prunableState.update(merge(prunableAtCheckpoint.values()).entries(pruneEntryByEntry));
