@@ -110,8 +110,8 @@ final class KafkaTransport implements LogTransport {
     }
 
     private IOException notAcknowledged(int records, Throwable cause) {
-        return new IOException(records + " journal record(s) not acknowledged by " + name + " (delivery.timeout.ms="
-                + config.number("delivery.timeout.ms", 120_000) + "): " + cause, cause);
+        return new IOException(records + " journal record(s) not acknowledged within delivery.timeout.ms="
+                + config.number("delivery.timeout.ms", 120_000) + ": " + cause, cause);
     }
 
     @Override
