@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
 use lock::DirLock;
-use segment::{ActiveSegment, AppendError, SegmentHeader};
+use segment::{ActiveSegment, AppendError, SegmentHeader, Unlinked};
 
 /// When an acknowledged write is on disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -61,6 +61,9 @@ pub struct RecoveryReport {
     pub torn_tail: Option<TornTail>,
     /// Leftovers of an interrupted compaction that were removed.
     pub removed_files: Vec<PathBuf>,
+    /// The segment was in this older format and was rewritten in
+    /// [`FORMAT_VERSION`] (a compaction).
+    pub upgraded_from_version: Option<u32>,
 }
 
 /// Counters since the store was opened.
@@ -128,8 +131,7 @@ impl FileStore {
             Some((_, path)) => path.clone(),
             None => {
                 report.created = true;
-                let header =
-                    SegmentHeader { store_id: StoreId::random(), generation: 1, base_position: 0, snapshot_records: 0 };
+                let header = SegmentHeader::new(StoreId::random(), 1, 0, 0);
                 segment::write_new(&dir, &header, |_| Ok(())).map_err(io_error(&dir))?
             }
         };
@@ -147,20 +149,23 @@ impl FileStore {
         report.records_replayed = loaded.records;
         report.torn_tail = loaded.torn_tail;
         let segment = ActiveSegment::open(path.clone(), loaded.header, loaded.len).map_err(io_error(&path))?;
-        Ok(FileStore {
-            dir,
-            store_id: loaded.header.store_id,
-            report,
-            open: Some(OpenStore {
-                _lock: lock,
-                segment,
-                table: loaded.table,
-                position: loaded.position,
-                options,
-                failure: None,
-                stats: StoreStats::default(),
-            }),
-        })
+        let mut open = OpenStore {
+            _lock: lock,
+            segment,
+            table: loaded.table,
+            position: loaded.position,
+            options,
+            failure: None,
+            stats: StoreStats::default(),
+        };
+        if loaded.header.version != FORMAT_VERSION {
+            // Appending frames without offsets would leave the store open to
+            // silently replayed records; the rewrite is one compaction, and
+            // the old segment stays the live one until it is complete.
+            open.compact(&dir)?;
+            report.upgraded_from_version = Some(loaded.header.version);
+        }
+        Ok(FileStore { dir, store_id: loaded.header.store_id, report, open: Some(open) })
     }
 
     pub fn dir(&self) -> &Path {
@@ -238,9 +243,8 @@ impl OpenStore {
     /// which are safe to lose) ride along with the next fsync.
     fn append(&mut self, payload: &[u8], durable: bool) -> Result<u64> {
         self.check_writable()?;
-        let frame = frame::encode(payload);
-        match self.segment.append(&frame) {
-            Ok(()) => {}
+        let frame_len = match self.segment.append(payload) {
+            Ok(frame_len) => frame_len,
             Err(AppendError::RolledBack(source)) => {
                 return Err(Error::StoreIo { path: self.segment.path.clone(), source });
             }
@@ -248,9 +252,10 @@ impl OpenStore {
                 self.failure = Some(format!("{write}, and cutting the partial record off failed: {cut}"));
                 return Err(Error::StoreIo { path: self.segment.path.clone(), source: write });
             }
-        }
+            Err(AppendError::Detached(reason)) => return Err(self.detached(reason)),
+        };
         self.position += 1;
-        self.stats.bytes_appended += frame.len() as u64;
+        self.stats.bytes_appended += frame_len;
         self.stats.records_appended += 1;
         let sync_due = match self.options.durability {
             Durability::SyncEachPut => durable,
@@ -259,7 +264,18 @@ impl OpenStore {
         if sync_due {
             self.sync()?;
         }
-        Ok(frame.len() as u64)
+        Ok(frame_len)
+    }
+
+    /// The segment is no longer the file its path names, so nothing this
+    /// store writes would be loaded by a reopen: it stops writing for good.
+    fn detached(&mut self, reason: String) -> Error {
+        let source = io::Error::other(format!(
+            "{reason} (another writer or a cleaner changed the store directory); nothing written to it would \
+             survive a reopen, so the store refuses writes until it is reopened"
+        ));
+        self.failure = Some(reason);
+        Error::StoreIo { path: self.segment.path.clone(), source }
     }
 
     /// After a failed fsync the kernel may have dropped the unwritten pages
@@ -279,6 +295,13 @@ impl OpenStore {
 
     fn compact(&mut self, dir: &Path) -> Result<()> {
         self.sync()?;
+        // Entries written by whoever replaced the segment are not in the
+        // table; a snapshot of it must not become the next generation.
+        match self.segment.check_linked() {
+            Ok(()) => {}
+            Err(Unlinked::Detached(reason)) => return Err(self.detached(reason)),
+            Err(Unlinked::Unknown(source)) => return Err(Error::StoreIo { path: self.segment.path.clone(), source }),
+        }
         let snapshot =
             compact::write_snapshot(dir, &self.segment.header, self.position, &self.table).map_err(io_error(dir))?;
         // The new generation is what a reopen loads from now on: writing on
