@@ -171,3 +171,23 @@ fn a_store_whose_segment_was_replaced_removed_or_renamed_refuses_to_write() {
         assert!(store.get(&key(1)).unwrap().is_some(), "reads still work");
     }
 }
+
+#[test]
+fn under_group_commit_a_removed_segment_fails_the_next_sync_and_no_marker_covers_it() {
+    use durable_journal::store::{Durability, FileStoreOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let options = FileStoreOptions { durability: Durability::GroupCommit { max_batch: 100 }, ..Default::default() };
+    let mut store = FileStore::open_with(dir.path(), options).unwrap();
+    store.put(&key(1), &ActionState::default()).unwrap();
+    let marker = store.get_recovery_marker().unwrap();
+    fs::remove_file(store.segment_path().unwrap()).unwrap();
+
+    // Group commit acknowledges on the write to the OS and checks where it
+    // makes records durable: at the batch's fsync, a sync, or a marker.
+    store.put(&key(2), &ActionState::default()).unwrap();
+    let err = store.get_recovery_marker().unwrap_err();
+    assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
+    assert!(err.to_string().contains("removed or renamed"), "{err}");
+    assert!(store.sync().is_err() && store.put(&key(3), &ActionState::default()).is_err());
+    assert_eq!(marker.position, 1, "the last marker handed out covers only the record written before");
+}

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
 use lock::DirLock;
-use segment::{ActiveSegment, AppendError, SegmentHeader, Unlinked};
+use segment::{ActiveSegment, AppendError, SegmentHeader};
 
 /// When an acknowledged write is on disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -252,7 +252,6 @@ impl OpenStore {
                 self.failure = Some(format!("{write}, and cutting the partial record off failed: {cut}"));
                 return Err(Error::StoreIo { path: self.segment.path.clone(), source: write });
             }
-            Err(AppendError::Detached(reason)) => return Err(self.detached(reason)),
         };
         self.position += 1;
         self.stats.bytes_appended += frame_len;
@@ -267,41 +266,41 @@ impl OpenStore {
         Ok(frame_len)
     }
 
-    /// The segment is no longer the file its path names, so nothing this
-    /// store writes would be loaded by a reopen: it stops writing for good.
-    fn detached(&mut self, reason: String) -> Error {
-        let source = io::Error::other(format!(
-            "{reason} (another writer or a cleaner changed the store directory); nothing written to it would \
-             survive a reopen, so the store refuses writes until it is reopened"
-        ));
-        self.failure = Some(reason);
-        Error::StoreIo { path: self.segment.path.clone(), source }
-    }
-
+    /// Makes what was written durable, and checks that it was written to
+    /// the file a reopen loads. This is where an acknowledgment becomes a
+    /// promise (each durable put under [`Durability::SyncEachPut`], each
+    /// batch under group commit, markers, compaction, close), so the `stat`
+    /// the check costs is paid there, not on every group-commit append.
+    ///
     /// After a failed fsync the kernel may have dropped the unwritten pages
-    /// and will not report it again, so the store stops writing for good.
+    /// and will not report it again, and a segment that its path no longer
+    /// names is not the store's any more: either way the store stops
+    /// writing for good.
     fn sync(&mut self) -> Result<()> {
         self.check_writable()?;
-        if self.segment.unsynced() == 0 {
-            return Ok(());
+        if self.segment.unsynced() > 0 {
+            if let Err(source) = self.segment.sync() {
+                self.failure = Some(format!("fsync failed: {source}"));
+                return Err(Error::StoreIo { path: self.segment.path.clone(), source });
+            }
+            self.stats.syncs += 1;
         }
-        if let Err(source) = self.segment.sync() {
-            self.failure = Some(format!("fsync failed: {source}"));
-            return Err(Error::StoreIo { path: self.segment.path.clone(), source });
-        }
-        self.stats.syncs += 1;
-        Ok(())
+        let linked = self.segment.check_linked();
+        linked.map_err(|reason| {
+            let source = io::Error::other(format!(
+                "{reason}; what this store wrote there since may not survive a reopen, so it refuses writes \
+                 until it is reopened"
+            ));
+            self.failure = Some(reason);
+            Error::StoreIo { path: self.segment.path.clone(), source }
+        })
     }
 
     fn compact(&mut self, dir: &Path) -> Result<()> {
+        // Also checks that the segment is still in place: entries written
+        // by whoever replaced it are not in the table, and a snapshot of the
+        // table must not become the next generation.
         self.sync()?;
-        // Entries written by whoever replaced the segment are not in the
-        // table; a snapshot of it must not become the next generation.
-        match self.segment.check_linked() {
-            Ok(()) => {}
-            Err(Unlinked::Detached(reason)) => return Err(self.detached(reason)),
-            Err(Unlinked::Unknown(source)) => return Err(Error::StoreIo { path: self.segment.path.clone(), source }),
-        }
         let snapshot =
             compact::write_snapshot(dir, &self.segment.header, self.position, &self.table).map_err(io_error(dir))?;
         // The new generation is what a reopen loads from now on: writing on

@@ -173,6 +173,8 @@ impl FileIdentity {
     }
 }
 
+const BY_WHOM: &str = " (by another writer or a cleaner of the store directory)";
+
 /// The live segment, open for appending.
 pub struct ActiveSegment {
     pub path: PathBuf,
@@ -207,47 +209,30 @@ impl ActiveSegment {
     /// the frame's length. On failure the file is cut back to where it was,
     /// so a short write never leaves a partial frame before later ones; if
     /// even that fails the error says so and the caller must stop writing.
-    ///
-    /// After the write, and before the caller acknowledges it, the segment's
-    /// path must still name the file written to: a record appended to a
-    /// file that was removed or replaced is not what a reopen loads.
     pub fn append(&mut self, payload: &[u8]) -> Result<u64, AppendError> {
         let frame = frame::encode(payload, self.len);
-        if let Err(err) = self.file.write_all(&frame) {
-            return Err(self.cut_back(err));
-        }
-        match self.check_linked() {
-            Ok(()) => {}
-            Err(Unlinked::Detached(reason)) => {
-                // Best effort: the file is no longer the store's anyway.
-                let _ = self.file.set_len(self.len);
-                return Err(AppendError::Detached(reason));
-            }
-            Err(Unlinked::Unknown(err)) => return Err(self.cut_back(err)),
+        if let Err(write) = self.file.write_all(&frame) {
+            return match self.file.set_len(self.len) {
+                Ok(()) => Err(AppendError::RolledBack(write)),
+                Err(cut) => Err(AppendError::Stuck { write, cut }),
+            };
         }
         self.len += frame.len() as u64;
         self.unsynced += 1;
         Ok(frame.len() as u64)
     }
 
-    fn cut_back(&mut self, write: io::Error) -> AppendError {
-        match self.file.set_len(self.len) {
-            Ok(()) => AppendError::RolledBack(write),
-            Err(cut) => AppendError::Stuck { write, cut },
-        }
-    }
-
-    /// Whether the segment's path still names the open file: one `stat`.
-    pub fn check_linked(&self) -> Result<(), Unlinked> {
+    /// Checks, with one `stat`, that the segment's path still names the
+    /// open file. Records in a file that was removed, renamed or replaced
+    /// are not what a reopen loads; the error says which happened.
+    pub fn check_linked(&self) -> Result<(), String> {
         match fs::metadata(&self.path) {
             Ok(metadata) if FileIdentity::of(&metadata) == self.identity => Ok(()),
-            Ok(_) => Err(Unlinked::Detached(
-                "the segment file was replaced by another file while this store had it open".into(),
-            )),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Err(Unlinked::Detached(
-                "the segment file was removed or renamed while this store had it open".into(),
-            )),
-            Err(err) => Err(Unlinked::Unknown(err)),
+            Ok(_) => Err(format!("the segment file was replaced by another file while this store had it open{BY_WHOM}")),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                Err(format!("the segment file was removed or renamed while this store had it open{BY_WHOM}"))
+            }
+            Err(err) => Err(format!("checking that the segment file is still in place failed: {err}")),
         }
     }
 
@@ -265,21 +250,11 @@ impl ActiveSegment {
     }
 }
 
-/// Why the segment's path no longer names the open segment.
-pub enum Unlinked {
-    /// It names another file or nothing: writes must stop.
-    Detached(String),
-    /// It could not be checked.
-    Unknown(io::Error),
-}
-
 pub enum AppendError {
     /// Nothing of the frame remains in the file.
     RolledBack(io::Error),
     /// Part of the frame may remain: the segment must not be appended to.
     Stuck { write: io::Error, cut: io::Error },
-    /// The file is no longer the store's segment (see [`Unlinked`]).
-    Detached(String),
 }
 
 #[cfg(test)]
