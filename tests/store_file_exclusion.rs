@@ -4,11 +4,13 @@
 //! got in anyway, or a cleaner) fails its next write instead of
 //! acknowledging a record that a reopen would not load.
 
-use std::fs;
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+#[path = "support/other_process_lock.rs"]
+mod other_process_lock;
 
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use other_process_lock::{can_lock, HeldLock};
 use durable_journal::store::file::LOCK_FILE;
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
 use durable_journal::{ActionState, ErrorCode, Journal};
@@ -22,12 +24,6 @@ fn assert_locked(dir: &Path) {
         Err(err) => assert_eq!(err.code(), ErrorCode::StoreLocked, "{err}"),
         Ok(_) => panic!("a second store opened {}", dir.display()),
     }
-}
-
-/// Whether `flock(1)` (util-linux) can take `path`'s lock at once from
-/// another process.
-fn another_process_can_lock(path: &Path) -> bool {
-    Command::new("flock").args(["-n", path.to_str().unwrap(), "true"]).status().expect("flock(1) is installed").success()
 }
 
 #[test]
@@ -52,30 +48,17 @@ fn deleting_the_lock_file_does_not_let_another_process_in() {
     let dir = tempfile::tempdir().unwrap();
     let store = FileStore::open(dir.path()).unwrap();
     fs::remove_file(dir.path().join(LOCK_FILE)).unwrap();
-    assert!(!another_process_can_lock(dir.path()), "the directory stays locked while the store is open");
+    assert!(!can_lock(dir.path()), "the directory stays locked while the store is open");
     drop(store);
-    assert!(another_process_can_lock(dir.path()));
+    assert!(can_lock(dir.path()));
 }
 
 #[test]
-fn another_process_holding_the_directory_refuses_the_store() {
+fn another_process_holding_the_directory_itself_refuses_the_store() {
     let dir = tempfile::tempdir().unwrap();
-    // The child locks the directory (not LOCK), says so, and holds it until
-    // its stdin closes.
-    let mut child = Command::new("flock")
-        .args(["-n", dir.path().to_str().unwrap(), "-c", "echo locked; read _"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("flock(1) is installed");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "locked");
-
+    let held = HeldLock::take(dir.path());
     assert_locked(dir.path());
-
-    child.stdin.take().unwrap().write_all(b"\n").unwrap();
-    assert!(child.wait().unwrap().success());
+    held.release();
     FileStore::open(dir.path()).unwrap();
 }
 
