@@ -210,6 +210,7 @@ impl ActiveSegment {
     /// so a short write never leaves a partial frame before later ones; if
     /// even that fails the error says so and the caller must stop writing.
     pub fn append(&mut self, payload: &[u8]) -> Result<u64, AppendError> {
+        debug_assert_eq!(self.header.version, FORMAT_VERSION, "older segments are rewritten, never appended to");
         let frame = frame::encode(payload, self.len);
         if let Err(write) = self.file.write_all(&frame) {
             return match self.file.set_len(self.len) {
