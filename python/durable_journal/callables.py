@@ -189,7 +189,7 @@ def _named_call(
         if outer is target:
             return RecursiveReference(function_id, levels)
     captured_path = _at(prefix, f"<captured by {function_id}>")
-    captured = _captured_values(target, function_id, captured_path)
+    captured = _captured_values(target, captured_path)
     if captured:
         resolved = {
             name: _resolve(value, [], {}, f"{captured_path}[{name!r}]", enclosing + (target,))
@@ -201,7 +201,7 @@ def _named_call(
     return ResolvedCall(function_id, tuple(positional), keywords)
 
 
-def _captured_values(function: Any, function_id: str, path: str) -> Dict[str, Any]:
+def _captured_values(function: Any, path: str) -> Dict[str, Any]:
     """What a Python function was given when it was defined, by name: its
     closure cells (free variables), and, for a local function (whose
     ``def`` runs again on each call of its parent), its default values."""
