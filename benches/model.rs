@@ -26,7 +26,7 @@ fn body(bytes: usize, seed: usize) -> String {
             r#"{{"id":{i},"score":0.{:017},"big":1844674407370955{:04},"text":"document {i}: \uD83D\uDE00 and \u00e9 ok","tags":["a","b",{}]}}"#,
             (i * 7_919) % 100_000_000_000_000_000,
             i % 10_000,
-            i % 3 == 0
+            i.is_multiple_of(3)
         );
         len += item.len() + 1;
         items.push(item);
