@@ -178,7 +178,7 @@ fn complete(store: &mut LogStore, k: &StateKey) {
 }
 
 fn ids(state: &ActionState) -> Vec<String> {
-    state.call_results.iter().map(|c| c.function_id.clone()).collect()
+    state.call_results.iter().map(CallResult::function_id_for_display).collect()
 }
 
 #[test]
