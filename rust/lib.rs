@@ -18,4 +18,4 @@ pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus};
 
 /// Bumped whenever an export's signature changes; checked by the Java loader.
-pub const ABI_VERSION: i32 = 1;
+pub const ABI_VERSION: i32 = 2;

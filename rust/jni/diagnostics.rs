@@ -2,7 +2,7 @@
 //! must surface as a Java exception while the JVM keeps running.
 
 use jni::objects::{JByteArray, JClass};
-use jni::sys::jint;
+use jni::sys::{jint, jlong};
 use jni::EnvUnowned;
 
 use super::{required_utf8, BridgeResult, ThrowJavaException};
@@ -21,4 +21,12 @@ pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_panicWith<'l>(mu
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_abiVersion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jint {
     env.with_env(|_| -> BridgeResult<jint> { Ok(crate::ABI_VERSION) }).resolve::<ThrowJavaException>()
+}
+
+/// How many native objects (journals, stores, execution identities) Java
+/// owns right now: lets a test prove that an owner dropped without `close()`
+/// is freed by its Cleaner, and an operator spot a leak.
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_liveHandleCount<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
+    env.with_env(|_| -> BridgeResult<jlong> { Ok(super::handle::live_handles()) }).resolve::<ThrowJavaException>()
 }

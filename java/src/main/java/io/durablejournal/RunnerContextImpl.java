@@ -90,6 +90,7 @@ public class RunnerContextImpl {
             value = onExecutor ? awaitOn(executor, body) : body.call();
         } catch (InterruptedException | CancellationException e) {
             // Not an outcome of the call: the next run must try it again.
+            context.endCall();
             throw e;
         } catch (Exception e) {
             context.completeCall(id, null, Payloads.encodeFailure(e));
@@ -152,6 +153,16 @@ public class RunnerContextImpl {
             if (context == null) {
                 return collect(startAll(Collections.nCopies(callables.size(), Boolean.TRUE)));
             }
+            // A durable call inside a body of the batch (or the batch inside a call) is refused as nested.
+            context.beginBatch(callables.size());
+            try {
+                return runJournaled();
+            } finally {
+                context.endCall();
+            }
+        }
+
+        private List<Object> runJournaled() throws Exception {
             List<Boolean> toRun = reserveOrReuse();
             List<CompletableFuture<Object>> futures = startAll(toRun);
             Exception first = null;

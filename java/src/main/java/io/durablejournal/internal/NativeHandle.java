@@ -1,0 +1,207 @@
+package io.durablejournal.internal;
+
+import java.lang.ref.Cleaner;
+import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
+import java.util.function.LongToIntFunction;
+
+/**
+ * The one owner of a native object (a handle the native library handed out) for a Java object:
+ * {@code DurableExecutionContext}, {@code NativeActionStateStore} and {@code ExecutionIdentity}
+ * each hold one. Not public API: the package is internal.
+ *
+ * <p>Every native call on the handle runs between {@link #acquire()} and {@link #release()}, most
+ * simply through {@link #apply}, {@link #applyAsInt} or {@link #accept}:
+ * {@code handle.apply(h -> Native.call(h, ...))}.
+ *
+ * <p>The rules, which together mean no call sequence from Java can make the native side use
+ * freed memory:
+ *
+ * <ul>
+ *   <li><b>Calls are serialized.</b> One call at a time per handle (the native side holds the
+ *       object exclusively during a call); a call from another thread waits.
+ *   <li><b>Re-entry is refused.</b> A call from inside another call on the same thread (a
+ *       callback such as an {@code ActionStatePersister} calling back into the context it is
+ *       persisting) is an {@link IllegalStateException}: the object is in use.
+ *   <li><b>{@link #close()} never frees an object in use.</b> Called from inside a call on the
+ *       same thread (a callback), it is deferred: the object is freed when that call returns, and
+ *       every later call is refused. Called from another thread, it waits for the call in flight
+ *       to return, then frees. It is idempotent. (A callback that hands {@code close()} to
+ *       another thread and waits for it deadlocks, as any lock would.)
+ *   <li><b>After close</b> every {@link #acquire()} is an {@link IllegalStateException}.
+ *   <li><b>A safety net.</b> An owner dropped without {@code close()} has its native object
+ *       freed by a {@link Cleaner} once the owner is unreachable (deferred, like a close, if a
+ *       call is still in flight). {@code close()} stays the documented way: the Cleaner runs
+ *       whenever the garbage collector gets to it, and an error the release reports (a store's
+ *       final sync) has nobody to go to.
+ * </ul>
+ */
+public final class NativeHandle {
+    /** Frees a native object; the owner's {@code destroy} native. */
+    @FunctionalInterface
+    public interface Release {
+        void release(long address);
+    }
+
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final String owner;
+    private final Release release;
+    private final Cleaner.Cleanable cleanable;
+    /** The native object, or 0 once released. */
+    private long address;
+    /** The thread whose call holds the object, or null. */
+    private Thread caller;
+    /** Threads waiting in {@link #acquire()} or {@link #close()}. */
+    private int waiting;
+    /** Close was asked for; no call may start. */
+    private boolean closing;
+    /** The release runs when the call in flight returns (close from inside it, or the Cleaner). */
+    private boolean releaseOnReturn;
+
+    /**
+     * Takes ownership of {@code address} for {@code owner}.
+     *
+     * @param owner the Java object whose lifetime bounds the native object's; the Cleaner
+     *     releases the object once {@code owner} is unreachable. Must not be referenced by
+     *     {@code release}.
+     * @param ownerName what error messages call the owner, e.g. "DurableExecutionContext"
+     * @param release frees the native object (called once)
+     */
+    public NativeHandle(Object owner, String ownerName, long address, Release release) {
+        if (address == 0) {
+            throw new IllegalArgumentException(ownerName + ": the native library returned no object");
+        }
+        this.owner = ownerName;
+        this.release = release;
+        this.address = address;
+        this.cleanable = CLEANER.register(owner, this::releaseUnreachable);
+    }
+
+    /** Starts a native call: the address to pass, held by this thread until {@link #release()}. */
+    public synchronized long acquire() {
+        Thread me = Thread.currentThread();
+        if (caller == me) {
+            throw new IllegalStateException(owner + " was called from inside one of its own calls (e.g. from the "
+                    + "ActionStatePersister it is persisting with); only close() may be called there, and it takes "
+                    + "effect when the outer call returns");
+        }
+        if (caller != null) {
+            awaitNoCaller();
+        }
+        if (closing) {
+            throw new IllegalStateException(owner + " is closed");
+        }
+        caller = me;
+        return address;
+    }
+
+    /** Runs one native call on the object. */
+    public <R> R apply(LongFunction<R> call) {
+        long h = acquire();
+        try {
+            return call.apply(h);
+        } finally {
+            release();
+        }
+    }
+
+    /** Runs one native call on the object. */
+    public int applyAsInt(LongToIntFunction call) {
+        long h = acquire();
+        try {
+            return call.applyAsInt(h);
+        } finally {
+            release();
+        }
+    }
+
+    /** Runs one native call on the object. */
+    public void accept(LongConsumer call) {
+        long h = acquire();
+        try {
+            call.accept(h);
+        } finally {
+            release();
+        }
+    }
+
+    /** Ends the native call {@link #acquire()} started; runs a release deferred during it. */
+    public synchronized void release() {
+        caller = null;
+        if (releaseOnReturn) {
+            releaseNow();
+        } else if (waiting > 0) {
+            notifyAll();
+        }
+    }
+
+    /**
+     * Releases the native object: now if no call holds it; when the call returns if this thread's
+     * call holds it (a callback closing its own owner); after the call returns if another
+     * thread's call holds it. Idempotent.
+     */
+    public void close() {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            if (caller == Thread.currentThread()) {
+                releaseOnReturn = true;
+                return;
+            }
+            awaitNoCaller();
+            releaseNow();
+        }
+        cleanable.clean();
+    }
+
+    /** True once close was asked for (the object may still be in use by the call that asked). */
+    public synchronized boolean isClosed() {
+        return closing;
+    }
+
+    /** Waits, without giving up on interrupts (as entering a monitor would), until no call holds the object. */
+    private void awaitNoCaller() {
+        boolean interrupted = false;
+        waiting++;
+        try {
+            while (caller != null) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            waiting--;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Frees the object once; wakes every waiter, who then finds it closed. */
+    private void releaseNow() {
+        long freeing = address;
+        address = 0;
+        releaseOnReturn = false;
+        if (waiting > 0) {
+            notifyAll();
+        }
+        if (freeing != 0) {
+            release.release(freeing);
+        }
+    }
+
+    /** The Cleaner's action: the owner is unreachable, so nobody but a call in flight can hold the object. */
+    private synchronized void releaseUnreachable() {
+        closing = true;
+        if (caller != null) {
+            releaseOnReturn = true;
+        } else {
+            releaseNow();
+        }
+    }
+}

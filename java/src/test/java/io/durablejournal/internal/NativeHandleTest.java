@@ -1,0 +1,173 @@
+package io.durablejournal.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The handle-owner rules on their own, with a fake native object: serialized calls, refused
+ * re-entry, deferred close, use after close, and the Cleaner safety net.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NativeHandleTest {
+    private static final long ADDRESS = 0x1234L;
+
+    /** Every address released, in order. */
+    private final List<Long> released = new CopyOnWriteArrayList<>();
+
+    private NativeHandle handleFor(Object owner) {
+        return new NativeHandle(owner, "Thing", ADDRESS, released::add);
+    }
+
+    @Test
+    void aCallGetsTheAddressAndCloseReleasesItOnce() {
+        NativeHandle handle = handleFor(new Object());
+        assertEquals(ADDRESS, (long) handle.apply(h -> h));
+        assertFalse(handle.isClosed());
+        handle.close();
+        handle.close();
+        assertEquals(List.of(ADDRESS), released);
+        assertTrue(handle.isClosed());
+        IllegalStateException e = assertThrows(IllegalStateException.class, handle::acquire);
+        assertEquals("Thing is closed", e.getMessage());
+    }
+
+    @Test
+    void aZeroAddressIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new NativeHandle(new Object(), "Thing", 0, released::add));
+    }
+
+    @Test
+    void aCallFromInsideACallOnTheSameThreadIsRefused() {
+        NativeHandle handle = handleFor(new Object());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> handle.accept(outer -> handle.accept(inner -> {})));
+        assertTrue(e.getMessage().contains("from inside one of its own calls"), e.getMessage());
+        assertEquals(ADDRESS, handle.acquire(), "the refused call left the handle usable");
+        handle.release();
+        assertTrue(released.isEmpty());
+    }
+
+    @Test
+    void closeFromInsideACallTakesEffectWhenTheCallReturns() {
+        NativeHandle handle = handleFor(new Object());
+        handle.accept(h -> {
+            handle.close();
+            assertTrue(released.isEmpty(), "not released while the call still holds it");
+            assertTrue(handle.isClosed());
+        });
+        assertEquals(List.of(ADDRESS), released, "released as the call returned");
+        assertThrows(IllegalStateException.class, handle::acquire);
+    }
+
+    @Test
+    void closeFromAnotherThreadWaitsForTheCallInFlight() throws Exception {
+        NativeHandle handle = handleFor(new Object());
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch finishCall = new CountDownLatch(1);
+        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> handle.accept(h -> {
+            inCall.countDown();
+            awaitQuietly(finishCall);
+        }));
+        assertTrue(inCall.await(30, TimeUnit.SECONDS));
+        Thread closer = new Thread(handle::close, "closer");
+        closer.start();
+        awaitState(closer, Thread.State.WAITING);
+        assertTrue(released.isEmpty(), "a call holds the object: close waits");
+        Thread caller = new Thread(() -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, handle::acquire);
+            assertEquals("Thing is closed", e.getMessage());
+        }, "late caller");
+        caller.start();
+        awaitState(caller, Thread.State.WAITING);
+        finishCall.countDown();
+        call.get(30, TimeUnit.SECONDS);
+        closer.join();
+        caller.join();
+        assertEquals(List.of(ADDRESS), released, "released once, after the call returned");
+    }
+
+    @Test
+    void callsFromTwoThreadsAreSerialized() throws Exception {
+        NativeHandle handle = handleFor(new Object());
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch finishCall = new CountDownLatch(1);
+        List<String> order = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> handle.accept(h -> {
+            inCall.countDown();
+            awaitQuietly(finishCall);
+            order.add("first ends");
+        }));
+        assertTrue(inCall.await(30, TimeUnit.SECONDS));
+        Thread second = new Thread(() -> handle.accept(h -> order.add("second runs")), "second");
+        second.start();
+        awaitState(second, Thread.State.WAITING);
+        finishCall.countDown();
+        first.get(30, TimeUnit.SECONDS);
+        second.join();
+        assertEquals(List.of("first ends", "second runs"), order);
+    }
+
+    @Test
+    void anOwnerDroppedWithoutCloseIsReleasedByTheCleaner() {
+        for (int i = 0; i < 100; i++) {
+            handleFor(new Object());
+        }
+        for (int attempt = 0; attempt < 200 && released.size() < 100; attempt++) {
+            System.gc();
+        }
+        assertEquals(100, released.size(), "every dropped owner's object was released, once");
+    }
+
+    @Test
+    void theCleanerDefersToACallInFlight() throws Exception {
+        NativeHandle[] handle = new NativeHandle[1];
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch finishCall = new CountDownLatch(1);
+        createAndDropOwner(handle);
+        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> handle[0].accept(h -> {
+            inCall.countDown();
+            awaitQuietly(finishCall);
+        }));
+        assertTrue(inCall.await(30, TimeUnit.SECONDS));
+        for (int attempt = 0; attempt < 200 && !handle[0].isClosed(); attempt++) {
+            System.gc();
+        }
+        assertTrue(handle[0].isClosed(), "the Cleaner ran for the unreachable owner");
+        assertTrue(released.isEmpty(), "but a call still holds the object");
+        finishCall.countDown();
+        call.get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(ADDRESS), released, "released when the call returned");
+    }
+
+    /** Keeps the handle, not its owner. */
+    private void createAndDropOwner(NativeHandle[] out) {
+        out[0] = handleFor(new Object());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(30, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Polls the thread's state (for at most 30 s) until it blocks in the handle. */
+    private static void awaitState(Thread thread, Thread.State state) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (thread.getState() != state && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(state, thread.getState(), thread.getName() + " blocks in the handle");
+    }
+}
