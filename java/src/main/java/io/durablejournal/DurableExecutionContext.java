@@ -1,5 +1,6 @@
 package io.durablejournal;
 
+import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
 import java.util.List;
 import java.util.Objects;
@@ -41,9 +42,10 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * Owns a journal the native library just created (a native store's {@code openContext} calls
-     * this through JNI, so no raw handle ever reaches Java code).
+     * Owns a journal the native library just created: a native store's {@code openContext} calls
+     * this through JNI ({@code rust/jni/store.rs}), so no raw handle ever reaches Java code.
      */
+    @CalledFromNative
     @SuppressWarnings("unused")
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
@@ -227,7 +229,9 @@ public final class DurableExecutionContext implements AutoCloseable {
     /**
      * Called from native code after every persisted mutation, inside the call that made it: the
      * persister may not call back into this context (the native handle refuses it) but may close it.
+     * Called by {@code JavaPersister} in {@code rust/jni/journal.rs}.
      */
+    @CalledFromNative
     @SuppressWarnings("unused")
     private void persistSnapshot(byte[] actionStateJson) {
         if (persister == null) {

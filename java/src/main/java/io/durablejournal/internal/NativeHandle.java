@@ -43,6 +43,11 @@ public final class NativeHandle {
         void release(long address);
     }
 
+    /**
+     * One daemon thread per class loader that loads this class. It ends once every owner of that
+     * loader was closed or collected and the loader itself is unreachable, so a Flink job restart
+     * (a new user-code class loader) leaves no thread behind.
+     */
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final String owner;
