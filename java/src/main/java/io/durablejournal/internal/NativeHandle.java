@@ -1,5 +1,7 @@
 package io.durablejournal.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -30,11 +32,14 @@ import java.util.function.LongToIntFunction;
  *       another thread and waits for it deadlocks, as any lock would.)
  *   <li><b>After close</b> every {@link #acquire()} is an {@link IllegalStateException}.
  *   <li><b>A safety net.</b> An owner dropped without {@code close()} has its native object
- *       freed by a {@link Cleaner} once the owner is unreachable (deferred, like a close, if a
- *       call is still in flight). {@code close()} stays the documented way: the Cleaner runs
- *       whenever the garbage collector gets to it, and an error the release reports (a store's
- *       final sync) has nobody to go to.
+ *       freed by a {@link Cleaner} once the owner is unreachable (after the call in flight, if
+ *       the owner became unreachable during one). {@code close()} stays the documented way: the
+ *       Cleaner runs whenever the garbage collector gets to it, and an error the release reports
+ *       (a store's final sync) has nobody to go to.
  * </ul>
+ *
+ * <p>An uncontended call costs one compare-and-set to take the object and a volatile write to let
+ * it go; the monitor is used only when a thread has to wait.
  */
 public final class NativeHandle {
     /** Frees a native object; the owner's {@code destroy} native. */
@@ -50,18 +55,34 @@ public final class NativeHandle {
      */
     private static final Cleaner CLEANER = Cleaner.create();
 
+    private static final VarHandle CALLER;
+    private static final VarHandle ADDRESS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CALLER = lookup.findVarHandle(NativeHandle.class, "caller", Thread.class);
+            ADDRESS = lookup.findVarHandle(NativeHandle.class, "address", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final String owner;
     private final Release release;
     private final Cleaner.Cleanable cleanable;
     /** The native object, or 0 once released. */
-    private long address;
-    /** The thread whose call holds the object, or null. */
-    private Thread caller;
-    /** Threads waiting in {@link #acquire()} or {@link #close()}. */
-    private int waiting;
-    /** Close was asked for; no call may start. */
-    private boolean closing;
-    /** The release runs when the call in flight returns (close from inside it, or the Cleaner). */
+    private volatile long address;
+    /** The thread whose call (or close) holds the object, or null. */
+    private volatile Thread caller;
+    /** Close was asked for: no call may start. */
+    private volatile boolean closing;
+    /** Threads waiting for the object in the monitor; changed only while holding it. */
+    private volatile int waiting;
+    /**
+     * The holder closed the object from inside its own call: it is released when that call
+     * returns. Only the holding thread reads or writes this.
+     */
     private boolean releaseOnReturn;
 
     /**
@@ -84,20 +105,20 @@ public final class NativeHandle {
     }
 
     /** Starts a native call: the address to pass, held by this thread until {@link #release()}. */
-    public synchronized long acquire() {
+    public long acquire() {
         Thread me = Thread.currentThread();
-        if (caller == me) {
-            throw new IllegalStateException(owner + " was called from inside one of its own calls (e.g. from the "
-                    + "ActionStatePersister it is persisting with); only close() may be called there, and it takes "
-                    + "effect when the outer call returns");
-        }
-        if (caller != null) {
-            awaitNoCaller();
+        if (!CALLER.compareAndSet(this, null, me)) {
+            if (caller == me) {
+                throw new IllegalStateException(owner + " was called from inside one of its own calls (e.g. from the "
+                        + "ActionStatePersister it is persisting with); only close() may be called there, and it takes "
+                        + "effect when the outer call returns");
+            }
+            take(me, true);
         }
         if (closing) {
-            throw new IllegalStateException(owner + " is closed");
+            letGo();
+            throw closed();
         }
-        caller = me;
         return address;
     }
 
@@ -132,12 +153,16 @@ public final class NativeHandle {
     }
 
     /** Ends the native call {@link #acquire()} started; runs a release deferred during it. */
-    public synchronized void release() {
-        caller = null;
+    public void release() {
         if (releaseOnReturn) {
-            releaseNow();
-        } else if (waiting > 0) {
-            notifyAll();
+            releaseOnReturn = false;
+            try {
+                releaseNow();
+            } finally {
+                letGo();
+            }
+        } else {
+            letGo();
         }
     }
 
@@ -147,66 +172,89 @@ public final class NativeHandle {
      * thread's call holds it. Idempotent.
      */
     public void close() {
-        synchronized (this) {
-            if (closing) {
-                return;
-            }
-            closing = true;
-            if (caller == Thread.currentThread()) {
-                releaseOnReturn = true;
-                return;
-            }
-            awaitNoCaller();
-            releaseNow();
+        Thread me = Thread.currentThread();
+        closing = true;
+        if (caller == me) {
+            releaseOnReturn = true;
+            return;
         }
+        releaseAfterCalls(me);
         cleanable.clean();
     }
 
     /** True once close was asked for (the object may still be in use by the call that asked). */
-    public synchronized boolean isClosed() {
+    public boolean isClosed() {
         return closing;
     }
 
-    /** Waits, without giving up on interrupts (as entering a monitor would), until no call holds the object. */
-    private void awaitNoCaller() {
+    private IllegalStateException closed() {
+        return new IllegalStateException(owner + " is closed");
+    }
+
+    /**
+     * Waits in the monitor until this thread holds the object; without giving up on interrupts,
+     * as entering a monitor would not. A call ({@code forCall}) stops waiting when close was asked.
+     */
+    private void take(Thread me, boolean forCall) {
         boolean interrupted = false;
-        waiting++;
-        try {
-            while (caller != null) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
+        synchronized (this) {
+            waiting++;
+            try {
+                while (!CALLER.compareAndSet(this, null, me)) {
+                    if (forCall && closing) {
+                        throw closed();
+                    }
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
                 }
-            }
-        } finally {
-            waiting--;
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            } finally {
+                waiting--;
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
 
-    /** Frees the object once; wakes every waiter, who then finds it closed. */
-    private void releaseNow() {
-        long freeing = address;
-        address = 0;
-        releaseOnReturn = false;
+    /** Lets go of the object and wakes whoever waits for it. */
+    private void letGo() {
+        caller = null;
         if (waiting > 0) {
-            notifyAll();
+            synchronized (this) {
+                notifyAll();
+            }
         }
+    }
+
+    /** Takes the object like a call (so none is in flight), frees it and lets go. */
+    private void releaseAfterCalls(Thread me) {
+        if (!CALLER.compareAndSet(this, null, me)) {
+            take(me, false);
+        }
+        try {
+            releaseNow();
+        } finally {
+            letGo();
+        }
+    }
+
+    /** Frees the object if nobody did yet. */
+    private void releaseNow() {
+        long freeing = (long) ADDRESS.getAndSet(this, 0L);
         if (freeing != 0) {
             release.release(freeing);
         }
     }
 
-    /** The Cleaner's action: the owner is unreachable, so nobody but a call in flight can hold the object. */
-    private synchronized void releaseUnreachable() {
+    /**
+     * The Cleaner's action: the owner is unreachable, so at most a call that started before can
+     * hold the object (the JIT may drop an owner in the middle of its own method); wait for it.
+     */
+    private void releaseUnreachable() {
         closing = true;
-        if (caller != null) {
-            releaseOnReturn = true;
-        } else {
-            releaseNow();
-        }
+        releaseAfterCalls(Thread.currentThread());
     }
 }

@@ -83,16 +83,11 @@ class NativeHandleTest {
         closer.start();
         awaitState(closer, Thread.State.WAITING);
         assertTrue(released.isEmpty(), "a call holds the object: close waits");
-        Thread caller = new Thread(() -> {
-            IllegalStateException e = assertThrows(IllegalStateException.class, handle::acquire);
-            assertEquals("Thing is closed", e.getMessage());
-        }, "late caller");
-        caller.start();
-        awaitState(caller, Thread.State.WAITING);
+        IllegalStateException late = assertThrows(IllegalStateException.class, handle::acquire);
+        assertEquals("Thing is closed", late.getMessage(), "no call starts once close was asked");
         finishCall.countDown();
         call.get(30, TimeUnit.SECONDS);
         closer.join();
-        caller.join();
         assertEquals(List.of(ADDRESS), released, "released once, after the call returned");
     }
 
@@ -129,29 +124,33 @@ class NativeHandleTest {
     }
 
     @Test
-    void theCleanerDefersToACallInFlight() throws Exception {
-        NativeHandle[] handle = new NativeHandle[1];
+    void theCleanerWaitsForACallInFlight() throws Exception {
+        CountDownLatch freed = new CountDownLatch(1);
+        NativeHandle handle = createAndDropOwner(address -> {
+            released.add(address);
+            freed.countDown();
+        });
         CountDownLatch inCall = new CountDownLatch(1);
         CountDownLatch finishCall = new CountDownLatch(1);
-        createAndDropOwner(handle);
-        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> handle[0].accept(h -> {
+        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> handle.accept(h -> {
             inCall.countDown();
             awaitQuietly(finishCall);
         }));
         assertTrue(inCall.await(30, TimeUnit.SECONDS));
-        for (int attempt = 0; attempt < 200 && !handle[0].isClosed(); attempt++) {
+        for (int attempt = 0; attempt < 200 && !handle.isClosed(); attempt++) {
             System.gc();
         }
-        assertTrue(handle[0].isClosed(), "the Cleaner ran for the unreachable owner");
+        assertTrue(handle.isClosed(), "the Cleaner ran for the unreachable owner");
         assertTrue(released.isEmpty(), "but a call still holds the object");
         finishCall.countDown();
         call.get(30, TimeUnit.SECONDS);
-        assertEquals(List.of(ADDRESS), released, "released when the call returned");
+        assertTrue(freed.await(30, TimeUnit.SECONDS), "released once the call returned");
+        assertEquals(List.of(ADDRESS), released);
     }
 
-    /** Keeps the handle, not its owner. */
-    private void createAndDropOwner(NativeHandle[] out) {
-        out[0] = handleFor(new Object());
+    /** A handle whose owner is unreachable as soon as this returns. */
+    private static NativeHandle createAndDropOwner(NativeHandle.Release release) {
+        return new NativeHandle(new Object(), "Thing", ADDRESS, release);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
