@@ -11,7 +11,9 @@ pub mod journal;
 pub mod model;
 pub mod store;
 
-pub mod jni;
+/// The JNI leaf: its `Java_*` symbols are exported from the cdylib; none of
+/// it is Rust API.
+mod jni;
 
 pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
