@@ -1,5 +1,12 @@
 //! Exports that exist so tests can prove the boundary holds: a Rust panic
 //! must surface as a Java exception while the JVM keeps running.
+//!
+//! `panicWith` stays in the shipped library rather than behind a cargo
+//! feature: a test-only feature would need a second build of the cdylib
+//! (features change the one artifact in place), and the tests would then
+//! prove the boundary of a binary the jar does not ship. It is reachable
+//! only through the package-private `NativeDiagnostics` and its panic is
+//! caught like any other.
 
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{jint, jlong};
