@@ -23,14 +23,37 @@ class NativeHandleTest {
 
     /** Every address released, in order. */
     private final List<Long> released = new CopyOnWriteArrayList<>();
+    /** Stays reachable for the whole test, so no Cleaner runs for it. */
+    private final Object owner = new Object();
 
-    private NativeHandle handleFor(Object owner) {
+    private NativeHandle handle() {
         return new NativeHandle(owner, "Thing", ADDRESS, released::add);
+    }
+
+    /** A call on another thread that holds the handle until {@link #finish()}. */
+    private static final class HeldCall {
+        private final CountDownLatch inCall = new CountDownLatch(1);
+        private final CountDownLatch finish = new CountDownLatch(1);
+        private final CompletableFuture<Void> done;
+
+        HeldCall(NativeHandle handle, Runnable atEnd) throws InterruptedException {
+            done = CompletableFuture.runAsync(() -> handle.accept(h -> {
+                inCall.countDown();
+                awaitQuietly(finish);
+                atEnd.run();
+            }));
+            assertTrue(inCall.await(30, TimeUnit.SECONDS), "the call started");
+        }
+
+        void finish() throws Exception {
+            finish.countDown();
+            done.get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test
     void aCallGetsTheAddressAndCloseReleasesItOnce() {
-        NativeHandle handle = handleFor(new Object());
+        NativeHandle handle = handle();
         assertEquals(ADDRESS, (long) handle.apply(h -> h));
         assertFalse(handle.isClosed());
         handle.close();
@@ -43,12 +66,12 @@ class NativeHandleTest {
 
     @Test
     void aZeroAddressIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new NativeHandle(new Object(), "Thing", 0, released::add));
+        assertThrows(IllegalArgumentException.class, () -> new NativeHandle(owner, "Thing", 0, released::add));
     }
 
     @Test
     void aCallFromInsideACallOnTheSameThreadIsRefused() {
-        NativeHandle handle = handleFor(new Object());
+        NativeHandle handle = handle();
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> handle.accept(outer -> handle.accept(inner -> {})));
         assertTrue(e.getMessage().contains("from inside one of its own calls"), e.getMessage());
@@ -59,7 +82,7 @@ class NativeHandleTest {
 
     @Test
     void closeFromInsideACallTakesEffectWhenTheCallReturns() {
-        NativeHandle handle = handleFor(new Object());
+        NativeHandle handle = handle();
         handle.accept(h -> {
             handle.close();
             assertTrue(released.isEmpty(), "not released while the call still holds it");
@@ -71,43 +94,28 @@ class NativeHandleTest {
 
     @Test
     void closeFromAnotherThreadWaitsForTheCallInFlight() throws Exception {
-        NativeHandle handle = handleFor(new Object());
-        CountDownLatch inCall = new CountDownLatch(1);
-        CountDownLatch finishCall = new CountDownLatch(1);
-        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> handle.accept(h -> {
-            inCall.countDown();
-            awaitQuietly(finishCall);
-        }));
-        assertTrue(inCall.await(30, TimeUnit.SECONDS));
+        NativeHandle handle = handle();
+        HeldCall call = new HeldCall(handle, () -> {});
         Thread closer = new Thread(handle::close, "closer");
         closer.start();
         awaitState(closer, Thread.State.WAITING);
         assertTrue(released.isEmpty(), "a call holds the object: close waits");
         IllegalStateException late = assertThrows(IllegalStateException.class, handle::acquire);
         assertEquals("Thing is closed", late.getMessage(), "no call starts once close was asked");
-        finishCall.countDown();
-        call.get(30, TimeUnit.SECONDS);
+        call.finish();
         closer.join();
         assertEquals(List.of(ADDRESS), released, "released once, after the call returned");
     }
 
     @Test
     void callsFromTwoThreadsAreSerialized() throws Exception {
-        NativeHandle handle = handleFor(new Object());
-        CountDownLatch inCall = new CountDownLatch(1);
-        CountDownLatch finishCall = new CountDownLatch(1);
+        NativeHandle handle = handle();
         List<String> order = new CopyOnWriteArrayList<>();
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> handle.accept(h -> {
-            inCall.countDown();
-            awaitQuietly(finishCall);
-            order.add("first ends");
-        }));
-        assertTrue(inCall.await(30, TimeUnit.SECONDS));
+        HeldCall first = new HeldCall(handle, () -> order.add("first ends"));
         Thread second = new Thread(() -> handle.accept(h -> order.add("second runs")), "second");
         second.start();
         awaitState(second, Thread.State.WAITING);
-        finishCall.countDown();
-        first.get(30, TimeUnit.SECONDS);
+        first.finish();
         second.join();
         assertEquals(List.of("first ends", "second runs"), order);
     }
@@ -115,7 +123,7 @@ class NativeHandleTest {
     @Test
     void anOwnerDroppedWithoutCloseIsReleasedByTheCleaner() {
         for (int i = 0; i < 100; i++) {
-            handleFor(new Object());
+            createAndDropOwner(released::add);
         }
         for (int attempt = 0; attempt < 200 && released.size() < 100; attempt++) {
             System.gc();
@@ -130,20 +138,13 @@ class NativeHandleTest {
             released.add(address);
             freed.countDown();
         });
-        CountDownLatch inCall = new CountDownLatch(1);
-        CountDownLatch finishCall = new CountDownLatch(1);
-        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> handle.accept(h -> {
-            inCall.countDown();
-            awaitQuietly(finishCall);
-        }));
-        assertTrue(inCall.await(30, TimeUnit.SECONDS));
+        HeldCall call = new HeldCall(handle, () -> {});
         for (int attempt = 0; attempt < 200 && !handle.isClosed(); attempt++) {
             System.gc();
         }
         assertTrue(handle.isClosed(), "the Cleaner ran for the unreachable owner");
         assertTrue(released.isEmpty(), "but a call still holds the object");
-        finishCall.countDown();
-        call.get(30, TimeUnit.SECONDS);
+        call.finish();
         assertTrue(freed.await(30, TimeUnit.SECONDS), "released once the call returned");
         assertEquals(List.of(ADDRESS), released);
     }
