@@ -171,8 +171,8 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * The call or batch in progress ended without {@link #completeCall}: a call interrupted before
-     * it had an outcome, or a batch whose outcomes were recorded one by one.
+     * The call or batch in progress ended, with its outcome recorded or not (interrupted, an
+     * {@link Error}); a batch's outcomes were recorded one by one.
      */
     void endCall() {
         callInProgress = null;

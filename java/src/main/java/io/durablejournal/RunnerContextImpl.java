@@ -81,7 +81,12 @@ public class RunnerContextImpl {
             return replay(id, step, resultClass, callable.getClass().getClassLoader());
         }
         Callable<T> body = step != null ? reconciler : callable::call;
-        return runAndRecord(id, body, onExecutor);
+        try {
+            return runAndRecord(id, body, onExecutor);
+        } finally {
+            // However the body ended (an Error, an interrupt), it is no longer in progress.
+            context.endCall();
+        }
     }
 
     private <T> T runAndRecord(String id, Callable<T> body, boolean onExecutor) throws Exception {
@@ -90,7 +95,6 @@ public class RunnerContextImpl {
             value = onExecutor ? awaitOn(executor, body) : body.call();
         } catch (InterruptedException | CancellationException e) {
             // Not an outcome of the call: the next run must try it again.
-            context.endCall();
             throw e;
         } catch (Exception e) {
             context.completeCall(id, null, Payloads.encodeFailure(e));

@@ -89,6 +89,16 @@ class NestedDurableCallTest {
     }
 
     @Test
+    void aBodyEndingInAnErrorLeavesNoCallInProgress() throws Exception {
+        RunnerContextImpl runner = runner(new ActionState());
+        CountingCall<String> broken = new CountingCall<>("broken", String.class, () -> {
+            throw new AssertionError("not an Exception");
+        }, null);
+        assertThrows(AssertionError.class, () -> runner.durableExecute(broken));
+        assertEquals("v", runner.durableExecute(TestCalls.returning("next", "v")), "the next call is not taken for a nested one");
+    }
+
+    @Test
     void nestingIsRefusedInAsyncBodiesReconcilersAndBatches() throws Exception {
         RunnerContextImpl runner = runner(new ActionState());
         CountingCall<String> inner = TestCalls.returning("inner", "i");
