@@ -2,7 +2,7 @@
 //! [`LogStore`] with a Java [`LogTransport`](JavaTransport) as its sink.
 //!
 //! The store lives in the same handle type as the other native stores
-//! ([`AnyStore::Log`]), so `NativeStore`'s put, get, openContext, prune,
+//! (`AnyStore::Log` in a `SharedStore`), so `NativeStore`'s put, get, openContext, prune,
 //! sync and close work on it unchanged (and journals persist into it through
 //! the same shared persister). The exports here are what only a log-backed
 //! store has: its history (start, continue, restore from markers), loading
@@ -18,10 +18,11 @@ use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, J
 use jni::sys::{jint, jlong};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue, JavaVM};
 
-use super::store::{business_key, into_raw, lock, store_handle, AnyStore};
-use super::{optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use super::store::{business_key, into_raw, store_handle};
+use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::store::log::{KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
+use crate::store::AnyStore;
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
 struct JavaTransport {
@@ -112,7 +113,7 @@ fn open(env: &mut Env<'_>, transport: &JObject<'_>, name: &JByteArray<'_>, log_i
 /// Runs `op` on the log store behind `ptr` under the store's lock.
 fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
     let handle = store_handle(ptr)?;
-    let mut guard = lock(&handle.store)?;
+    let mut guard = handle.lock()?;
     match &mut *guard {
         AnyStore::Log(store) => Ok(op(store)?),
         _ => Err(Error::InvalidArgument("not a log-backed store".into()).into()),
@@ -120,18 +121,8 @@ fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> Bridg
 }
 
 /// The elements of a `byte[][]`, null elements as None.
-fn byte_arrays(env: &mut Env<'_>, array: &JObjectArray<'_, JByteArray<'_>>, name: &'static str) -> BridgeResult<Vec<Option<Vec<u8>>>> {
-    if array.is_null() {
-        return Err(BridgeError::NullArgument(name));
-    }
-    let count = array.len(env)?;
-    let mut out = Vec::with_capacity(count);
-    for i in 0..count {
-        let element = array.get_element(env, i)?;
-        out.push(optional_bytes(env, &element)?);
-        env.delete_local_ref(element);
-    }
-    Ok(out)
+fn byte_arrays<'l>(env: &mut Env<'l>, array: &JObjectArray<'l, JByteArray<'l>>, name: &'static str) -> BridgeResult<Vec<Option<Vec<u8>>>> {
+    for_each_element(env, array, name, |env, element| optional_bytes(env, element))
 }
 
 fn longs(env: &Env<'_>, array: &JLongArray<'_>, name: &'static str) -> BridgeResult<Vec<u64>> {
@@ -145,7 +136,7 @@ fn longs(env: &Env<'_>, array: &JLongArray<'_>, name: &'static str) -> BridgeRes
         .collect()
 }
 
-fn restore(env: &mut Env<'_>, ptr: jlong, markers: &JObjectArray<'_, JByteArray<'_>>, end_offsets: &JLongArray<'_>) -> BridgeResult<()> {
+fn restore<'l>(env: &mut Env<'l>, ptr: jlong, markers: &JObjectArray<'l, JByteArray<'l>>, end_offsets: &JLongArray<'l>) -> BridgeResult<()> {
     let mut decoded = Vec::new();
     for marker in byte_arrays(env, markers, "recoveryMarkers")? {
         let marker = marker.ok_or(BridgeError::NullArgument("recoveryMarkers element"))?;
@@ -164,7 +155,7 @@ fn begin_load<'l>(env: &mut Env<'l>, ptr: jlong, first: jint, last: jint) -> Bri
 }
 
 #[allow(clippy::too_many_arguments)]
-fn ingest(env: &mut Env<'_>, ptr: jlong, first: jint, last: jint, partition: jint, offsets: &JLongArray<'_>, keys: &JObjectArray<'_, JByteArray<'_>>, values: &JObjectArray<'_, JByteArray<'_>>) -> BridgeResult<()> {
+fn ingest<'l>(env: &mut Env<'l>, ptr: jlong, first: jint, last: jint, partition: jint, offsets: &JLongArray<'l>, keys: &JObjectArray<'l, JByteArray<'l>>, values: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
     let range = key_groups(first, last)?;
     let partition = u32::try_from(partition).map_err(|_| Error::InvalidArgument(format!("negative partition {partition}")))?;
     let offsets = longs(env, offsets, "offsets")?;

@@ -18,6 +18,7 @@ pub mod log;
 mod marker;
 mod memory;
 mod persister;
+mod shared;
 mod table;
 
 pub use file::{
@@ -28,6 +29,7 @@ pub use log::{LogMarker, LogSink, LogStore};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
 pub use persister::StorePersister;
+pub use shared::{AnyStore, SharedStore, SharedStorePersister};
 
 use crate::error::Result;
 use crate::journal::JournalChange;

@@ -5,6 +5,7 @@ import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
 import io.durablejournal.Utf8;
+import io.durablejournal.internal.NativeHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToIntFunction;
@@ -31,7 +32,7 @@ public final class LogActionStateStore implements ActionStateStore {
     private final ToIntFunction<Object> keyGroupOf;
     private final int firstKeyGroup;
     private final int lastKeyGroup;
-    private long handle;
+    private final NativeHandle store;
 
     private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int firstKeyGroup, int lastKeyGroup,
             long handle) {
@@ -39,7 +40,7 @@ public final class LogActionStateStore implements ActionStateStore {
         this.keyGroupOf = keyGroupOf;
         this.firstKeyGroup = firstKeyGroup;
         this.lastKeyGroup = lastKeyGroup;
-        this.handle = handle;
+        this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
     }
 
     /**
@@ -64,12 +65,14 @@ public final class LogActionStateStore implements ActionStateStore {
 
     /** Begins a new history named {@code lineage} (16 bytes; Flink's job id): nothing to read. */
     public synchronized void startFresh(byte[] lineage) {
-        NativeLogStore.startFresh(live(), Objects.requireNonNull(lineage, "lineage"));
+        Objects.requireNonNull(lineage, "lineage");
+        store.accept(h -> NativeLogStore.startFresh(h, lineage));
     }
 
     /** Continues history {@code lineage} without a checkpoint: reads the owned key groups' journals. */
     public synchronized void continueHistory(byte[] lineage) {
-        NativeLogStore.continueHistory(live(), Objects.requireNonNull(lineage, "lineage"));
+        Objects.requireNonNull(lineage, "lineage");
+        store.accept(h -> NativeLogStore.continueHistory(h, lineage));
         load(firstKeyGroup, lastKeyGroup, endOffsets());
     }
 
@@ -86,7 +89,7 @@ public final class LogActionStateStore implements ActionStateStore {
             markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
         }
         long[] ends = endOffsets();
-        NativeLogStore.restore(live(), markers, ends);
+        store.accept(h -> NativeLogStore.restore(h, markers, ends));
         load(firstKeyGroup, lastKeyGroup, ends);
     }
 
@@ -98,19 +101,21 @@ public final class LogActionStateStore implements ActionStateStore {
         }
     }
 
+    /** Reads key groups {@code first..last} from the partitions holding them, up to {@code ends}. */
     private void load(int first, int last, long[] ends) {
-        long h = live();
-        for (int partition : NativeLogStore.beginLoad(h, first, last)) {
-            try {
-                transport.read(partition, ends[partition],
-                        (offsets, keys, values) -> NativeLogStore.ingest(h, first, last, partition, offsets, keys, values));
-            } catch (JournalException e) {
-                throw e;
-            } catch (Exception e) {
-                throw transportFailure("reading partition " + partition + " of", e);
+        store.accept(h -> {
+            for (int partition : NativeLogStore.beginLoad(h, first, last)) {
+                try {
+                    transport.read(partition, ends[partition],
+                            (offsets, keys, values) -> NativeLogStore.ingest(h, first, last, partition, offsets, keys, values));
+                } catch (JournalException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw transportFailure("reading partition " + partition + " of", e);
+                }
             }
-        }
-        NativeLogStore.finishLoad(h, first, last);
+            NativeLogStore.finishLoad(h, first, last);
+        });
     }
 
     private JournalException transportFailure(String what, Exception cause) {
@@ -121,7 +126,7 @@ public final class LogActionStateStore implements ActionStateStore {
     private BusinessKey bind(Object key) {
         BusinessKey k = BusinessKey.of(key);
         int keyGroup = keyGroupOf.applyAsInt(key);
-        if (NativeLogStore.bindKeyGroup(live(), k.kind, k.number, k.bytes, k.typeName, keyGroup) >= 0) {
+        if (store.applyAsInt(h -> NativeLogStore.bindKeyGroup(h, k.kind, k.number, k.bytes, k.typeName, keyGroup)) >= 0) {
             load(keyGroup, keyGroup, endOffsets());
         }
         return k;
@@ -133,7 +138,7 @@ public final class LogActionStateStore implements ActionStateStore {
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
-        NativeStore.put(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
+        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
     }
 
     @Override
@@ -141,7 +146,8 @@ public final class LogActionStateStore implements ActionStateStore {
         BusinessKey k = bind(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
-        byte[] json = NativeStore.get(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload());
+        byte[] json = store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+                event.payload()));
         return json == null ? null : ActionStateSerde.deserialize(json);
     }
 
@@ -152,38 +158,37 @@ public final class LogActionStateStore implements ActionStateStore {
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
-        long journal = NativeStore.openContext(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
-                event.payload(), json);
-        return DurableExecutionContext.adoptNativeHandle(journal);
+        return store.apply(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+                event.payload(), json));
     }
 
     /** Prunes what is in memory here; a key group never loaded here has nothing to prune. */
     @Override
     public synchronized void pruneState(Object key, long seqNumUpTo) {
         BusinessKey k = BusinessKey.of(key);
-        NativeStore.prune(live(), k.kind, k.number, k.bytes, k.typeName, seqNumUpTo);
+        store.accept(h -> NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo));
     }
 
     /** Drops the entries of {@code key} at exactly {@code seqNum}, leaving any other sequence number. */
     @Override
     public synchronized void pruneStateAt(Object key, long seqNum) {
         BusinessKey k = BusinessKey.of(key);
-        NativeLogStore.pruneAt(live(), k.kind, k.number, k.bytes, k.typeName, seqNum);
+        store.accept(h -> NativeLogStore.pruneAt(h, k.kind, k.number, k.bytes, k.typeName, seqNum));
     }
 
     /** The marker: this history, the log's shape and the offsets reached (pending tombstones go out first). */
     @Override
     public synchronized byte[] getRecoveryMarker() {
-        return NativeLogStore.marker(live());
+        return store.apply(NativeLogStore::marker);
     }
 
     /** Appends the tombstones of pruned entries now (they otherwise go out with the next record). */
     public synchronized void sync() {
-        NativeStore.sync(live());
+        store.accept(NativeStore::sync);
     }
 
     public synchronized LogStoreStats stats() {
-        return new LogStoreStats(NativeLogStore.stats(live()));
+        return new LogStoreStats(store.apply(NativeLogStore::stats));
     }
 
     /** The log, for people. */
@@ -191,23 +196,18 @@ public final class LogActionStateStore implements ActionStateStore {
         return transport.name();
     }
 
-    private long live() {
-        if (handle == 0) {
-            throw new IllegalStateException("ActionStateStore is closed");
-        }
-        return handle;
-    }
-
-    /** Appends pending tombstones, releases the native store and closes the transport. */
+    /**
+     * Appends pending tombstones, releases the native store and closes the transport. Idempotent.
+     * A store dropped without it has its native store released once collected, but its Kafka
+     * clients stay open: close it.
+     */
     @Override
     public synchronized void close() {
-        if (handle == 0) {
+        if (store.isClosed()) {
             return;
         }
-        long closing = handle;
-        handle = 0;
         try {
-            NativeStore.close(closing);
+            store.close();
         } finally {
             transport.close();
         }
