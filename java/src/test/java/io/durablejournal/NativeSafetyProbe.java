@@ -5,6 +5,7 @@ import io.durablejournal.identity.RuntimeIdentity;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -144,8 +145,12 @@ final class NativeSafetyProbe {
     private static void cleaner() {
         long before = NativeDiagnostics.liveHandleCount();
         check(before == 0, "a fresh JVM owns no native objects: " + before);
-        int made = makeAndDropOwners(500);
-        check(NativeDiagnostics.liveHandleCount() == made, "each owner holds one native object: " + NativeDiagnostics.liveHandleCount());
+        List<AutoCloseable> owners = makeOwners(500);
+        check(NativeDiagnostics.liveHandleCount() == owners.size(),
+                "each owner holds one native object: " + NativeDiagnostics.liveHandleCount() + " for " + owners.size());
+        Reference.reachabilityFence(owners);
+        int made = owners.size();
+        owners.clear();
         int attempts = 0;
         while (NativeDiagnostics.liveHandleCount() > 0 && attempts < 200) {
             System.gc();
@@ -155,18 +160,25 @@ final class NativeSafetyProbe {
         System.out.println("OK cleaner: " + made + " native objects freed after " + attempts + " GCs");
     }
 
-    /** Makes {@code n} of each kind of owner and returns how many native objects they hold. */
-    private static int makeAndDropOwners(int n) {
+    /** {@code n} owners of each kind, each holding one native object, none closed. */
+    private static List<AutoCloseable> makeOwners(int n) {
         String execution = RuntimeIdentity.actionExecution(
                 RuntimeIdentity.rootOccurrence("k".getBytes(StandardCharsets.UTF_8), 0), "act");
+        List<AutoCloseable> owners = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            new DurableExecutionContext(new ActionState(), null).recordCallCompletion("a", null, null);
+            DurableExecutionContext context = new DurableExecutionContext(new ActionState(), null);
+            context.recordCallCompletion("a", null, null);
             ExecutionIdentity ids = RuntimeIdentity.forExecution(execution);
             ids.emit();
             NativeActionStateStore store = ActionStateStores.inMemory();
-            store.openContext("k", i, "act", EventIdentity.rootOccurrence("k", i), null).recordCallCompletion("a", null, null);
+            DurableExecutionContext stored = store.openContext("k", i, "act", EventIdentity.rootOccurrence("k", i), null);
+            stored.recordCallCompletion("a", null, null);
+            owners.add(context);
+            owners.add(ids);
+            owners.add(store);
+            owners.add(stored);
         }
-        return 4 * n;
+        return owners;
     }
 
     private static void check(boolean condition, String what) {
