@@ -236,14 +236,14 @@ fn read_json(r: &mut Reader<'_>) -> DecodeResult<Value> {
     serde_json::from_slice(r.bytes()?).map_err(|e| DecodeError(format!("bad JSON value: {e}")))
 }
 
-fn write_json_list(w: &mut Writer, values: &[Value]) {
+pub fn write_json_list(w: &mut Writer, values: &[Value]) {
     w.count(values.len());
     for value in values {
         write_json(w, value);
     }
 }
 
-fn read_json_list(r: &mut Reader<'_>) -> DecodeResult<Vec<Value>> {
+pub fn read_json_list(r: &mut Reader<'_>) -> DecodeResult<Vec<Value>> {
     let n = r.count(4)?;
     (0..n).map(|_| read_json(r)).collect()
 }
