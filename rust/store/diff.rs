@@ -131,6 +131,8 @@ fn finalizes(stored: &CallResult, slot: &CallResult) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::key::{BusinessKey, EventIdentity, StateKey};
+    use crate::store::table::StateTable;
     use serde_json::json;
 
     fn ok(id: &str) -> CallResult {
@@ -141,28 +143,13 @@ mod tests {
         ActionState { task_event: json!({"input": "q"}), call_results: calls, ..Default::default() }
     }
 
-    /// Applies `delta` to `stored` the way a store does.
+    /// Applies `delta` to `stored` the way both stores do.
     fn applied(stored: &ActionState, new: &ActionState, delta: &StateDelta<'_>) -> ActionState {
-        let mut state = stored.clone();
-        match delta {
-            StateDelta::Unchanged => {}
-            StateDelta::Whole => state = new.clone(),
-            StateDelta::Extend(extension) => extension.apply_to(&mut state),
-            StateDelta::Journal(change) => match *change {
-                JournalChange::Put { index, slot } => {
-                    state.call_results.truncate(index);
-                    state.call_results.push(slot.clone());
-                }
-                JournalChange::Replace { index, slot } => state.call_results[index] = slot.clone(),
-                JournalChange::PutBatch { from, slots } => {
-                    state.call_results.truncate(from);
-                    state.call_results.extend_from_slice(slots);
-                }
-                JournalChange::Truncate { from } => state.call_results.truncate(from),
-                JournalChange::Complete => state.mark_completed(),
-            },
-        }
-        state
+        let key = StateKey::new(BusinessKey::Long(1), 1, "act", EventIdentity::Occurrence("occ".into()));
+        let mut table = StateTable::default();
+        table.put(&key, stored.clone(), 0);
+        table.put_delta(&key, new, delta, 0).unwrap();
+        table.get(&key).unwrap().clone()
     }
 
     fn delta_of(stored: &ActionState, new: &ActionState) -> String {
