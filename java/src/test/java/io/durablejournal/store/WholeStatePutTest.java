@@ -14,15 +14,10 @@ import io.durablejournal.JournalException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -31,32 +26,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The native store writes only what changed, so bytes per action grow linearly with the calls,
  * and {@code get} returns exactly the last state put.
  */
-class WholeStatePutTest {
+class WholeStatePutTest extends StoreFixture {
     private static final EventIdentity EVENT = EventIdentity.occurrence("occ-1");
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final int PAYLOAD = 1024;
-
-    @TempDir
-    Path tmp;
-
-    private final List<NativeActionStateStore> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeStores() {
-        opened.forEach(NativeActionStateStore::close);
-    }
-
-    static Stream<Arguments> stores() {
-        return Stream.of(Arguments.of("memory"), Arguments.of("file"));
-    }
-
-    private NativeActionStateStore open(String kind) throws Exception {
-        NativeActionStateStore store = kind.equals("memory")
-                ? ActionStateStores.inMemory()
-                : ActionStateStores.openFileStore(Files.createDirectories(tmp.resolve("store-" + opened.size())));
-        opened.add(store);
-        return store;
-    }
 
     private static ActionState initialState() {
         ActionState state = new ActionState();
