@@ -13,7 +13,7 @@
 mod codec;
 mod diff;
 pub mod file;
-mod key;
+pub(crate) mod key;
 mod marker;
 mod memory;
 mod persister;
