@@ -10,7 +10,9 @@
 //!
 //! The comparison is by the model's equality, slot by slot and body by body.
 //! It reads every stored slot once (O(stored bytes), in memory, no I/O),
-//! which is cheaper than parsing the JSON the caller had to hand over.
+//! which is cheaper than parsing the JSON the caller had to hand over. Two
+//! bodies the model calls equal (JSON objects whose keys differ only in
+//! order) count as unchanged, and the stored one is kept.
 
 use std::borrow::Cow;
 

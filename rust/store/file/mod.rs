@@ -311,7 +311,8 @@ impl ActionStateStore for FileStore {
         let open = self.opened_mut()?;
         let delta = StateDelta::between(open.table.get(key), state);
         let payload = match &delta {
-            StateDelta::Unchanged => return Ok(()),
+            // Already recorded; a store that refuses writes still says so.
+            StateDelta::Unchanged => return open.check_writable(),
             StateDelta::Whole => record::encode_put(key, state),
             StateDelta::Journal(change) => record::encode_change(key, *change),
             StateDelta::Extend(extension) => record::encode_extend(key, extension),
