@@ -16,6 +16,7 @@ import sys
 from typing import Any, Dict, List, Mapping, Sequence
 
 from ._native import ErrorCode, NonCanonicalArgumentError
+from .callables import BoundValue, caller_arguments
 
 #: Containers nested deeper than this have no canonical form (the same bound
 #: as ``MAX_NESTING`` in rust/identity/canonical.rs).
@@ -40,20 +41,22 @@ class NonCanonicalValue(NonCanonicalArgumentError):
 
 def call_tree(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     """The call tree ``{"args": [...], "kwargs": {...}}`` of one call."""
-    if not isinstance(args, (tuple, list)):
-        raise TypeError(f"args must be a tuple, not {type(args).__name__}")
-    if not isinstance(kwargs, Mapping):
-        raise TypeError(f"kwargs must be a dict, not {type(kwargs).__name__}")
+    positional, keywords = caller_arguments(args, kwargs)
+    return bound_call_tree(positional, keywords)
+
+
+def bound_call_tree(args: Sequence[BoundValue], kwargs: Mapping[Any, BoundValue]) -> Dict[str, Any]:
+    """The call tree of arguments that carry their own paths (those of a
+    resolved call: the caller's, a partial's, a callable object's ``self``)."""
     converter = _Converter()
     tree_kwargs = {}
-    for name, value in kwargs.items():
+    for name, bound in kwargs.items():
         if not isinstance(name, str):
-            raise NonCanonicalValue(f"kwargs[{name!r}]", "keyword argument names must be str")
-        path = f"kwargs[{name!r}]"
-        _check_utf8(name, path)
-        tree_kwargs[name] = converter.convert(value, path, 1)
+            raise NonCanonicalValue(bound.path, "keyword argument names must be str")
+        _check_utf8(name, bound.path)
+        tree_kwargs[name] = converter.convert(bound.value, bound.path, 1)
     return {
-        "args": [converter.convert(arg, f"args[{i}]", 1) for i, arg in enumerate(args)],
+        "args": [converter.convert(bound.value, bound.path, 1) for bound in args],
         "kwargs": tree_kwargs,
     }
 

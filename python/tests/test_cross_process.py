@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import PYTHON_DIR
+from conftest import PACKAGE_PATH
 
 SEEDS = ["0", "1", "2", "random"]
 
@@ -78,7 +78,7 @@ def runs(tmp_path_factory):
     (directory / "xp_models.py").write_text(MODELS)
     outputs = {}
     for seed in SEEDS:
-        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join([str(PYTHON_DIR), str(directory)]))
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join([*PACKAGE_PATH, str(directory)]))
         done = subprocess.run(
             [sys.executable, "-c", PROBE], env=env, cwd=directory, capture_output=True, text=True
         )
