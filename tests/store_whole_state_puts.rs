@@ -32,7 +32,6 @@ fn whole_state_puts_write_bytes_linear_in_the_calls_as_the_journal_path_does() {
         }
         let journal_per_call = journal_path_bytes(1, reconcilable) - journal_path_bytes(0, reconcilable);
         assert_eq!(per_call, journal_per_call, "a call costs what the journal path writes for it");
-        assert!(per_call - (PAYLOAD as u64) <= 80 * if reconcilable { 2 } else { 1 }, "{per_call} bytes per call");
     }
     // Flink Agents' own store sends every one of those states whole.
     let (ours, theirs) = (put_bytes(100, false), whole_state_put_json_bytes(100, false));
@@ -118,6 +117,10 @@ fn a_state_that_is_not_an_extension_replaces_the_entry_whole() {
     });
 }
 
+/// Bytes a record costs beyond the new data it carries, at most: its frame,
+/// the key and the record's own fields.
+const RECORD_OVERHEAD: u64 = 128;
+
 fn put_cost(store: &mut FileStore, k: &StateKey, state: &ActionState) -> u64 {
     let before = store.stats().unwrap().bytes_appended;
     store.put(k, state).unwrap();
@@ -133,17 +136,17 @@ fn each_step_costs_its_new_bytes_and_an_equal_state_costs_nothing() {
     store.put(&k, &state).unwrap();
     for i in 0..20 {
         state.call_results.push(slot(i));
-        assert!(put_cost(&mut store, &k, &state) < PAYLOAD as u64 + 100, "call {i}");
+        assert!(put_cost(&mut store, &k, &state) < PAYLOAD as u64 + RECORD_OVERHEAD, "call {i}");
     }
     assert_eq!(put_cost(&mut store, &k, &state), 0);
     let records = store.stats().unwrap().records_appended;
     state.call_results.truncate(3);
-    assert!(put_cost(&mut store, &k, &state) < 100, "a cut");
+    assert!(put_cost(&mut store, &k, &state) < RECORD_OVERHEAD, "a cut");
     state.call_results.push(slot(99));
-    assert!(put_cost(&mut store, &k, &state) < PAYLOAD as u64 + 100, "a re-append after the cut");
+    assert!(put_cost(&mut store, &k, &state) < PAYLOAD as u64 + RECORD_OVERHEAD, "a re-append after the cut");
     action_bytes::final_additions(&mut state);
     state.mark_completed();
-    assert!(put_cost(&mut store, &k, &state) < 300, "the completion with its outputs");
+    assert!(put_cost(&mut store, &k, &state) < 2 * RECORD_OVERHEAD, "the completion with its outputs");
     assert_eq!(store.stats().unwrap().records_appended, records + 3, "one record per put");
 }
 
@@ -195,7 +198,7 @@ fn a_put_torn_by_a_crash_leaves_the_state_of_the_put_before() {
     // After a reopen the puts go on as deltas of the recovered entry.
     let mut more = last.clone();
     more.output_events.push(json!("after reopen"));
-    assert!(put_cost(&mut store, &k, &more) < 100);
+    assert!(put_cost(&mut store, &k, &more) < RECORD_OVERHEAD);
     drop(store);
     assert_eq!(FileStore::open(dir.path()).unwrap().get(&k).unwrap(), Some(more));
 }

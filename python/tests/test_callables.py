@@ -212,3 +212,161 @@ def test_partialmethod_machinery_is_never_a_name():
     assert identity(account.deposit_ten, (), {}) == identity(account.deposit, (10,), {})
     with pytest.raises(TypeError, match="machinery standing for another callable"):
         identity(Account.deposit_ten, (account,), {})
+
+
+# Functions that share a qualified name: lambdas, closures, and the wrappers
+# of decorators that do not use functools.wraps.
+
+
+def make_adder(n):
+    def add(x):
+        return x + n
+
+    return add
+
+
+def make_defaulted(n):
+    def add(x, n=n):
+        return x + n
+
+    return add
+
+
+def logged(target):
+    """A decorator without functools.wraps: every function it decorates runs
+    logged.<locals>.wrapper."""
+
+    def wrapper(*args, **kwargs):
+        return target(*args, **kwargs)
+
+    return wrapper
+
+
+def test_two_lambdas_in_one_scope_are_refused():
+    def handlers():
+        return (lambda to: send_email(to)), (lambda amount: charge_card(amount))
+
+    email, charge = handlers()
+    assert email.__qualname__ == charge.__qualname__
+    for func in (email, charge, functools.partial(email, "ada@example.com")):
+        with pytest.raises(TypeError) as raised:
+            identity(func, ("x",), {})
+        assert "lambda" in str(raised.value)
+        assert "durable_id=" in str(raised.value)
+    assert identity(email, ("x",), {}, durable_id="email-1") == "email-1"
+
+
+def test_a_module_level_lambda_is_refused():
+    with pytest.raises(TypeError, match=r"<lambda>.*durable_id="):
+        identity(module_lambda, (1,), {})
+
+
+module_lambda = lambda x: x  # noqa: E731
+
+
+def test_closures_that_captured_different_values_get_different_ids():
+    one, two = make_adder(1), make_adder(2)
+    assert one.__qualname__ == two.__qualname__
+    assert identity(one, (5,), {}) != identity(two, (5,), {})
+    assert identity(one, (5,), {}) == identity(make_adder(1), (5,), {})
+    assert identity(one, (5,), {}).startswith(f"{__name__}.make_adder.<locals>.add::")
+    # Captured values count like bound arguments, under a name no caller can pass.
+    digest = dj.compute_args_digest((5,), {"<captured>": {"n": 1}})
+    assert identity(one, (5,), {}) == f"{__name__}.make_adder.<locals>.add::{digest}"
+
+
+def test_default_values_of_a_local_function_are_captured_values():
+    assert identity(make_defaulted(1), (5,), {}) != identity(make_defaulted(2), (5,), {})
+    assert identity(make_defaulted(1), (5,), {}) == identity(make_defaulted(1), (5,), {})
+
+
+def test_a_captured_value_without_canonical_form_names_the_variable():
+    def make_fetcher(client):
+        def fetch(url):
+            return client, url
+
+        return fetch
+
+    with pytest.raises(TypeError) as raised:
+        identity(make_fetcher(object()), ("https://example.com",), {})
+    message = str(raised.value)
+    scope = f"{__name__}.test_a_captured_value_without_canonical_form_names_the_variable.<locals>"
+    assert f"argument <captured by {scope}.make_fetcher.<locals>.fetch>['client'] has no canonical" in message
+    assert "durable_id=" in message
+    assert identity(make_fetcher(object()), ("u",), {}, durable_id="fetch-1") == "fetch-1"
+
+
+def test_a_decorator_without_wraps_is_told_apart_by_what_it_wraps():
+    email, charge = logged(send_email), logged(charge_card)
+    assert email.__qualname__ == charge.__qualname__
+    assert identity(email, ("ada@example.com",), {}) != identity(charge, ("ada@example.com",), {})
+    assert identity(email, ("ada@example.com",), {}) == identity(logged(send_email), ("ada@example.com",), {})
+    assert identity(email, ("ada@example.com",), {}).startswith(f"{__name__}.logged.<locals>.wrapper::")
+    # A captured callable is known by what it runs, bound values included.
+    to_ada = logged(functools.partial(send_email, to="ada@example.com"))
+    to_bob = logged(functools.partial(send_email, to="bob@example.com"))
+    assert identity(to_ada, (), {}) != identity(to_bob, (), {})
+    assert identity(logged(logged(send_email)), (), {}) != identity(logged(logged(charge_card)), (), {})
+    assert identity(logged(Multiplier(2)), (5,), {}) != identity(logged(Multiplier(3)), (5,), {})
+
+
+def test_a_captured_callable_that_cannot_be_named_names_the_variable():
+    with pytest.raises(TypeError) as raised:
+        identity(logged(lambda: None), (), {})
+    message = str(raised.value)
+    assert f"<captured by {__name__}.logged.<locals>.wrapper>['target']" in message
+    assert "lambda" in message and "durable_id=" in message
+    with pytest.raises(TypeError, match=r"<captured by .*wrapper>\['target'\]\.partial\.args\[0\] has no canonical"):
+        identity(logged(functools.partial(f, object())), (), {})
+
+
+def test_a_recursive_local_function_refers_to_itself_without_looping():
+    def make_countdown(step):
+        def countdown(n):
+            return [] if n <= 0 else [n] + countdown(n - step)
+
+        return countdown
+
+    one, two = make_countdown(1), make_countdown(2)
+    assert identity(one, (3,), {}) != identity(two, (3,), {})
+    assert identity(one, (3,), {}) == identity(make_countdown(1), (3,), {})
+
+
+def test_a_method_calling_super_does_not_capture_its_class():
+    class Base:
+        def handle(self, x):
+            pass
+
+    class Derived(Base):
+        def handle(self, x):
+            super().handle(x)
+
+    assert Derived.handle.__closure__  # the __class__ cell super() needs
+    assert identity(Derived().handle, (1,), {}) == (
+        f"{Derived.handle.__module__}.{Derived.handle.__qualname__}::{dj.compute_args_digest((1,), {})}"
+    )
+
+
+def test_a_captured_variable_not_yet_assigned_is_refused():
+    def make():
+        def later_user():
+            return later
+
+        function = later_user
+        with pytest.raises(TypeError, match=r"'later'.*not assigned.*durable_id="):
+            identity(function, (), {})
+        later = 1
+        return function
+
+    assert identity(make(), (), {}) != identity(make_adder(1), (), {})
+
+
+def test_the_captured_values_keyword_is_reserved():
+    def anything(**kwargs):
+        pass
+
+    for func, kwargs in [(anything, {"<captured>": {"n": 1}}), (functools.partial(anything, **{"<captured>": 1}), {})]:
+        with pytest.raises(TypeError, match=r"\['<captured>'\] is reserved"):
+            identity(func, (), kwargs)
+    # The digest alone (no function) is not an identity and keeps any name.
+    dj.compute_args_digest((), {"<captured>": 1})
