@@ -12,11 +12,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use other_process_lock::{can_lock, HeldLock};
 use durable_journal::store::{
     ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
 };
 use durable_journal::{ActionState, Error, ErrorCode, Journal};
+use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
     StateKey::new(BusinessKey::Long(1), seq, "process", EventIdentity::Occurrence(format!("occ-{seq}")))
