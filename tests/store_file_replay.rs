@@ -28,7 +28,7 @@ fn store_with_calls(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u64>) {
     let mut store = FileStore::open(dir).unwrap();
     let mut starts = vec![store.stats().unwrap().segment_bytes];
     let k = key(1);
-    store.put(&k, &ActionState { task_event: json!({"@class": "E"}), ..Default::default() }).unwrap();
+    store.put(&k, &ActionState { task_event: Some(json!({"@class": "E"}).into()), ..Default::default() }).unwrap();
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
     for call in ["call-a", "call-b"] {
         starts.push(store.stats().unwrap().segment_bytes);

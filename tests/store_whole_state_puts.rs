@@ -11,6 +11,7 @@ use std::fs;
 
 use action_bytes::{action_key, initial_state, slot, whole_state_put_bytes, whole_state_put_json_bytes, PAYLOAD};
 use durable_journal::store::{ActionStateStore, Durability, FileStore, MemoryStore, StateKey};
+use durable_journal::model::JsonString;
 use durable_journal::{ActionState, CallResult};
 use serde_json::json;
 
@@ -73,13 +74,13 @@ fn state_sequence() -> Vec<ActionState> {
         s.call_results.push(ok("tool-call:third", b"3"));
         s.call_results.push(CallResult::pending("tool-call:fourth"));
     });
-    next(&|s| s.sensory_memory_updates.push(json!({"path": "seen", "value": [1.5, "é", null]})));
+    next(&|s| s.sensory_memory_updates.push(json!({"path": "seen", "value": [1.5, "é", null]}).into()));
     next(&|s| {
-        s.short_term_memory_updates.push(json!({"path": "a.b", "value": {"nested": {"deep": true}}}));
-        s.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "answer 🌍"}));
+        s.short_term_memory_updates.push(json!({"path": "a.b", "value": {"nested": {"deep": true}}}).into());
+        s.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "answer 🌍"}).into());
         s.mark_completed();
     });
-    next(&|s| s.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "late"})));
+    next(&|s| s.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "late"}).into()));
     states
 }
 
@@ -102,14 +103,14 @@ fn a_state_that_is_not_an_extension_replaces_the_entry_whole() {
         let k = action_key(1);
         let mut stored = initial_state();
         stored.call_results.push(ok("a", b"1"));
-        stored.output_events.push(json!("first"));
+        stored.output_events.push(json!("first").into());
         store.put(&k, &stored).unwrap();
         let mut other_event = stored.clone();
-        other_event.task_event = json!({"@class": "org.example.InputEvent", "input": "other"});
+        other_event.task_event = Some(json!({"@class": "org.example.InputEvent", "input": "other"}).into());
         let mut changed_output = stored.clone();
-        changed_output.output_events = vec![json!("changed")];
+        changed_output.output_events = vec![json!("changed").into()];
         let mut extra_field = stored.clone();
-        extra_field.other_fields.insert("subagentResultEvents".into(), json!([{"@class": "X"}]));
+        extra_field.other_fields.push((JsonString::Text("subagentResultEvents".into()), json!([{"@class": "X"}]).into()));
         for state in [other_event, changed_output, extra_field] {
             store.put(&k, &state).unwrap();
             assert_eq!(store.get(&k).unwrap(), Some(state));
@@ -197,8 +198,26 @@ fn a_put_torn_by_a_crash_leaves_the_state_of_the_put_before() {
     assert_eq!(store.get(&k).unwrap().as_ref(), Some(last));
     // After a reopen the puts go on as deltas of the recovered entry.
     let mut more = last.clone();
-    more.output_events.push(json!("after reopen"));
+    more.output_events.push(json!("after reopen").into());
     assert!(put_cost(&mut store, &k, &more) < RECORD_OVERHEAD);
     drop(store);
     assert_eq!(FileStore::open(dir.path()).unwrap().get(&k).unwrap(), Some(more));
+}
+
+#[test]
+fn bodies_are_compared_as_written_so_a_respelled_body_is_stored_as_put() {
+    with_each_store(|store| {
+        let k = action_key(1);
+        let body = |text: &str| durable_journal::model::OpaqueJson::parse(text).unwrap();
+        let mut stored = initial_state();
+        stored.output_events.push(body(r#"{"a":1,"b":2.0}"#));
+        store.put(&k, &stored).unwrap();
+        for respelled in [r#"{"b":2.0,"a":1}"#, r#"{"a":1,"b":2}"#, r#"{"a":1,"b":2.0,"c":1e400}"#] {
+            let mut new = stored.clone();
+            new.output_events[0] = body(respelled);
+            store.put(&k, &new).unwrap();
+            let got = store.get(&k).unwrap().unwrap();
+            assert_eq!(got.output_events[0].get(), respelled);
+        }
+    });
 }

@@ -10,16 +10,14 @@
 //!
 //! The comparison is by the model's equality, slot by slot and body by body.
 //! It reads every stored slot once (O(stored bytes), in memory, no I/O),
-//! which is cheaper than parsing the JSON the caller had to hand over. Two
-//! bodies the model calls equal (JSON objects whose keys differ only in
-//! order) count as unchanged, and the stored one is kept.
+//! which is cheaper than parsing the JSON the caller had to hand over.
+//! Bodies are equal when their JSON texts are, so a put that changes only a
+//! body's key order or number spelling is written too.
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
 use crate::journal::JournalChange;
-use crate::model::{ActionState, CallResult};
+use crate::model::{ActionState, CallResult, OpaqueJson};
 
 /// The record a whole-state put needs, borrowing from the new state.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,9 +43,9 @@ pub(crate) enum StateDelta<'a> {
 pub struct StateExtension<'a> {
     pub calls_from: usize,
     pub calls: Cow<'a, [CallResult]>,
-    pub sensory_memory_updates: Cow<'a, [Value]>,
-    pub short_term_memory_updates: Cow<'a, [Value]>,
-    pub output_events: Cow<'a, [Value]>,
+    pub sensory_memory_updates: Cow<'a, [OpaqueJson]>,
+    pub short_term_memory_updates: Cow<'a, [OpaqueJson]>,
+    pub output_events: Cow<'a, [OpaqueJson]>,
     pub completed: bool,
 }
 
@@ -134,6 +132,7 @@ fn finalizes(stored: &CallResult, slot: &CallResult) -> bool {
 mod tests {
     use super::*;
     use crate::store::key::{BusinessKey, EventIdentity, StateKey};
+    use crate::model::JsonString;
     use crate::store::table::StateTable;
     use serde_json::json;
 
@@ -142,7 +141,7 @@ mod tests {
     }
 
     fn with_calls(calls: Vec<CallResult>) -> ActionState {
-        ActionState { task_event: json!({"input": "q"}), call_results: calls, ..Default::default() }
+        ActionState { task_event: Some(json!({"input": "q"}).into()), call_results: calls, ..Default::default() }
     }
 
     /// Applies `delta` to `stored` the way both stores do.
@@ -220,19 +219,19 @@ mod tests {
     fn appended_memory_updates_and_outputs_extend_the_entry() {
         let stored = with_calls(vec![ok("a"), ok("b")]);
         let mut done = stored.clone();
-        done.short_term_memory_updates.push(json!({"path": "n", "value": 1}));
-        done.sensory_memory_updates.push(json!({"path": "s", "value": [1, 2]}));
-        done.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "answer"}));
+        done.short_term_memory_updates.push(json!({"path": "n", "value": 1}).into());
+        done.sensory_memory_updates.push(json!({"path": "s", "value": [1, 2]}).into());
+        done.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "answer"}).into());
         done.mark_completed();
         assert_eq!(delta_of(&stored, &done), "extend 0+0 s1 t1 o1 ctrue");
 
         let mut more = done.clone();
-        more.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "more"}));
+        more.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "more"}).into());
         assert_eq!(delta_of(&done, &more), "extend 0+0 s0 t0 o1 ctrue");
 
         let mut with_call = stored.clone();
         with_call.call_results.push(ok("c"));
-        with_call.output_events.push(json!("partial"));
+        with_call.output_events.push(json!("partial").into());
         assert_eq!(delta_of(&stored, &with_call), "extend 2+1 s0 t0 o1 cfalse");
     }
 
@@ -250,15 +249,15 @@ mod tests {
     #[test]
     fn a_state_that_is_not_an_extension_is_written_whole() {
         let stored = ActionState {
-            output_events: vec![json!("first")],
-            sensory_memory_updates: vec![json!({"path": "a", "value": 1})],
+            output_events: vec![json!("first").into()],
+            sensory_memory_updates: vec![json!({"path": "a", "value": 1}).into()],
             ..with_calls(vec![ok("a")])
         };
-        let other_event = ActionState { task_event: json!({"input": "other"}), ..stored.clone() };
-        let changed_output = ActionState { output_events: vec![json!("changed"), json!("new")], ..stored.clone() };
+        let other_event = ActionState { task_event: Some(json!({"input": "other"}).into()), ..stored.clone() };
+        let changed_output = ActionState { output_events: vec![json!("changed").into(), json!("new").into()], ..stored.clone() };
         let dropped_update = ActionState { sensory_memory_updates: vec![], ..stored.clone() };
         let mut new_field = stored.clone();
-        new_field.other_fields.insert("subagentResultEvents".into(), json!([]));
+        new_field.other_fields.push((JsonString::Text("subagentResultEvents".into()), json!([]).into()));
         for new in [other_event, changed_output, dropped_update, new_field] {
             assert_eq!(delta_of(&stored, &new), "whole", "{new:?}");
         }

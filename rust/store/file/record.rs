@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use crate::journal::JournalChange;
 use crate::model::{ActionState, CallResult};
 use crate::store::codec::{
-    read_action_state, read_call_result, read_call_results, read_json_list, write_action_state, write_call_result,
-    write_call_results, write_json_list, DecodeError, DecodeResult, Reader, Writer,
+    read_action_state, read_call_result, read_call_results, read_body_list, write_action_state, write_call_result,
+    write_call_results, write_body_list, DecodeError, DecodeResult, Reader, Writer,
 };
 use crate::store::diff::StateExtension;
 use crate::store::key::{BusinessKey, StateKey};
@@ -103,9 +103,9 @@ pub fn encode_extend(key: &StateKey, extension: &StateExtension<'_>) -> Vec<u8> 
     key.write(&mut w);
     w.u64(extension.calls_from as u64);
     write_call_results(&mut w, &extension.calls);
-    write_json_list(&mut w, &extension.sensory_memory_updates);
-    write_json_list(&mut w, &extension.short_term_memory_updates);
-    write_json_list(&mut w, &extension.output_events);
+    write_body_list(&mut w, &extension.sensory_memory_updates);
+    write_body_list(&mut w, &extension.short_term_memory_updates);
+    write_body_list(&mut w, &extension.output_events);
     w.u8(u8::from(extension.completed));
     w.into_bytes()
 }
@@ -114,9 +114,9 @@ fn read_extension(r: &mut Reader<'_>) -> DecodeResult<StateExtension<'static>> {
     Ok(StateExtension {
         calls_from: read_index(r)?,
         calls: Cow::Owned(read_call_results(r)?),
-        sensory_memory_updates: Cow::Owned(read_json_list(r)?),
-        short_term_memory_updates: Cow::Owned(read_json_list(r)?),
-        output_events: Cow::Owned(read_json_list(r)?),
+        sensory_memory_updates: Cow::Owned(read_body_list(r)?),
+        short_term_memory_updates: Cow::Owned(read_body_list(r)?),
+        output_events: Cow::Owned(read_body_list(r)?),
         completed: match r.u8()? {
             0 => false,
             1 => true,
@@ -202,12 +202,12 @@ mod tests {
         }
         let state = ActionState { completed: true, ..Default::default() };
         assert_eq!(decode(&encode_put(&key(), &state)).unwrap(), Record::Put { key: key(), state });
-        let outputs = [serde_json::json!({"@class": "org.example.OutputEvent", "output": "héllo 🌍"})];
+        let outputs = [serde_json::json!({"@class": "org.example.OutputEvent", "output": "héllo 🌍"}).into()];
         let extension = StateExtension {
             calls_from: 3,
             calls: Cow::Borrowed(&batch),
             sensory_memory_updates: Cow::Borrowed(&[]),
-            short_term_memory_updates: Cow::Owned(vec![serde_json::json!({"path": "n", "value": 1})]),
+            short_term_memory_updates: Cow::Owned(vec![serde_json::json!({"path": "n", "value": 1}).into()]),
             output_events: Cow::Borrowed(&outputs),
             completed: true,
         };
