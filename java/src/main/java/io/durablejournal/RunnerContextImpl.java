@@ -81,8 +81,12 @@ public class RunnerContextImpl {
             return replay(id, step, resultClass, callable.getClass().getClassLoader());
         }
         OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
-        Callable<T> body = step != null ? reconciler : callable::call;
-        return runAndRecord(id, body, onExecutor, recorder);
+        if (step != null) {
+            // A reconciler runs on the caller's thread, also for durableExecuteAsync (as in Flink
+            // Agents): it inspects what the interrupted call left behind, it is not the side effect.
+            return runAndRecord(id, reconciler, false, recorder);
+        }
+        return runAndRecord(id, callable::call, onExecutor, recorder);
     }
 
     /** Where a call's outcome goes: appended or finalized at the index, or at a batch slot. */
