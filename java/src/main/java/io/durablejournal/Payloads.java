@@ -44,6 +44,10 @@ final class Payloads {
         if (payload == null) {
             return null;
         }
+        Object plain = ExactScalarDecoder.decode(payload, resultClass);
+        if (plain != ExactScalarDecoder.UNDECIDED) {
+            return resultClass.cast(plain);
+        }
         try {
             return MAPPER.readValue(payload, resultClass);
         } catch (IOException e) {
