@@ -55,12 +55,14 @@ final class ExactScalarDecoder {
         }
         long nonAscii = 0;
         int i = 1;
-        for (; i + Long.BYTES <= end; i += Long.BYTES) {
-            long word = (long) LONGS.get(p, i);
-            if ((zeroByte(word ^ QUOTES) | zeroByte(word ^ BACKSLASHES) | byteBelow(word, SPACES)) != 0) {
+        // Two words per step: the checks of one do not wait for the other's.
+        for (; i + 2 * Long.BYTES <= end; i += 2 * Long.BYTES) {
+            long first = (long) LONGS.get(p, i);
+            long second = (long) LONGS.get(p, i + Long.BYTES);
+            if ((special(first) | special(second)) != 0) {
                 return UNDECIDED;
             }
-            nonAscii |= word;
+            nonAscii |= first | second;
         }
         for (; i < end; i++) {
             byte b = p[i];
@@ -78,14 +80,16 @@ final class ExactScalarDecoder {
         return value;
     }
 
-    /** High bit of each byte of {@code word} that is zero (exact as "is there one"). */
-    private static long zeroByte(long word) {
-        return (word - ONES) & ~word & HIGH_BITS;
-    }
-
-    /** High bit of each byte of {@code word} below the byte repeated in {@code limits} (at most 0x80; exact as "is there one"). */
-    private static long byteBelow(long word, long limits) {
-        return (word - limits) & ~word & HIGH_BITS;
+    /**
+     * Non-zero iff a byte of {@code word} is a quote, a backslash or below 0x20. Each term is the
+     * SWAR "has a byte below n" test, (w - n*ONES) & ~w & HIGH_BITS, which is exact as a yes/no:
+     * it may flag extra bytes above a real hit, never a word without one. Bytes of 0x80 and above
+     * (UTF-8 sequences) never match.
+     */
+    private static long special(long word) {
+        long quotes = word ^ QUOTES;
+        long backslashes = word ^ BACKSLASHES;
+        return ((quotes - ONES) & ~quotes | (backslashes - ONES) & ~backslashes | (word - SPACES) & ~word) & HIGH_BITS;
     }
 
     /** {@code -?(0|[1-9][0-9]*)} of at most 18 digits (so it fits a long) as a Long. */

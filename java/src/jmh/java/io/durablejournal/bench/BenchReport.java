@@ -12,8 +12,9 @@ import java.util.TreeMap;
 
 /**
  * Runs after {@code gradle jmh}: prints each benchmark as a ratio against the baseline measured in
- * the same run (read from JMH's JSON results), then the bytes the whole-state persister and the
- * file store write per action (counted on one action each, not timed).
+ * the same run (read from JMH's JSON results), Flink Agents 0.3.1 itself where it does the same
+ * work, then the bytes Flink Agents, the whole-state persister and the file store write per action
+ * (counted on one action each, not timed).
  *
  * <p>Usage: {@code BenchReport <results.json>}; a missing file (a failed or filtered-out run)
  * skips the ratio tables.
@@ -58,6 +59,7 @@ public final class BenchReport {
             System.out.println("Ratios against the baseline measured in the same run (" + results + ";");
             System.out.println("each score is JMH's average, with the fastest and slowest measured iteration in parentheses):");
             report.printRecovery();
+            report.printRecoveryBreakdown();
             report.printReplay();
             report.printRecord();
             report.printJni();
@@ -108,6 +110,28 @@ public final class BenchReport {
             Score file = score("RecoveryBenchmark.fileStore", params);
             if (theirs != null && ours != null && file != null) {
                 table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours), file.toString(), versus(theirs, file));
+            }
+        }
+        table.print();
+    }
+
+    /** Where our recovery's time goes: opening the journal (JSON out of Java, parsed by Rust) and the 16 hits. */
+    private void printRecoveryBreakdown() {
+        System.out.println();
+        System.out.println("   Where it goes: opening = Java ActionState to JSON (Jackson) + the native journal parsing it (+ close);");
+        System.out.println("   the 16 hits = one native crossing each, returning the slot, + decoding the result");
+        Table table = new Table("payload", "open (serialize + parse)", "of which serialize", "16 hits (rest)",
+                "file store open", "16 hits (rest)");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score ours = score("RecoveryBenchmark.ours", params);
+            Score open = score("RecoveryBenchmark.oursOpenOnly", params);
+            Score serialize = score("RecoveryBenchmark.oursSerializeOnly", params);
+            Score file = score("RecoveryBenchmark.fileStore", params);
+            Score fileOpen = score("RecoveryBenchmark.fileStoreOpenOnly", params);
+            if (ours != null && open != null && serialize != null && file != null && fileOpen != null) {
+                table.row(size(payload), open.toString(), serialize.toString(), time(ours.ns - open.ns),
+                        fileOpen.toString(), time(file.ns - fileOpen.ns));
             }
         }
         table.print();
