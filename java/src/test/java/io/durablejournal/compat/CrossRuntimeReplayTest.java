@@ -80,19 +80,9 @@ class CrossRuntimeReplayTest {
 
     @Test
     void flinkAgentsJournalReplaysHere() throws Exception {
-        Action action = new Action();
-        byte[] theirs = action.recordUntilCrash(JournalRuntime.FlinkAgents::new);
-        assertBothRuntimesReadTheSameJournal(theirs);
-
-        List<Object> replayed;
-        try (JournalRuntime.Ours ours = new JournalRuntime.Ours(theirs)) {
-            replayed = action.run(ours);
-            assertEquals(6, ours.journal.getReplayedCallCount());
-        }
-        action.assertNothingRecordedRanAgain();
         assertEquals(Arrays.asList("sunny", null, "threw java.lang.IllegalArgumentException: card declined",
-                INSTANT, DATE, "booking-7", "message-id-42 (reconciled)", "done"), replayed);
-        assertEquals(replayOfOwnJournal(JournalRuntime.Ours::new), replayed);
+                INSTANT, DATE, "booking-7", "message-id-42 (reconciled)", "done"),
+                replayAcross(JournalRuntime.FlinkAgents::new, JournalRuntime.Ours::new));
     }
 
     /**
@@ -101,21 +91,30 @@ class CrossRuntimeReplayTest {
      */
     @Test
     void ourJournalReplaysInFlinkAgents() throws Exception {
-        Action action = new Action();
-        byte[] ours = action.recordUntilCrash(JournalRuntime.Ours::new);
-        assertBothRuntimesReadTheSameJournal(ours);
-
-        List<Object> replayed;
-        try (JournalRuntime theirs = new JournalRuntime.FlinkAgents(ours)) {
-            replayed = action.run(theirs);
-        }
-        action.assertNothingRecordedRanAgain();
         // Flink Agents 0.3.1 itself throws NullPointerException when it replays a recorded null
         // (Optional.of(null)), and rethrows a recorded failure as a RuntimeException naming the class.
         assertEquals(Arrays.asList("sunny", "threw java.lang.NullPointerException: null",
                 "threw java.lang.RuntimeException: java.lang.IllegalArgumentException: card declined",
-                INSTANT, DATE, "booking-7", "message-id-42 (reconciled)", "done"), replayed);
-        assertEquals(replayOfOwnJournal(JournalRuntime.FlinkAgents::new), replayed);
+                INSTANT, DATE, "booking-7", "message-id-42 (reconciled)", "done"),
+                replayAcross(JournalRuntime.Ours::new, JournalRuntime.FlinkAgents::new));
+    }
+
+    /**
+     * Records the action with one runtime until the crash, then re-runs it with the other over that
+     * journal: both read the journal alike, nothing recorded runs again, and the answers are those
+     * the replaying runtime gives over a journal it recorded itself. Returns those answers.
+     */
+    private static List<Object> replayAcross(JournalRuntime.Factory recorder, JournalRuntime.Factory replayer) throws Exception {
+        Action action = new Action();
+        byte[] journal = action.recordUntilCrash(recorder);
+        assertBothRuntimesReadTheSameJournal(journal);
+        List<Object> replayed;
+        try (JournalRuntime runtime = replayer.open(journal)) {
+            replayed = action.run(runtime);
+        }
+        action.assertNothingRecordedRanAgain();
+        assertEquals(replayOfOwnJournal(replayer), replayed);
+        return replayed;
     }
 
     /** What a runtime answers when it re-runs the action over a journal it recorded itself. */

@@ -26,7 +26,7 @@ interface JournalRuntime extends AutoCloseable {
 
     /** durable-journal: {@code new DurableExecutionContext(state, persister)} and its RunnerContextImpl. */
     final class Ours implements JournalRuntime {
-        final DurableExecutionContext journal;
+        private final DurableExecutionContext journal;
         private final RunnerContextImpl runner;
         private byte[] persisted;
 
