@@ -128,8 +128,8 @@ impl StateTable {
                 Some(stored) if stored.is_pending() && stored.function_id == slot.function_id => Ok(()),
                 Some(stored) => Err(format!(
                     "finalize of '{}' at slot {index}, but the stored slot is '{}' ({})",
-                    slot.function_id,
-                    stored.function_id,
+                    slot.function_id_for_display(),
+                    stored.function_id_for_display(),
                     stored.effective_status().as_str()
                 )),
                 None => Err(format!("finalize at slot {index} but the stored journal has {len} slots")),
