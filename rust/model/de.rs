@@ -11,14 +11,14 @@ use base64::Engine;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::opaque::{OpaqueJson, MAX_NESTING_DEPTH};
+use super::opaque::{OpaqueJson, MAX_BODY_DEPTH, MAX_NESTING_DEPTH};
 use super::text::JsonString;
 use super::{ActionState, CallResult, CallStatus};
 
 /// Bodies directly under the record (`taskEvent`, unknown fields).
 const FIELD_BODY_DEPTH: usize = MAX_NESTING_DEPTH - 1;
 /// Bodies in a list under the record (events, memory updates).
-const LIST_BODY_DEPTH: usize = MAX_NESTING_DEPTH - 2;
+const LIST_BODY_DEPTH: usize = MAX_BODY_DEPTH;
 
 impl<'de> Deserialize<'de> for ActionState {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ActionState, D::Error> {

@@ -64,7 +64,9 @@ impl fmt::Debug for OpaqueJson {
     }
 }
 
-/// For building bodies in code: a tree holds nothing a text cannot.
+/// For building bodies in code: a tree holds nothing a text cannot. Its
+/// depth is not checked (a tree built in code is as deep as its builder
+/// made it; one parsed by serde_json nests at most 128 levels).
 impl From<serde_json::Value> for OpaqueJson {
     fn from(value: serde_json::Value) -> OpaqueJson {
         OpaqueJson(serde_json::value::to_raw_value(&value).expect("a JSON value always serializes"))

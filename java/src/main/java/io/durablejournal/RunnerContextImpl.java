@@ -81,12 +81,18 @@ public class RunnerContextImpl {
             return replay(id, step, resultClass, callable.getClass().getClassLoader());
         }
         OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
-        if (step != null) {
-            // A reconciler runs on the caller's thread, also for durableExecuteAsync (as in Flink
-            // Agents): it inspects what the interrupted call left behind, it is not the side effect.
-            return runAndRecord(id, reconciler, false, recorder);
+        try {
+            if (step != null) {
+                // A reconciler runs on the caller's thread, also for durableExecuteAsync (as in
+                // Flink Agents): it inspects what the interrupted call left behind, it is not the
+                // side effect.
+                return runAndRecord(id, reconciler, false, recorder);
+            }
+            return runAndRecord(id, callable::call, onExecutor, recorder);
+        } finally {
+            // However the body ended (an Error, an interrupt), it is no longer in progress.
+            context.endCall();
         }
-        return runAndRecord(id, callable::call, onExecutor, recorder);
     }
 
     /** Where a call's outcome goes: appended or finalized at the index, or at a batch slot. */
@@ -178,6 +184,16 @@ public class RunnerContextImpl {
             if (context == null) {
                 return collect(startAll(Collections.nCopies(callables.size(), Boolean.TRUE)));
             }
+            // A durable call inside a body of the batch (or the batch inside a call) is refused as nested.
+            context.beginBatch(callables.size());
+            try {
+                return runJournaled();
+            } finally {
+                context.endCall();
+            }
+        }
+
+        private List<Object> runJournaled() throws Exception {
             List<Boolean> toRun = reserveOrReuse();
             List<CompletableFuture<Object>> futures = startAll(toRun);
             Exception first = null;
