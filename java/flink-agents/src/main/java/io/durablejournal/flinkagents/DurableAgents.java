@@ -11,6 +11,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Runs a Flink Agents agent on Flink Agents' own operator with durable-journal's native store:
@@ -34,15 +35,21 @@ public final class DurableAgents {
     private DurableAgents() {}
 
     /** The agent, planned with Flink Agents' default configuration, over a keyed Java stream. */
-    public static <IN, K> DataStream<Object> connectToAgent(KeyedStream<IN, K> input, Agent agent,
+    public static <IN, K> SingleOutputStreamOperator<Object> connectToAgent(KeyedStream<IN, K> input, Agent agent,
             ActionStateStoreFactory stores) {
         return connectToAgent(input, planOf(agent, new AgentConfiguration()), stores);
     }
 
-    /** An agent plan over a keyed Java stream; each output is the payload of an {@code OutputEvent}. */
-    public static <IN, K> DataStream<Object> connectToAgent(KeyedStream<IN, K> input, AgentPlan plan,
+    /**
+     * An agent plan over a keyed Java stream; each output is the payload of an {@code OutputEvent}.
+     * As in Flink Agents, the operator takes the parallelism of the keyed stream's input; the
+     * returned operator can be given another one (and a {@code uid}, which a job restored from a
+     * savepoint after changes needs).
+     */
+    public static <IN, K> SingleOutputStreamOperator<Object> connectToAgent(KeyedStream<IN, K> input, AgentPlan plan,
             ActionStateStoreFactory stores) {
         Objects.requireNonNull(input, "input");
+        MethodByReference.register(input.getExecutionEnvironment());
         return input.transform(OPERATOR_NAME, TypeInformation.of(Object.class),
                         new DurableActionExecutionOperatorFactory<IN, Object>(plan, true, stores))
                 .setParallelism(input.getParallelism());
@@ -55,7 +62,7 @@ public final class DurableAgents {
      * store: it wires Flink Agents' operator through {@code CompileUtils}, whose only store is the
      * one its configuration names (Kafka or Fluss).
      */
-    public static <IN, K> DataStream<Object> connectToAgent(AgentsExecutionEnvironment env, DataStream<IN> input,
+    public static <IN, K> SingleOutputStreamOperator<Object> connectToAgent(AgentsExecutionEnvironment env, DataStream<IN> input,
             KeySelector<IN, K> keySelector, Agent agent, ActionStateStoreFactory stores) {
         Objects.requireNonNull(env, "env");
         Configuration config = env.getConfig();

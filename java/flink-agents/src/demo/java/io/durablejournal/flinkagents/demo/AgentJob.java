@@ -2,6 +2,7 @@ package io.durablejournal.flinkagents.demo;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flinkagents.DurableAgents;
+import io.durablejournal.flinkagents.MethodByReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,12 +27,14 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 
 /**
  * The demo job: {@link RequestSource} → keyed by user → {@link SupportAgent} on Flink Agents'
- * operator → collected answers (exactly once with checkpointing, through Flink's collect sink).
+ * operator (parallelism {@link Settings#parallelism}) → collected answers (exactly once with
+ * checkpointing, through Flink's collect sink).
  * With the journal the operator comes from {@link DurableAgents} over file stores; without it,
  * from Flink Agents' {@code CompileUtils} (no store, as a Flink Agents job without Kafka runs).
  */
@@ -154,10 +157,19 @@ public final class AgentJob {
                     .setParallelism(1)
                     .keyBy(new ByUser(), Types.STRING);
             AgentPlan plan = plan(runId, settings.sideEffectFile());
-            DataStream<Object> outputs = settings.journal
-                    ? DurableAgents.connectToAgent(requests, plan, settings.storeFactory())
-                    : CompileUtils.connectToAgent(requests, plan);
-            DataStream<String> answers = outputs.map(new AsText(), Types.STRING);
+            DataStream<String> answers;
+            if (settings.journal) {
+                answers = DurableAgents.connectToAgent(requests, plan, settings.storeFactory())
+                        .setParallelism(settings.parallelism)
+                        .map(new AsText(), Types.STRING);
+            } else {
+                // Flink Agents' own wiring, no store; with the same fix for its Kryo copies, so that
+                // only the missing journal tells the two runs apart.
+                MethodByReference.register(env);
+                SingleOutputStreamOperator<Object> outputs =
+                        (SingleOutputStreamOperator<Object>) CompileUtils.connectToAgent(requests, plan);
+                answers = outputs.setParallelism(settings.parallelism).map(new AsText(), Types.STRING);
+            }
             List<String> collected = new ArrayList<>();
             try (CloseableIterator<String> results = answers.collectAsync()) {
                 JobClient client = env.executeAsync("durable-journal on Flink Agents");

@@ -16,11 +16,12 @@ import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
  *   <li>Before request {@code gateAt} it waits until a checkpoint has completed that was taken
  *       after every earlier request was answered: the checkpoint the job restores from.</li>
  *   <li>It emits {@code gateAt .. burstEnd} under one hold of the checkpoint lock and keeps
- *       holding it until the crash was injected: no checkpoint completes after the gate's, so
- *       the restore replays exactly the burst.</li>
+ *       holding it until the failover after the crash cancels it: no checkpoint completes after
+ *       the gate's and nothing after the burst is emitted, so the restore replays exactly the
+ *       burst (and the requests after it run once, after the restore).</li>
  * </ul>
  * Its position is checkpointed. A negative {@code gateAt} stages nothing. Waits are on monitors,
- * woken by checkpoints, the crash and {@link #cancel()}; nothing sleeps.
+ * woken by checkpoints and {@link #cancel()}; nothing sleeps.
  */
 public class RequestSource implements SourceFunction<SupportRequest>, CheckpointedFunction, CheckpointListener {
     private static final long serialVersionUID = 1L;
@@ -76,7 +77,7 @@ public class RequestSource implements SourceFunction<SupportRequest>, Checkpoint
                         ctx.collect(SupportRequest.number(position));
                         position++;
                     }
-                    staging.awaitCrash(this);
+                    staging.holdUntilCancelled(this);
                 }
             } else {
                 synchronized (ctx.getCheckpointLock()) {

@@ -88,7 +88,6 @@ public final class Staging {
             return false;
         }
         crashInjected = true;
-        notifyAll();
         return true;
     }
 
@@ -96,9 +95,13 @@ public final class Staging {
         return crashInjected;
     }
 
-    /** Until the crash was injected (in this or an earlier attempt) or {@code source} stops; at once when no crash is planned. */
-    synchronized void awaitCrash(RequestSource source) throws InterruptedException {
-        while (crashRequestId != null && !crashInjected && source.isRunning()) {
+    /**
+     * Until {@code source} is cancelled, which the failover after the crash does; at once when no
+     * crash is planned. (Released at the crash itself, the source would race the failover: a
+     * request emitted then could run on the other subtask before it is cancelled.)
+     */
+    synchronized void holdUntilCancelled(RequestSource source) throws InterruptedException {
+        while (crashRequestId != null && source.isRunning()) {
             wait();
         }
     }
