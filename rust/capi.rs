@@ -20,9 +20,9 @@ use std::sync::Mutex;
 use crate::error::{Error, ErrorCode, Result};
 use crate::identity::{self, ExecutionIdentity};
 
-/// Bumped whenever a signature below changes; the Python loader refuses a
-/// library whose version it does not know.
-pub const ABI_VERSION: u32 = 1;
+/// The crate's one ABI version (bumped whenever a JNI or C signature changes);
+/// the Python loader refuses a library whose version it does not know.
+pub const ABI_VERSION: u32 = crate::ABI_VERSION as u32;
 
 const OK: i32 = 0;
 

@@ -21,11 +21,52 @@ pub enum ErrorCode {
     Closed = 11,
     Panic = 12,
     IllegalState = 13,
+    /// Raised by the bindings (a recorded payload their language cannot
+    /// decode); the core never produces it, but the number is shared.
+    PayloadUnreadable = 14,
 }
 
 impl ErrorCode {
+    /// Every code, in number order (the shared table of tests/vectors/constants.json).
+    pub const ALL: [ErrorCode; 14] = [
+        ErrorCode::InvalidArgument,
+        ErrorCode::SlotAlreadyExists,
+        ErrorCode::NoMatchingPendingSlot,
+        ErrorCode::IndexOutOfRange,
+        ErrorCode::MalformedJson,
+        ErrorCode::PersistFailed,
+        ErrorCode::StoreIo,
+        ErrorCode::StoreCorrupt,
+        ErrorCode::StoreLocked,
+        ErrorCode::NonCanonicalArgument,
+        ErrorCode::Closed,
+        ErrorCode::Panic,
+        ErrorCode::IllegalState,
+        ErrorCode::PayloadUnreadable,
+    ];
+
     pub fn as_i32(self) -> i32 {
         self as i32
+    }
+
+    /// The name Java (`JournalException.Code`) and Python (`ErrorCode`) use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::SlotAlreadyExists => "SLOT_ALREADY_EXISTS",
+            ErrorCode::NoMatchingPendingSlot => "NO_MATCHING_PENDING_SLOT",
+            ErrorCode::IndexOutOfRange => "INDEX_OUT_OF_RANGE",
+            ErrorCode::MalformedJson => "MALFORMED_JSON",
+            ErrorCode::PersistFailed => "PERSIST_FAILED",
+            ErrorCode::StoreIo => "STORE_IO",
+            ErrorCode::StoreCorrupt => "STORE_CORRUPT",
+            ErrorCode::StoreLocked => "STORE_LOCKED",
+            ErrorCode::NonCanonicalArgument => "NON_CANONICAL_ARGUMENT",
+            ErrorCode::Closed => "CLOSED",
+            ErrorCode::Panic => "PANIC",
+            ErrorCode::IllegalState => "ILLEGAL_STATE",
+            ErrorCode::PayloadUnreadable => "PAYLOAD_UNREADABLE",
+        }
     }
 }
 

@@ -17,5 +17,9 @@ pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus};
 
-/// Bumped whenever an export's signature changes; checked by the Java loader.
+/// Bumped whenever an export's signature changes (JNI or C); checked by the
+/// Java and the Python loaders.
 pub const ABI_VERSION: i32 = 1;
+
+#[cfg(test)]
+mod shared_constants_tests;

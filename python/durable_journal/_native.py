@@ -21,7 +21,7 @@ ABI_VERSION = 1
 
 
 class ErrorCode(enum.IntEnum):
-    """The stable codes of rust/error.rs (``ErrorCode``). Never renumber."""
+    """The stable codes of tests/vectors/constants.json (Rust ``ErrorCode``). Never renumber."""
 
     INVALID_ARGUMENT = 1
     SLOT_ALREADY_EXISTS = 2
@@ -36,6 +36,7 @@ class ErrorCode(enum.IntEnum):
     CLOSED = 11
     PANIC = 12
     ILLEGAL_STATE = 13
+    PAYLOAD_UNREADABLE = 14
 
 
 class JournalError(Exception):

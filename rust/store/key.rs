@@ -25,11 +25,11 @@ pub enum BusinessKey {
     Typed { type_name: String, bytes: Vec<u8> },
 }
 
-const TAG_STR: u8 = 1;
-const TAG_LONG: u8 = 2;
-const TAG_INT: u8 = 3;
-const TAG_BYTES: u8 = 4;
-const TAG_TYPED: u8 = 5;
+pub(crate) const TAG_STR: u8 = 1;
+pub(crate) const TAG_LONG: u8 = 2;
+pub(crate) const TAG_INT: u8 = 3;
+pub(crate) const TAG_BYTES: u8 = 4;
+pub(crate) const TAG_TYPED: u8 = 5;
 
 impl BusinessKey {
     pub(crate) fn write(&self, w: &mut Writer) {
@@ -96,8 +96,8 @@ pub enum EventIdentity {
     Attributes(Vec<u8>),
 }
 
-const TAG_OCCURRENCE: u8 = 1;
-const TAG_ATTRIBUTES: u8 = 2;
+pub(crate) const TAG_OCCURRENCE: u8 = 1;
+pub(crate) const TAG_ATTRIBUTES: u8 = 2;
 
 impl EventIdentity {
     /// The occurrence of an input event (spec §3 root occurrence), derived

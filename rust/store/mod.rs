@@ -12,7 +12,7 @@
 
 mod codec;
 pub mod file;
-mod key;
+pub(crate) mod key;
 mod marker;
 mod memory;
 mod persister;

@@ -18,7 +18,7 @@ import java.util.Locale;
  */
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
-    private static final int EXPECTED_ABI_VERSION = 1;
+    static final int EXPECTED_ABI_VERSION = 1;
     private static volatile boolean loaded;
 
     private NativeLibrary() {}
@@ -59,24 +59,41 @@ public final class NativeLibrary {
             loadBundled();
         } catch (IOException | UnsatisfiedLinkError e) {
             UnsatisfiedLinkError error = new UnsatisfiedLinkError(
-                    "cannot load lib" + LIBRARY_NAME + ".so from java.library.path (" + fromLibraryPath.getMessage()
+                    "cannot load " + System.mapLibraryName(LIBRARY_NAME) + " from java.library.path (" + fromLibraryPath.getMessage()
                             + ") nor from the jar (" + e + ")");
             error.initCause(e);
             throw error;
         }
     }
 
-    /** The jar resource of the library built for this platform. */
+    /**
+     * The jar resource of the library built for this platform: {@code
+     * /io/durablejournal/native/<os>-<arch>/<System.mapLibraryName>}. build.gradle applies the same
+     * rule on the building machine (its {@code nativePlatform}), and a test checks that the built
+     * jar holds the library where this method looks.
+     */
     static String bundledResource() {
-        return "/io/durablejournal/native/" + platform() + "/lib" + LIBRARY_NAME + ".so";
+        return "/io/durablejournal/native/" + platform(System.getProperty("os.name", ""), System.getProperty("os.arch", ""))
+                + "/" + System.mapLibraryName(LIBRARY_NAME);
     }
 
-    private static String platform() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? "linux" : "unsupported";
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        if (arch.equals("amd64") || arch.equals("x86_64")) {
+    /** {@code linux-x86_64}, {@code linux-aarch64}, {@code macos-aarch64}, ...: JVM names normalized. */
+    static String platform(String osName, String osArch) {
+        String name = osName.toLowerCase(Locale.ROOT);
+        String os;
+        if (name.startsWith("linux")) {
+            os = "linux";
+        } else if (name.startsWith("mac") || name.startsWith("darwin")) {
+            os = "macos";
+        } else if (name.startsWith("windows")) {
+            os = "windows";
+        } else {
+            os = name.replaceAll("[^a-z0-9]", "");
+        }
+        String arch = osArch.toLowerCase(Locale.ROOT);
+        if (arch.equals("amd64") || arch.equals("x86_64") || arch.equals("x64")) {
             arch = "x86_64";
-        } else if (arch.equals("arm64")) {
+        } else if (arch.equals("arm64") || arch.equals("aarch64")) {
             arch = "aarch64";
         }
         return os + "-" + arch;
@@ -86,10 +103,13 @@ public final class NativeLibrary {
         String resource = bundledResource();
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IOException("no bundled library at " + resource + " for this platform");
+                throw new IOException("this jar has no native library for this platform ("
+                        + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + "; looked for " + resource
+                        + "). Build it here with `cargo build --release` and pass -Ddurablejournal.library=<path to "
+                        + System.mapLibraryName(LIBRARY_NAME) + ">, or put it on java.library.path");
             }
             Path dir = Files.createTempDirectory("durable-journal-");
-            Path file = dir.resolve("lib" + LIBRARY_NAME + ".so");
+            Path file = dir.resolve(System.mapLibraryName(LIBRARY_NAME));
             try {
                 Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
                 System.load(file.toAbsolutePath().toString());

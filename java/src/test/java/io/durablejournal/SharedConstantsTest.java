@@ -1,0 +1,76 @@
+package io.durablejournal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.identity.CanonicalTree;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The Java copies of the constants shared with Rust and Python, against tests/vectors/constants.json. */
+class SharedConstantsTest {
+    private static JsonNode shared() throws IOException {
+        Path dir = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
+        while (dir != null && !Files.isRegularFile(dir.resolve("tests/vectors/constants.json"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalStateException("tests/vectors/constants.json not found above " + System.getProperty("user.dir"));
+        }
+        return new ObjectMapper().readTree(dir.resolve("tests/vectors/constants.json").toFile());
+    }
+
+    private static Map<String, Integer> table(JsonNode node) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().intValue()));
+        return out;
+    }
+
+    private static int staticInt(String className, String field) throws ReflectiveOperationException {
+        Field f = Class.forName(className).getDeclaredField(field);
+        f.setAccessible(true);
+        return f.getInt(null);
+    }
+
+    @Test
+    void errorCodesMatchTheSharedTableInBothDirections() throws IOException {
+        Map<String, Integer> java = new LinkedHashMap<>();
+        for (JournalException.Code code : JournalException.Code.values()) {
+            if (code != JournalException.Code.UNKNOWN) {
+                java.put(code.name(), code.number());
+            }
+        }
+        assertEquals(table(shared().get("error_codes")), java);
+    }
+
+    @Test
+    void abiVersionMatchesTheLoadedLibraryAndTheLoader() throws Exception {
+        int expected = shared().get("abi_version").intValue();
+        assertEquals(expected, staticInt("io.durablejournal.NativeLibrary", "EXPECTED_ABI_VERSION"));
+        NativeLibrary.load();
+        assertEquals(expected, NativeDiagnostics.abiVersion());
+    }
+
+    @Test
+    void keyAndEventKindsMatchTheSharedTable() throws Exception {
+        JsonNode all = shared();
+        for (Map.Entry<String, Integer> kind : table(all.get("business_key_kinds")).entrySet()) {
+            assertEquals(kind.getValue(), staticInt("io.durablejournal.store.BusinessKey", kind.getKey()), kind.getKey());
+        }
+        for (Map.Entry<String, Integer> kind : table(all.get("event_identity_kinds")).entrySet()) {
+            assertEquals(kind.getValue(), staticInt("io.durablejournal.store.EventIdentity", kind.getKey()), kind.getKey());
+        }
+    }
+
+    @Test
+    void canonicalNestingLimitMatches() throws IOException {
+        assertEquals(shared().get("canonical_max_nesting").intValue(), CanonicalTree.MAX_NESTING);
+    }
+}

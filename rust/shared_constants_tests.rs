@@ -1,0 +1,55 @@
+//! Checks the Rust side of every constant shared with Java and Python
+//! against `tests/vectors/constants.json`, the one table all three read.
+
+use serde_json::Value;
+
+use crate::error::ErrorCode;
+use crate::identity::canonical::MAX_NESTING;
+use crate::store::key;
+
+fn shared() -> Value {
+    serde_json::from_str(include_str!("../tests/vectors/constants.json")).expect("constants.json parses")
+}
+
+fn number(table: &Value, name: &str) -> i64 {
+    table[name].as_i64().unwrap_or_else(|| panic!("constants.json has no number for {name}"))
+}
+
+#[test]
+fn error_codes_match_the_shared_table_in_both_directions() {
+    let table = &shared()["error_codes"];
+    for code in ErrorCode::ALL {
+        assert_eq!(number(table, code.name()), i64::from(code.as_i32()), "{}", code.name());
+    }
+    assert_eq!(table.as_object().unwrap().len(), ErrorCode::ALL.len(), "a code Rust does not have");
+}
+
+#[test]
+fn abi_version_matches_for_jni_and_the_c_abi() {
+    let expected = number(&shared(), "abi_version");
+    assert_eq!(i64::from(crate::ABI_VERSION), expected);
+    assert_eq!(i64::from(crate::capi::ABI_VERSION), expected);
+}
+
+#[test]
+fn key_and_event_kinds_match_the_shared_table() {
+    let all = shared();
+    let keys = &all["business_key_kinds"];
+    for (name, tag) in [
+        ("STR", key::TAG_STR),
+        ("LONG", key::TAG_LONG),
+        ("INT", key::TAG_INT),
+        ("BYTES", key::TAG_BYTES),
+        ("TYPED", key::TAG_TYPED),
+    ] {
+        assert_eq!(number(keys, name), i64::from(tag), "key kind {name}");
+    }
+    let events = &all["event_identity_kinds"];
+    assert_eq!(number(events, "OCCURRENCE"), i64::from(key::TAG_OCCURRENCE));
+    assert_eq!(number(events, "ATTRIBUTES"), i64::from(key::TAG_ATTRIBUTES));
+}
+
+#[test]
+fn canonical_nesting_limit_matches() {
+    assert_eq!(number(&shared(), "canonical_max_nesting"), MAX_NESTING as i64);
+}
