@@ -1,13 +1,16 @@
 package io.durablejournal.flinkagents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flinkagents.demo.AgentJob;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -73,6 +76,41 @@ class FlinkAgentsJobTest {
         assertEquals(1, outcome.callsReplayed(), "the first tool call of the crashed action replayed from its journal");
         assertEquals(REQUESTS + 1, outcome.resolveRuns, "every resolve ran once, the crashed one twice");
         assertEquals(REQUESTS, outcome.draftRuns, "no completed action ran again: re-emitted from the store");
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aCrashBeforeAnyCheckpointReplaysTheFirstAttemptsJournalsAndAFreshJobRefusesThem() throws Exception {
+        AgentJob.Settings settings = settings(true);
+        settings.gateAt = -1;
+        settings.crashAt = 2;
+        // No checkpointing at all: the restart has no checkpoint and re-reads the source from the
+        // start; the operator numbers each key's records from the start again.
+        AgentJob.Outcome outcome = run(settings, null);
+
+        assertTrue(outcome.crashed, "the crash was injected");
+        assertEquals(AgentJob.expectedAnswers(REQUESTS), new ArrayList<>(new TreeSet<>(outcome.answers)),
+                "every request answered, from calls that ran once (without checkpoints the sink may repeat an answer)");
+        assertEquals(REQUESTS * 3, outcome.sideEffects.size());
+        assertEquals(0, outcome.duplicateSideEffects(), "no side effect ran twice: " + outcome.sideEffects);
+        assertEquals(1, outcome.callsReplayed(), "the crashed action's first tool call replayed from the first attempt's journal");
+        assertEquals(REQUESTS, outcome.draftRuns, "actions completed in the first attempt were re-emitted, not run");
+
+        // Without checkpoints nothing was pruned: a new job over the same stores must not take
+        // those entries for its own.
+        AgentJob.Settings fresh = settings(true);
+        fresh.crashAt = -1;
+        fresh.gateAt = -1;
+        Exception refused = assertThrows(Exception.class, () -> run(fresh, Duration.ofMillis(100)));
+        assertTrue(causes(refused).contains("entries of an earlier run"), causes(refused));
+    }
+
+    private static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
     }
 
     @Test

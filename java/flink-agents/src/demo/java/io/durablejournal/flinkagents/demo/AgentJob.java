@@ -29,16 +29,19 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.legacy.SinkFunction;
 import org.apache.flink.util.CloseableIterator;
 
 /**
  * The demo job: {@link RequestSource} → keyed by user → {@link SupportAgent} on Flink Agents'
- * operator (parallelism {@link Settings#parallelism}) → collected answers (exactly once with
- * checkpointing, through Flink's collect sink).
+ * operator (parallelism {@link Settings#parallelism}) → collected answers: exactly once with
+ * checkpointing (Flink's collect sink), else every answer the sink saw, repeats included.
  * With the journal the operator comes from {@link DurableAgents} over file stores; without it,
  * from Flink Agents' {@code CompileUtils} (no store, as a Flink Agents job without Kafka runs).
  */
 public final class AgentJob {
+    private static final String JOB_NAME = "durable-journal on Flink Agents";
+
     private AgentJob() {}
 
     /** What to run. */
@@ -171,10 +174,17 @@ public final class AgentJob {
                 answers = outputs.setParallelism(settings.parallelism).map(new AsText(), Types.STRING);
             }
             List<String> collected = new ArrayList<>();
-            try (CloseableIterator<String> results = answers.collectAsync()) {
-                JobClient client = env.executeAsync("durable-journal on Flink Agents");
-                results.forEachRemaining(collected::add);
-                client.getJobExecutionResult().get();
+            if (env.getCheckpointConfig().isCheckpointingEnabled()) {
+                try (CloseableIterator<String> results = answers.collectAsync()) {
+                    JobClient client = env.executeAsync(JOB_NAME);
+                    results.forEachRemaining(collected::add);
+                    client.getJobExecutionResult().get();
+                }
+            } else {
+                // Flink's collect sink gives up on a restart without checkpoints.
+                answers.addSink(new ToStaging(runId)).setParallelism(1);
+                env.execute(JOB_NAME);
+                collected.addAll(staging.answers());
             }
             Collections.sort(collected);
             long wallMillis = (System.nanoTime() - started) / 1_000_000;
@@ -191,6 +201,21 @@ public final class AgentJob {
         @Override
         public String getKey(SupportRequest request) {
             return request.user;
+        }
+    }
+
+    /** Hands each answer to the run's {@link Staging}. */
+    public static final class ToStaging implements SinkFunction<String> {
+        private static final long serialVersionUID = 1L;
+        private final String runId;
+
+        ToStaging(String runId) {
+            this.runId = runId;
+        }
+
+        @Override
+        public void invoke(String answer, Context context) {
+            Staging.of(runId).sinkReceived(answer);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.durablejournal.flinkagents.demo;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +26,7 @@ public final class Staging {
     private final AtomicInteger callsExecuted = new AtomicInteger();
     private final Map<String, AtomicInteger> actionRuns = new ConcurrentHashMap<>();
     private final Set<String> agentLoaders = ConcurrentHashMap.newKeySet();
+    private final List<String> sinkReceived = Collections.synchronizedList(new ArrayList<>());
     private boolean crashInjected;
 
     Staging(String crashRequestId) {
@@ -80,6 +84,17 @@ public final class Staging {
             }
         }
         return true;
+    }
+
+    /** The job's sink received an answer. */
+    public void sinkReceived(String answer) {
+        sinkReceived.add(answer);
+    }
+
+    List<String> answers() {
+        synchronized (sinkReceived) {
+            return new ArrayList<>(sinkReceived);
+        }
     }
 
     /** True once, for the crash request: the caller throws. */
