@@ -29,6 +29,14 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * <p>Restore a job with the parallelism it had: each subtask's journal lives in its own store.
  */
 public final class DurableAgents {
+    /**
+     * Accumulator: actions whose completed entry the store found after a failover; Flink Agents
+     * re-emitted their stored output events instead of running them (summed over subtasks).
+     */
+    public static final String ACC_ACTIONS_REEMITTED = "durable-journal.actions-reemitted";
+    /** Accumulator: interrupted actions that ran again over their journal, their recorded calls replayed. */
+    public static final String ACC_ACTIONS_RESUMED = "durable-journal.actions-resumed";
+
     /** The operator's name, as Flink Agents names it. */
     static final String OPERATOR_NAME = "action-execute-operator";
 

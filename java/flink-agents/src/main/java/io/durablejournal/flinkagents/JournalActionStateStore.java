@@ -1,6 +1,7 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.store.StoreStats;
 import java.io.Serializable;
@@ -54,6 +55,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private transient EventDigests events;
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
     private transient Map<String, Long> prunedThrough;
+    private transient ReplayCounts replays;
 
     /**
      * @param stores opens the native store of a subtask (called once, on first use)
@@ -75,7 +77,10 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     @Override
     public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
         String keyText = keyText(key);
-        open().put(keyText, seqNum, action.getName(), events.identityOf(event), ActionStates.toJournal(state));
+        io.durablejournal.store.ActionStateStore opened = open();
+        EventIdentity eventIdentity = events.identityOf(event);
+        opened.put(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJournal(state));
+        replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
         if (pruned != null && pruned >= seqNum) {
             prunedThrough.remove(keyText);
@@ -84,8 +89,15 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
 
     @Override
     public synchronized ActionState get(Object key, long seqNum, Action action, Event event) {
-        io.durablejournal.ActionState found = open().get(keyText(key), seqNum, action.getName(), events.identityOf(event));
-        return found == null ? null : ActionStates.toFlinkAgents(found);
+        String keyText = keyText(key);
+        io.durablejournal.store.ActionStateStore opened = open();
+        EventIdentity eventIdentity = events.identityOf(event);
+        io.durablejournal.ActionState found = opened.get(keyText, seqNum, action.getName(), eventIdentity);
+        if (found == null) {
+            return null;
+        }
+        replays.found(keyText, seqNum, action.getName(), eventIdentity, found);
+        return ActionStates.toFlinkAgents(found);
     }
 
     /**
@@ -153,6 +165,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
         opened.pruneState(keyText, seqNum);
         prunedThrough.put(keyText, seqNum);
+        replays.pruned(keyText);
     }
 
     /** The native store's position, tagged with this subtask (a {@link String}, see {@link SubtaskMarker}). */
@@ -170,6 +183,12 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             store = null;
             closing.close();
         }
+    }
+
+    /** What this store found for the operator: completed actions re-emitted, interrupted ones resumed. */
+    synchronized ReplayCounts replays() {
+        open();
+        return replays;
     }
 
     /** The native store's counters, or null when it is not one of the native stores (or not open). */
@@ -198,6 +217,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             }
             events = new EventDigests();
             prunedThrough = new HashMap<>();
+            replays = new ReplayCounts();
         }
         return store;
     }

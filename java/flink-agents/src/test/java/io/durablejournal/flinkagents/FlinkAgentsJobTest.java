@@ -76,6 +76,9 @@ class FlinkAgentsJobTest {
         assertEquals(1, outcome.callsReplayed(), "the first tool call of the crashed action replayed from its journal");
         assertEquals(REQUESTS + 1, outcome.resolveRuns, "every resolve ran once, the crashed one twice");
         assertEquals(REQUESTS, outcome.draftRuns, "no completed action ran again: re-emitted from the store");
+        assertEquals(2 * (CRASH - GATE) + 1, outcome.actionsReemitted,
+                "both actions of requests 5 and 6 and the first of request 7 came from the store");
+        assertEquals(1, outcome.actionsResumed, "request 7's interrupted action resumed over its journal");
     }
 
     @Test
@@ -95,6 +98,7 @@ class FlinkAgentsJobTest {
         assertEquals(0, outcome.duplicateSideEffects(), "no side effect ran twice: " + outcome.sideEffects);
         assertEquals(1, outcome.callsReplayed(), "the crashed action's first tool call replayed from the first attempt's journal");
         assertEquals(REQUESTS, outcome.draftRuns, "actions completed in the first attempt were re-emitted, not run");
+        assertEquals(1, outcome.actionsResumed);
 
         // Without checkpoints nothing was pruned: a new job over the same stores must not take
         // those entries for its own.

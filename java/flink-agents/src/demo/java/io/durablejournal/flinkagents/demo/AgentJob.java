@@ -18,6 +18,7 @@ import java.util.UUID;
 import org.apache.flink.agents.plan.AgentConfiguration;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.agents.runtime.CompileUtils;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -84,9 +85,14 @@ public final class AgentJob {
         public final int resolveRuns;
         /** The class loaders the agent's actions ran in. */
         public final Set<String> agentLoaders;
+        /** Completed actions re-emitted from the store after the failover, without running (journal only). */
+        public final long actionsReemitted;
+        /** Interrupted actions that ran again over their journal (journal only). */
+        public final long actionsResumed;
         public final long wallMillis;
 
-        Outcome(List<String> answers, Map<String, Integer> sideEffects, Staging staging, long wallMillis) {
+        Outcome(List<String> answers, Map<String, Integer> sideEffects, Staging staging, JobExecutionResult result,
+                long wallMillis) {
             this.answers = answers;
             this.sideEffects = sideEffects;
             this.crashed = staging.crashInjected();
@@ -95,7 +101,14 @@ public final class AgentJob {
             this.draftRuns = staging.actionRuns("draft");
             this.resolveRuns = staging.actionRuns("resolve");
             this.agentLoaders = new TreeSet<>(staging.agentLoaders());
+            this.actionsReemitted = accumulator(result, DurableAgents.ACC_ACTIONS_REEMITTED);
+            this.actionsResumed = accumulator(result, DurableAgents.ACC_ACTIONS_RESUMED);
             this.wallMillis = wallMillis;
+        }
+
+        private static long accumulator(JobExecutionResult result, String name) {
+            Object value = result.getAccumulatorResult(name);
+            return value == null ? 0 : ((Number) value).longValue();
         }
 
         /** Calls answered from the journal instead of running. */
@@ -174,21 +187,22 @@ public final class AgentJob {
                 answers = outputs.setParallelism(settings.parallelism).map(new AsText(), Types.STRING);
             }
             List<String> collected = new ArrayList<>();
+            JobExecutionResult result;
             if (env.getCheckpointConfig().isCheckpointingEnabled()) {
                 try (CloseableIterator<String> results = answers.collectAsync()) {
                     JobClient client = env.executeAsync(JOB_NAME);
                     results.forEachRemaining(collected::add);
-                    client.getJobExecutionResult().get();
+                    result = client.getJobExecutionResult().get();
                 }
             } else {
                 // Flink's collect sink gives up on a restart without checkpoints.
                 answers.addSink(new ToStaging(runId)).setParallelism(1);
-                env.execute(JOB_NAME);
+                result = env.execute(JOB_NAME);
                 collected.addAll(staging.answers());
             }
             Collections.sort(collected);
             long wallMillis = (System.nanoTime() - started) / 1_000_000;
-            return new Outcome(collected, SideEffects.counts(settings.sideEffectFile()), staging, wallMillis);
+            return new Outcome(collected, SideEffects.counts(settings.sideEffectFile()), staging, result, wallMillis);
         } finally {
             Staging.unregister(runId);
         }
