@@ -32,6 +32,11 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
         this.stores = Objects.requireNonNull(stores, "stores");
     }
 
+    /** The plan every subtask runs. */
+    AgentPlan agentPlan() {
+        return agentPlan;
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public <T extends StreamOperator<OUT>> T createStreamOperator(StreamOperatorParameters<OUT> parameters) {
