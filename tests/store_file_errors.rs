@@ -5,11 +5,14 @@
 //! so the unwritable directory is `/sys`, where sysfs refuses to create
 //! files for root too.
 
+#[path = "support/other_process_lock.rs"]
+mod other_process_lock;
+
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use other_process_lock::{can_lock, HeldLock};
 use durable_journal::store::{
     ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
 };
@@ -79,37 +82,18 @@ fn a_second_open_of_the_same_directory_is_refused_until_the_first_closes() {
     assert!(second.get(&key(2)).unwrap().is_some());
 }
 
-/// `flock(1)` from util-linux: the same `flock(2)` lock, taken by another process.
-fn flock_command() -> Command {
-    Command::new("flock")
-}
-
 #[test]
-fn another_process_holding_the_directory_refuses_the_store_and_vice_versa() {
+fn another_process_holding_the_lock_file_refuses_the_store_and_vice_versa() {
     let dir = tempfile::tempdir().unwrap();
     let lock = dir.path().join("LOCK");
-    // The child takes the lock, says so, and holds it until its stdin closes.
-    let mut child = flock_command()
-        .args(["-n", lock.to_str().unwrap(), "-c", "echo locked; read _"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("flock(1) is installed");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "locked");
-
+    let held = HeldLock::take(&lock);
     assert_eq!(open_error(dir.path()).code(), ErrorCode::StoreLocked);
+    held.release();
 
-    child.stdin.take().unwrap().write_all(b"\n").unwrap();
-    assert!(child.wait().unwrap().success());
     let store = FileStore::open(dir.path()).unwrap();
-
-    let refused = flock_command().args(["-n", lock.to_str().unwrap(), "true"]).status().unwrap();
-    assert!(!refused.success(), "another process cannot take the lock of an open store");
+    assert!(!can_lock(&lock), "another process cannot take the lock of an open store");
     drop(store);
-    let allowed = flock_command().args(["-n", lock.to_str().unwrap(), "true"]).status().unwrap();
-    assert!(allowed.success());
+    assert!(can_lock(&lock));
 }
 
 #[test]

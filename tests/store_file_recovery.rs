@@ -164,8 +164,8 @@ fn three_records(dir: &Path) -> (PathBuf, Vec<u8>, [u64; 3]) {
 fn a_damaged_record_in_the_middle_is_an_error_naming_file_and_offset_and_nothing_is_cut() {
     let dir = tempfile::tempdir().unwrap();
     let (segment, bytes, starts) = three_records(dir.path());
-    // One byte in the payload, the payload checksum, the length, the header checksum.
-    for damaged_at in [starts[1] + 40, starts[1] + 5, starts[1], starts[1] + 9] {
+    // One byte in the payload, the payload checksum, the length, the offset, the header checksum.
+    for damaged_at in [starts[1] + 40, starts[1] + 5, starts[1], starts[1] + 9, starts[1] + 17] {
         let mut damaged = bytes.clone();
         damaged[damaged_at as usize] ^= 0x40;
         fs::write(&segment, &damaged).unwrap();
@@ -206,11 +206,12 @@ fn an_intact_frame_that_does_not_decode_is_corruption() {
     let dir = tempfile::tempdir().unwrap();
     let (segment, mut bytes, _) = three_records(dir.path());
     let end = bytes.len() as u64;
-    // A frame as docs/store.md defines it, around an unknown record type.
+    // A frame as docs/store.md defines it (format 2), around an unknown record type.
     let payload = [0xEEu8];
     let mut header = Vec::new();
     header.extend_from_slice(&1u32.to_le_bytes());
     header.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    header.extend_from_slice(&end.to_le_bytes());
     let header_crc = crc32fast::hash(&header);
     header.extend_from_slice(&header_crc.to_le_bytes());
     bytes.extend_from_slice(&header);

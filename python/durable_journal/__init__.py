@@ -1,8 +1,8 @@
 """durable-journal for Python: one identity scheme with the Java runtime.
 
-All hashing happens in the native library (``libdurable_journal.so``), found
-through ``$DURABLE_JOURNAL_LIB``, else ``<repo>/target/release`` next to this
-package's source, else a copy inside this package.
+All hashing happens in the native library (``libdurable_journal``), found
+through ``$DURABLE_JOURNAL_LIB``, else the copy ``pip install`` put inside this
+package, else, for the source tree of a checkout, ``<repo>/target/release``.
 """
 
 from ._native import (

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import importlib.machinery
 import os
+import sys
 import threading
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 LIBRARY_ENV_VAR = "DURABLE_JOURNAL_LIB"
-LIBRARY_FILE = "libdurable_journal.so"
+LIBRARY_STEM = "libdurable_journal"
+#: The name cargo gives the library on this platform (in target/release).
+LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
+    sys.platform, LIBRARY_STEM + ".so"
+)
 ABI_VERSION = 1
 
 
@@ -70,17 +76,34 @@ _ERROR_CLASSES = {
 
 
 def candidate_paths() -> List[Path]:
-    """Where the library is looked for, in order: $DURABLE_JOURNAL_LIB, the
-    release build of the repository this package sits in, a copy inside the
-    package directory."""
+    """Where the library is looked for, in order: $DURABLE_JOURNAL_LIB (an
+    override for development), the copy inside the package (what
+    ``pip install`` puts there), and, when this package is the source tree
+    of a checkout, that checkout's ``cargo build --release`` output."""
     package_dir = Path(__file__).resolve().parent
     candidates = []
     from_env = os.environ.get(LIBRARY_ENV_VAR)
     if from_env:
         candidates.append(Path(from_env))
-    candidates.append(package_dir.parent.parent / "target" / "release" / LIBRARY_FILE)
-    candidates.append(package_dir / LIBRARY_FILE)
+    candidates.extend(package_dir / (LIBRARY_STEM + suffix) for suffix in _packaged_suffixes())
+    checkout = package_dir.parent.parent
+    if (checkout / "Cargo.toml").is_file() and (package_dir.parent / "pyproject.toml").is_file():
+        candidates.append(checkout / "target" / "release" / LIBRARY_FILE)
     return candidates
+
+
+def _packaged_suffixes() -> List[str]:
+    """The file name endings a packaged copy may have: the build names it
+    like an extension module (``.abi3.so``, ``.cpython-311-...so``), a copy
+    made by hand is plain ``.so``. Each ending once, in the interpreter's order."""
+    return list(dict.fromkeys(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def library_path() -> Path:
+    """The file the library was loaded from (loading it if needed)."""
+    library()
+    assert _library_path is not None
+    return _library_path
 
 
 _c_bytes = ctypes.c_char_p
@@ -105,19 +128,20 @@ _RESPONDING_FUNCTIONS = {
 
 _lock = threading.Lock()
 _library: Optional[ctypes.CDLL] = None
+_library_path: Optional[Path] = None
 
 
 def library() -> ctypes.CDLL:
     """The loaded library (loaded on first use, once per process)."""
-    global _library
+    global _library, _library_path
     if _library is None:
         with _lock:
             if _library is None:
-                _library = _load()
+                _library_path, _library = _load()
     return _library
 
 
-def _load() -> ctypes.CDLL:
+def _load() -> Tuple[Path, ctypes.CDLL]:
     tried = []
     for path in candidate_paths():
         if not path.is_file():
@@ -132,9 +156,10 @@ def _load() -> ctypes.CDLL:
                 f"{path} speaks C ABI version {version.value}, this package needs {ABI_VERSION}; "
                 "rebuild the library and the package from the same checkout"
             )
-        return lib
+        return path, lib
     raise ImportError(
-        f"native library {LIBRARY_FILE} not found; build it with `cargo build --release` "
+        f"native library {LIBRARY_FILE} not found; install the package with `pip install ./python` "
+        f"(which builds it), or in a checkout build it with `cargo build --release`, "
         f"or set {LIBRARY_ENV_VAR}. Tried: " + "; ".join(tried)
     )
 

@@ -16,6 +16,12 @@ import sys
 from typing import Any, Dict, List, Mapping, Sequence
 
 from ._native import ErrorCode, NonCanonicalArgumentError
+from .callables import BoundValue, RecursiveReference, ResolvedCall, caller_arguments
+
+#: ``object`` types of a captured callable and of a reference to one already
+#: being described: not ``module.qualname`` (no dot), so no Python class has them.
+FUNCTION_TYPE = "<function>"
+RECURSION_TYPE = "<recursion>"
 
 #: Containers nested deeper than this have no canonical form (the same bound
 #: as ``MAX_NESTING`` in rust/identity/canonical.rs).
@@ -40,22 +46,15 @@ class NonCanonicalValue(NonCanonicalArgumentError):
 
 def call_tree(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Dict[str, Any]:
     """The call tree ``{"args": [...], "kwargs": {...}}`` of one call."""
-    if not isinstance(args, (tuple, list)):
-        raise TypeError(f"args must be a tuple, not {type(args).__name__}")
-    if not isinstance(kwargs, Mapping):
-        raise TypeError(f"kwargs must be a dict, not {type(kwargs).__name__}")
+    positional, keywords = caller_arguments(args, kwargs)
+    return bound_call_tree(positional, keywords)
+
+
+def bound_call_tree(args: Sequence[BoundValue], kwargs: Mapping[Any, BoundValue]) -> Dict[str, Any]:
+    """The call tree of arguments that carry their own paths (those of a
+    resolved call: the caller's, a partial's, a callable object's ``self``)."""
     converter = _Converter()
-    tree_kwargs = {}
-    for name, value in kwargs.items():
-        if not isinstance(name, str):
-            raise NonCanonicalValue(f"kwargs[{name!r}]", "keyword argument names must be str")
-        path = f"kwargs[{name!r}]"
-        _check_utf8(name, path)
-        tree_kwargs[name] = converter.convert(value, path, 1)
-    return {
-        "args": [converter.convert(arg, f"args[{i}]", 1) for i, arg in enumerate(args)],
-        "kwargs": tree_kwargs,
-    }
+    return {"args": converter.arguments(args, 1), "kwargs": converter.keywords(kwargs, 1)}
 
 
 def value_tree(value: Any, path: str = "value") -> Any:
@@ -73,9 +72,27 @@ class _Converter:
         # ids of the containers on the current path: seeing one again is a cycle.
         self._open: set = set()
 
+    def arguments(self, args: Sequence[BoundValue], depth: int) -> List[Any]:
+        return [self.convert(bound.value, bound.path, depth) for bound in args]
+
+    def keywords(self, kwargs: Mapping[Any, BoundValue], depth: int) -> Dict[str, Any]:
+        trees = {}
+        for name, bound in kwargs.items():
+            if not isinstance(name, str):
+                raise NonCanonicalValue(bound.path, "keyword argument names must be str")
+            _check_utf8(name, bound.path)
+            trees[name] = self.convert(bound.value, bound.path, depth)
+        return trees
+
     def convert(self, value: Any, path: str, depth: int) -> Any:
         if value is None or isinstance(value, bool):
             return value
+        if isinstance(value, ResolvedCall):
+            # Before dataclasses (ResolvedCall is one): a captured callable.
+            return self._function(value, path, depth)
+        if isinstance(value, RecursiveReference):
+            fields = {"id": {"str": value.function_id}, "levels": {"int": str(value.levels)}}
+            return {"object": {"type": RECURSION_TYPE, "fields": fields}}
         if isinstance(value, enum.Enum):
             # Before int and str: IntEnum and StrEnum members are named by their
             # member name, like Java enum constants, not by their value.
@@ -147,6 +164,20 @@ class _Converter:
         finally:
             self._open.discard(id(value))
         return {"object": {"type": type_name(type(value)), "fields": tree_fields}}
+
+
+    def _function(self, call: ResolvedCall, path: str, depth: int) -> Any:
+        """A captured callable: the object ``<function>`` with its function
+        id, and its arguments as a tuple and a dict, each nested one deeper."""
+        if depth + 1 > MAX_NESTING:
+            raise NonCanonicalValue(path, f"containers are nested more than {MAX_NESTING} deep")
+        keywords = self.keywords(call.kwargs, depth + 2)
+        fields = {
+            "id": {"str": call.function_id},
+            "args": {"tuple": self.arguments(call.args, depth + 2)},
+            "kwargs": {"dict": [[{"str": name}, tree] for name, tree in keywords.items()]},
+        }
+        return {"object": {"type": FUNCTION_TYPE, "fields": fields}}
 
 
 def _key_segment(key: Any) -> str:

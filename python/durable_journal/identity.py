@@ -12,7 +12,8 @@ import threading
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from . import _native
-from .canonical import call_tree
+from .callables import resolve_call
+from .canonical import bound_call_tree, call_tree
 
 #: The durable id of every built-in chat attempt (retries share it; attempts
 #: are told apart by their call index in the journal).
@@ -20,21 +21,16 @@ CHAT_DURABLE_ID = "chat"
 
 
 def compute_function_id(func: Callable[..., Any]) -> str:
-    """``"module.qualname"`` of a function, method or callable object."""
-    target = func if hasattr(func, "__qualname__") else type(func)
-    module = getattr(target, "__module__", None)
-    qualname = getattr(target, "__qualname__", None)
-    if not module or not qualname:
-        raise TypeError(
-            f"cannot name {func!r} as module.qualname; pass durable_id= to name the call explicitly"
-        )
-    return f"{module}.{qualname}"
+    """``"module.qualname"`` of the function ``func`` runs: a function, a
+    method, or what a partial, a wrapper or a callable object stands for
+    (``durable_journal.callables``)."""
+    return resolve_call(func, (), {}).function_id
 
 
 def compute_args_digest(args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
     """16 lowercase hex characters of SHA-256 over the canonical encoding of
     (args, kwargs): the same in every process, whatever PYTHONHASHSEED is."""
-    tree = _tree_bytes(args, kwargs)
+    tree = _encode(call_tree(args, kwargs))
     return _native.call("durable_journal_args_digest", tree, len(tree))
 
 
@@ -45,14 +41,18 @@ def durable_identity_for_call(
     durable_id: Optional[str] = None,
 ) -> str:
     """The journal id of a call: ``durable_id`` unchanged when given (then the
-    arguments need no canonical form), else ``"module.qualname::digest"``."""
+    arguments need no canonical form), else ``"module.qualname::digest"`` of
+    the function the call runs and every argument it receives: a partial's
+    bound arguments and a callable object's state included
+    (``durable_journal.callables.resolve_call``)."""
     if durable_id is not None:
         explicit = _native.utf8(durable_id, "durable_id")
         return _native.call(
             "durable_journal_call_durable_id", None, 0, None, 0, explicit, len(explicit)
         )
-    function_id = _native.utf8(compute_function_id(func), "function id")
-    tree = _tree_bytes(args, kwargs)
+    resolved = resolve_call(func, args, kwargs)
+    function_id = _native.utf8(resolved.function_id, "function id")
+    tree = _encode(bound_call_tree(resolved.args, resolved.kwargs))
     return _native.call(
         "durable_journal_call_durable_id", function_id, len(function_id), tree, len(tree), None, 0
     )
@@ -64,8 +64,7 @@ def tool_call_durable_id(tool_call_id: str) -> str:
     return _native.call("durable_journal_tool_call_durable_id", data, _native.length(data))
 
 
-def _tree_bytes(args: Sequence[Any], kwargs: Mapping[str, Any]) -> bytes:
-    tree = call_tree(args, kwargs)
+def _encode(tree: Any) -> bytes:
     # Strings were checked to have a UTF-8 form; floats travel as bit
     # patterns, so allow_nan never matters.
     return json.dumps(tree, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")

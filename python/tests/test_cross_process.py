@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import PYTHON_DIR
+from conftest import PACKAGE_PATH
 
 SEEDS = ["0", "1", "2", "random"]
 
@@ -33,6 +33,20 @@ MODELS = textwrap.dedent(
         skus: set
         ship_to: Address
         notes: Optional[dict] = None
+
+
+    def make_tagger(tags):
+        def tag(item):
+            return item, tags
+
+        return tag
+
+
+    def logged(target):
+        def wrapper(*args, **kwargs):
+            return target(*args, **kwargs)
+
+        return wrapper
     """
 )
 
@@ -40,7 +54,7 @@ PROBE = textwrap.dedent(
     """
     import json, sys
     import durable_journal as dj
-    from xp_models import Address, Order
+    from xp_models import Address, Order, logged, make_tagger
 
     words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
              "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"]
@@ -56,6 +70,8 @@ PROBE = textwrap.dedent(
     }
     result = {name: dj.compute_args_digest(args, kwargs) for name, (args, kwargs) in samples.items()}
     result["call_id"] = dj.durable_identity_for_call(dj.compute_args_digest, (set(words),), {})
+    result["closure_set"] = dj.durable_identity_for_call(make_tagger(set(words)), ("x",), {})
+    result["decorated_closure"] = dj.durable_identity_for_call(logged(make_tagger(frozenset(words))), ("x",), {})
     result["set_iteration_order"] = list(set(words))
 
     # One input round with two equal-payload events for one key.
@@ -78,7 +94,7 @@ def runs(tmp_path_factory):
     (directory / "xp_models.py").write_text(MODELS)
     outputs = {}
     for seed in SEEDS:
-        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join([str(PYTHON_DIR), str(directory)]))
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=os.pathsep.join([*PACKAGE_PATH, str(directory)]))
         done = subprocess.run(
             [sys.executable, "-c", PROBE], env=env, cwd=directory, capture_output=True, text=True
         )
@@ -93,7 +109,13 @@ def test_hash_seeds_really_reorder_sets(runs):
     assert len(orders) > 1
 
 
-@pytest.mark.parametrize("sample", ["set", "frozenset_of_tuples", "dict", "dataclass", "pydantic", "mixed_kwargs", "call_id"])
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "set", "frozenset_of_tuples", "dict", "dataclass", "pydantic", "mixed_kwargs", "call_id",
+        "closure_set", "decorated_closure",
+    ],
+)
 def test_digests_are_identical_in_every_process(runs, sample):
     values = {seed: runs[seed][sample] for seed in SEEDS}
     assert len(set(values.values())) == 1, values

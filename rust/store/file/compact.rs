@@ -53,17 +53,12 @@ pub struct Snapshot {
 /// at store position `position`.
 pub fn write_snapshot(dir: &Path, current: &SegmentHeader, position: u64, table: &StateTable) -> io::Result<Snapshot> {
     let entries = table.sorted_entries();
-    let header = SegmentHeader {
-        store_id: current.store_id,
-        generation: current.generation + 1,
-        base_position: position,
-        snapshot_records: entries.len() as u64,
-    };
+    let header = SegmentHeader::new(current.store_id, current.generation + 1, position, entries.len() as u64);
     let mut entry_bytes = Vec::with_capacity(entries.len());
     let mut len = HEADER_LEN as u64;
     let path = segment::write_new(dir, &header, |out| {
         for (key, state) in entries {
-            let frame = frame::encode(&record::encode_put(&key, state));
+            let frame = frame::encode(&record::encode_put(&key, state), len);
             out.write_all(&frame)?;
             len += frame.len() as u64;
             entry_bytes.push((key, frame.len() as u64));

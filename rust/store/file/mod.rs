@@ -61,6 +61,9 @@ pub struct RecoveryReport {
     pub torn_tail: Option<TornTail>,
     /// Leftovers of an interrupted compaction that were removed.
     pub removed_files: Vec<PathBuf>,
+    /// The segment was in this older format and was rewritten in
+    /// [`FORMAT_VERSION`] (a compaction).
+    pub upgraded_from_version: Option<u32>,
 }
 
 /// Counters since the store was opened.
@@ -128,8 +131,7 @@ impl FileStore {
             Some((_, path)) => path.clone(),
             None => {
                 report.created = true;
-                let header =
-                    SegmentHeader { store_id: StoreId::random(), generation: 1, base_position: 0, snapshot_records: 0 };
+                let header = SegmentHeader::new(StoreId::random(), 1, 0, 0);
                 segment::write_new(&dir, &header, |_| Ok(())).map_err(io_error(&dir))?
             }
         };
@@ -147,20 +149,23 @@ impl FileStore {
         report.records_replayed = loaded.records;
         report.torn_tail = loaded.torn_tail;
         let segment = ActiveSegment::open(path.clone(), loaded.header, loaded.len).map_err(io_error(&path))?;
-        Ok(FileStore {
-            dir,
-            store_id: loaded.header.store_id,
-            report,
-            open: Some(OpenStore {
-                _lock: lock,
-                segment,
-                table: loaded.table,
-                position: loaded.position,
-                options,
-                failure: None,
-                stats: StoreStats::default(),
-            }),
-        })
+        let mut open = OpenStore {
+            _lock: lock,
+            segment,
+            table: loaded.table,
+            position: loaded.position,
+            options,
+            failure: None,
+            stats: StoreStats::default(),
+        };
+        if loaded.header.version != FORMAT_VERSION {
+            // Appending frames without offsets would leave the store open to
+            // silently replayed records; the rewrite is one compaction, and
+            // the old segment stays the live one until it is complete.
+            open.compact(&dir)?;
+            report.upgraded_from_version = Some(loaded.header.version);
+        }
+        Ok(FileStore { dir, store_id: loaded.header.store_id, report, open: Some(open) })
     }
 
     pub fn dir(&self) -> &Path {
@@ -238,9 +243,8 @@ impl OpenStore {
     /// which are safe to lose) ride along with the next fsync.
     fn append(&mut self, payload: &[u8], durable: bool) -> Result<u64> {
         self.check_writable()?;
-        let frame = frame::encode(payload);
-        match self.segment.append(&frame) {
-            Ok(()) => {}
+        let frame_len = match self.segment.append(payload) {
+            Ok(frame_len) => frame_len,
             Err(AppendError::RolledBack(source)) => {
                 return Err(Error::StoreIo { path: self.segment.path.clone(), source });
             }
@@ -248,9 +252,9 @@ impl OpenStore {
                 self.failure = Some(format!("{write}, and cutting the partial record off failed: {cut}"));
                 return Err(Error::StoreIo { path: self.segment.path.clone(), source: write });
             }
-        }
+        };
         self.position += 1;
-        self.stats.bytes_appended += frame.len() as u64;
+        self.stats.bytes_appended += frame_len;
         self.stats.records_appended += 1;
         let sync_due = match self.options.durability {
             Durability::SyncEachPut => durable,
@@ -259,25 +263,43 @@ impl OpenStore {
         if sync_due {
             self.sync()?;
         }
-        Ok(frame.len() as u64)
+        Ok(frame_len)
     }
 
+    /// Makes what was written durable, and checks that it was written to
+    /// the file a reopen loads. This is where an acknowledgment becomes a
+    /// promise (each durable put under [`Durability::SyncEachPut`], each
+    /// batch under group commit, markers, compaction, close), so the `stat`
+    /// the check costs is paid there, not on every group-commit append.
+    ///
     /// After a failed fsync the kernel may have dropped the unwritten pages
-    /// and will not report it again, so the store stops writing for good.
+    /// and will not report it again, and a segment that its path no longer
+    /// names is not the store's any more: either way the store stops
+    /// writing for good.
     fn sync(&mut self) -> Result<()> {
         self.check_writable()?;
-        if self.segment.unsynced() == 0 {
-            return Ok(());
+        if self.segment.unsynced() > 0 {
+            if let Err(source) = self.segment.sync() {
+                self.failure = Some(format!("fsync failed: {source}"));
+                return Err(Error::StoreIo { path: self.segment.path.clone(), source });
+            }
+            self.stats.syncs += 1;
         }
-        if let Err(source) = self.segment.sync() {
-            self.failure = Some(format!("fsync failed: {source}"));
-            return Err(Error::StoreIo { path: self.segment.path.clone(), source });
-        }
-        self.stats.syncs += 1;
-        Ok(())
+        let linked = self.segment.check_linked();
+        linked.map_err(|reason| {
+            let source = io::Error::other(format!(
+                "{reason}; what this store wrote there since may not survive a reopen, so it refuses writes \
+                 until it is reopened"
+            ));
+            self.failure = Some(reason);
+            Error::StoreIo { path: self.segment.path.clone(), source }
+        })
     }
 
     fn compact(&mut self, dir: &Path) -> Result<()> {
+        // Also checks that the segment is still in place: entries written
+        // by whoever replaced it are not in the table, and a snapshot of the
+        // table must not become the next generation.
         self.sync()?;
         let snapshot =
             compact::write_snapshot(dir, &self.segment.header, self.position, &self.table).map_err(io_error(dir))?;

@@ -5,7 +5,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::frame::{find_intact_frame, FrameScanner, Scanned, FRAME_HEADER_LEN};
+use super::frame::{find_intact_frame, FrameScanner, Scanned};
 use super::record::{self, Record};
 use super::segment::{SegmentHeader, HEADER_LEN};
 use crate::error::{Error, Result};
@@ -51,14 +51,26 @@ pub fn load(path: &Path) -> Result<Loaded> {
     let mut records = 0u64;
     let mut len = file_len;
     let mut torn_tail = None;
-    let mut scanner = FrameScanner::new(&file, HEADER_LEN as u64, file_len).map_err(io_error(path))?;
+    let format = header.frame_format();
+    let mut scanner = FrameScanner::new(&file, format, HEADER_LEN as u64, file_len).map_err(io_error(path))?;
     loop {
         match scanner.next_frame().map_err(io_error(path))? {
             Scanned::End => break,
             Scanned::Frame { offset, payload } => {
-                replay(&mut table, &payload, records < header.snapshot_records)
+                let frame_len = (format.header_len() + payload.len()) as u64;
+                replay(&mut table, &payload, frame_len, records < header.snapshot_records)
                     .map_err(|reason| corrupt(path, offset, reason))?;
                 records += 1;
+            }
+            Scanned::Misplaced { offset, written_at } => {
+                return Err(corrupt(
+                    path,
+                    offset,
+                    format!(
+                        "an intact record written at offset {written_at} lies at offset {offset}: \
+                         a repeated or misdirected write"
+                    ),
+                ));
             }
             Scanned::Bad { offset, reason } => {
                 let tail = drop_torn_tail(&file, path, &header, records, offset, file_len, reason)?;
@@ -91,7 +103,8 @@ fn drop_torn_tail(
     file_len: u64,
     reason: &'static str,
 ) -> Result<TornTail> {
-    if let Some(next) = find_intact_frame(file, offset + 1, file_len).map_err(io_error(path))? {
+    let format = header.frame_format();
+    if let Some(next) = find_intact_frame(file, format, offset + 1, file_len).map_err(io_error(path))? {
         return Err(corrupt(path, offset, format!("{reason}, and intact records follow at offset {next}")));
     }
     if records < header.snapshot_records {
@@ -102,8 +115,7 @@ fn drop_torn_tail(
     Ok(TornTail { path: path.to_path_buf(), offset, bytes: file_len - offset, reason })
 }
 
-fn replay(table: &mut StateTable, payload: &[u8], in_snapshot: bool) -> std::result::Result<(), String> {
-    let frame_len = (FRAME_HEADER_LEN + payload.len()) as u64;
+fn replay(table: &mut StateTable, payload: &[u8], frame_len: u64, in_snapshot: bool) -> std::result::Result<(), String> {
     let record = record::decode(payload).map_err(|e| format!("undecodable record: {e}"))?;
     if in_snapshot && !matches!(record, Record::Put { .. }) {
         return Err("the compaction snapshot holds a record that is not a whole state".into());

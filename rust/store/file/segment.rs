@@ -4,17 +4,25 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use super::frame::{self, FrameFormat};
 use crate::store::marker::StoreId;
 
 const MAGIC: &[u8; 8] = b"DJSTORE\0";
-pub const FORMAT_VERSION: u32 = 1;
+/// The format new segments are written in: 2, frames that carry their own
+/// offset. Format 1 (frames without it) is still read; opening a store for
+/// writing rewrites a format-1 segment as format 2.
+pub const FORMAT_VERSION: u32 = 2;
+const OLDEST_READABLE_VERSION: u32 = 1;
 /// Magic, version, store id, generation, base position, snapshot records, crc.
 pub const HEADER_LEN: usize = 8 + 4 + 16 + 8 + 8 + 8 + 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentHeader {
+    /// The format the segment's frames are written in.
+    pub version: u32,
     pub store_id: StoreId,
     pub generation: u64,
     /// The store position (mutation records made before this segment) at
@@ -26,10 +34,23 @@ pub struct SegmentHeader {
 }
 
 impl SegmentHeader {
+    /// The header of a new segment, in the format written now.
+    pub fn new(store_id: StoreId, generation: u64, base_position: u64, snapshot_records: u64) -> SegmentHeader {
+        SegmentHeader { version: FORMAT_VERSION, store_id, generation, base_position, snapshot_records }
+    }
+
+    pub fn frame_format(&self) -> FrameFormat {
+        if self.version == 1 {
+            FrameFormat::Unplaced
+        } else {
+            FrameFormat::Placed
+        }
+    }
+
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         out[..8].copy_from_slice(MAGIC);
-        out[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out[8..12].copy_from_slice(&self.version.to_le_bytes());
         out[12..28].copy_from_slice(&self.store_id.0);
         out[28..36].copy_from_slice(&self.generation.to_le_bytes());
         out[36..44].copy_from_slice(&self.base_position.to_le_bytes());
@@ -52,10 +73,13 @@ impl SegmentHeader {
             return Err("segment header checksum mismatch".into());
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
-            return Err(format!("unsupported store format version {version} (this library reads {FORMAT_VERSION})"));
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
+            return Err(format!(
+                "unsupported store format version {version} (this library reads {OLDEST_READABLE_VERSION} to {FORMAT_VERSION})"
+            ));
         }
         Ok(SegmentHeader {
+            version,
             store_id: StoreId(bytes[12..28].try_into().expect("16 bytes")),
             generation: u64_at(28),
             base_position: u64_at(36),
@@ -136,11 +160,28 @@ pub fn write_new(
     result
 }
 
+/// Which file an open handle refers to: device and inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileIdentity {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileIdentity {
+    fn of(metadata: &fs::Metadata) -> FileIdentity {
+        FileIdentity { dev: metadata.dev(), ino: metadata.ino() }
+    }
+}
+
+const BY_WHOM: &str = " (by another writer or a cleaner of the store directory)";
+
 /// The live segment, open for appending.
 pub struct ActiveSegment {
     pub path: PathBuf,
     pub header: SegmentHeader,
     file: File,
+    /// The file `file` is, to check that `path` still names it.
+    identity: FileIdentity,
     /// End of the last complete frame: where the next one goes, and where a
     /// failed write is cut back to.
     len: u64,
@@ -152,7 +193,8 @@ impl ActiveSegment {
     /// Opens an existing segment whose valid content ends at `len`.
     pub fn open(path: PathBuf, header: SegmentHeader, len: u64) -> io::Result<ActiveSegment> {
         let file = OpenOptions::new().append(true).open(&path)?;
-        Ok(ActiveSegment { path, header, file, len, unsynced: 0 })
+        let identity = FileIdentity::of(&file.metadata()?);
+        Ok(ActiveSegment { path, header, file, identity, len, unsynced: 0 })
     }
 
     pub fn len(&self) -> u64 {
@@ -163,19 +205,36 @@ impl ActiveSegment {
         self.unsynced
     }
 
-    /// Appends one frame. On failure the file is cut back to where it was,
+    /// Appends one record, framed with the offset it lands at, and returns
+    /// the frame's length. On failure the file is cut back to where it was,
     /// so a short write never leaves a partial frame before later ones; if
     /// even that fails the error says so and the caller must stop writing.
-    pub fn append(&mut self, frame: &[u8]) -> Result<(), AppendError> {
-        if let Err(err) = self.file.write_all(frame) {
+    pub fn append(&mut self, payload: &[u8]) -> Result<u64, AppendError> {
+        debug_assert_eq!(self.header.version, FORMAT_VERSION, "older segments are rewritten, never appended to");
+        let frame = frame::encode(payload, self.len);
+        if let Err(write) = self.file.write_all(&frame) {
             return match self.file.set_len(self.len) {
-                Ok(()) => Err(AppendError::RolledBack(err)),
-                Err(cut) => Err(AppendError::Stuck { write: err, cut }),
+                Ok(()) => Err(AppendError::RolledBack(write)),
+                Err(cut) => Err(AppendError::Stuck { write, cut }),
             };
         }
         self.len += frame.len() as u64;
         self.unsynced += 1;
-        Ok(())
+        Ok(frame.len() as u64)
+    }
+
+    /// Checks, with one `stat`, that the segment's path still names the
+    /// open file. Records in a file that was removed, renamed or replaced
+    /// are not what a reopen loads; the error says which happened.
+    pub fn check_linked(&self) -> Result<(), String> {
+        match fs::metadata(&self.path) {
+            Ok(metadata) if FileIdentity::of(&metadata) == self.identity => Ok(()),
+            Ok(_) => Err(format!("the segment file was replaced by another file while this store had it open{BY_WHOM}")),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                Err(format!("the segment file was removed or renamed while this store had it open{BY_WHOM}"))
+            }
+            Err(err) => Err(format!("checking that the segment file is still in place failed: {err}")),
+        }
     }
 
     pub fn sync(&mut self) -> io::Result<()> {
@@ -205,10 +264,13 @@ mod tests {
 
     #[test]
     fn header_round_trips_and_detects_damage() {
-        let header =
-            SegmentHeader { store_id: StoreId::random(), generation: 3, base_position: 99, snapshot_records: 4 };
+        let header = SegmentHeader::new(StoreId::random(), 3, 99, 4);
         let bytes = header.encode();
         assert_eq!(SegmentHeader::decode(&bytes).unwrap(), header);
+        let old = SegmentHeader { version: 1, ..header };
+        assert_eq!(SegmentHeader::decode(&old.encode()).unwrap().frame_format(), FrameFormat::Unplaced);
+        let future = SegmentHeader { version: FORMAT_VERSION + 1, ..header };
+        assert!(SegmentHeader::decode(&future.encode()).unwrap_err().contains("unsupported store format version 3"));
         let mut damaged = bytes;
         damaged[30] ^= 1;
         assert!(SegmentHeader::decode(&damaged).unwrap_err().contains("checksum"));
