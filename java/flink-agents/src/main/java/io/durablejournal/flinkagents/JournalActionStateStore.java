@@ -96,8 +96,9 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (found == null) {
             return null;
         }
-        replays.found(keyText, seqNum, action.getName(), eventIdentity, found);
-        return ActionStates.toFlinkAgents(found);
+        ActionState state = ActionStates.toFlinkAgents(found);
+        replays.found(keyText, seqNum, action.getName(), eventIdentity, state);
+        return state;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.durablejournal.flinkagents;
 
-import io.durablejournal.ActionState;
 import io.durablejournal.store.EventIdentity;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -8,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.api.common.accumulators.LongCounter;
 
 /**
