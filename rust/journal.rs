@@ -92,10 +92,12 @@ impl Journal {
 
     /// Spec §2.1 `matchNextOrClearSubsequentCallResult`: a terminal slot with
     /// this id is a hit (index +1). A pending slot with this id is a miss that
-    /// keeps it. Any other slot cuts the journal at the index, in memory only.
+    /// keeps it. Any other slot cuts the journal at the index, in memory only;
+    /// so does a slot with a null id, which belongs to no call
+    /// ([`CallResult::is_for`]).
     pub fn match_next_or_clear_subsequent(&mut self, function_id: &str) -> Option<CallResult> {
         let slot = self.state.call_results.get(self.index)?;
-        if slot.function_id != function_id {
+        if !slot.is_for(function_id) {
             self.state.call_results.truncate(self.index);
             return None;
         }
@@ -156,8 +158,8 @@ impl Journal {
     ) -> Result<()> {
         let refusal = match self.state.call_results.get(index) {
             None => Some("no slot".to_string()),
-            Some(slot) if slot.function_id != function_id => {
-                Some(format!("the slot belongs to another call ('{}')", slot.function_id))
+            Some(slot) if !slot.is_for(function_id) => {
+                Some(format!("the slot belongs to another call ('{}')", slot.function_id_for_display()))
             }
             Some(slot) if !slot.is_pending() => Some("the slot is already terminal".to_string()),
             Some(_) => None,
@@ -165,7 +167,12 @@ impl Journal {
         if let Some(reason) = refusal {
             return Err(Error::NoMatchingPendingSlot { function_id: function_id.to_string(), index, reason });
         }
-        let terminal = CallResult::completed(function_id, result, exception);
+        // The slot keeps the digest it was reserved with (Flink Agents may
+        // have written one): finalizing changes its outcome, not its identity.
+        let terminal = CallResult {
+            args_digest: self.state.call_results[index].args_digest.clone(),
+            ..CallResult::completed(function_id, result, exception)
+        };
         let previous = std::mem::replace(&mut self.state.call_results[index], terminal);
         let outcome = persister.persist(&self.state, JournalChange::Replace { index, slot: &self.state.call_results[index] });
         if let Err(err) = outcome {
@@ -237,7 +244,7 @@ impl Journal {
     /// §2.3 with one), applying and persisting whatever the decision needs
     /// before the call runs.
     pub fn begin_call(&mut self, function_id: &str, reconcilable: bool, persister: &mut dyn Persister) -> Result<CallStep> {
-        let current = self.current_call_result().map(|slot| (slot.function_id == function_id, slot.effective_status()));
+        let current = self.current_call_result().map(|slot| (slot.is_for(function_id), slot.effective_status()));
         match current {
             Some((true, CallStatus::Pending)) if reconcilable => Ok(CallStep::Reconcile),
             Some((true, CallStatus::Pending)) => Ok(CallStep::Execute),
@@ -276,7 +283,7 @@ impl Journal {
         persister: &mut dyn Persister,
     ) -> Result<()> {
         let pending_here = matches!(self.current_call_result(),
-            Some(slot) if slot.function_id == function_id && slot.is_pending());
+            Some(slot) if slot.is_for(function_id) && slot.is_pending());
         if pending_here {
             self.finalize_current_call(function_id, result, exception, persister)
         } else {

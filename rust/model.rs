@@ -1,10 +1,24 @@
 //! The journal's data model and its JSON form, compatible with Flink Agents'
 //! `ActionStateSerde` (spec §1).
+//!
+//! What is read is written back with the same meaning: bodies the core does
+//! not interpret stay JSON text ([`OpaqueJson`]: numbers, escapes and key
+//! order exactly as written), strings it does read stay exact even with lone
+//! surrogates ([`JsonString`]), and fields it does not know are kept.
 
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::Value;
+mod de;
+mod opaque;
+mod ser;
+mod text;
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+
+pub(crate) use de::other_fields_from_json;
+pub use opaque::{OpaqueJson, MAX_BODY_DEPTH, MAX_NESTING_DEPTH};
+pub(crate) use ser::other_fields_to_json;
+pub use text::JsonString;
 
 /// Stored status of a journal slot. Absent only in legacy records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,15 +44,20 @@ impl CallStatus {
 }
 
 /// One journal slot (spec §1.1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallResult {
-    pub function_id: String,
-    #[serde(default)]
+    /// The call's identity. `None` (JSON null) only in records Flink Agents
+    /// 0.3.1 wrote for a callable whose `getId()` was null: such a slot, like
+    /// one whose id holds a lone surrogate, matches no call, so a re-run cuts
+    /// the journal at its position.
+    pub function_id: Option<JsonString>,
+    /// Flink Agents 0.3.x's digest of the arguments: kept as read and written
+    /// back (`""` when a record had none, which 0.3.x matches for Java
+    /// callables), so 0.3.x replays this library's journals. `None` is JSON
+    /// null. Never used to match: the id is the call's whole identity.
+    pub args_digest: Option<JsonString>,
     pub status: Option<CallStatus>,
-    #[serde(default, with = "base64_bytes")]
     pub result_payload: Option<Vec<u8>>,
-    #[serde(default, with = "base64_bytes")]
     pub exception_payload: Option<Vec<u8>>,
 }
 
@@ -50,16 +69,32 @@ impl CallResult {
         exception_payload: Option<Vec<u8>>,
     ) -> CallResult {
         let status = if exception_payload.is_some() { CallStatus::Failed } else { CallStatus::Succeeded };
-        CallResult { function_id: function_id.into(), status: Some(status), result_payload, exception_payload }
+        CallResult { status: Some(status), result_payload, exception_payload, ..CallResult::with_id(function_id) }
     }
 
     pub fn pending(function_id: impl Into<String>) -> CallResult {
+        CallResult { status: Some(CallStatus::Pending), ..CallResult::with_id(function_id) }
+    }
+
+    fn with_id(function_id: impl Into<String>) -> CallResult {
         CallResult {
-            function_id: function_id.into(),
-            status: Some(CallStatus::Pending),
+            function_id: Some(JsonString::Text(function_id.into())),
+            args_digest: Some(JsonString::Text(String::new())),
+            status: None,
             result_payload: None,
             exception_payload: None,
         }
+    }
+
+    /// Whether this slot belongs to the call `function_id`. A null id or one
+    /// holding a lone surrogate belongs to no call: no caller can pass it.
+    pub fn is_for(&self, function_id: &str) -> bool {
+        matches!(&self.function_id, Some(JsonString::Text(id)) if id == function_id)
+    }
+
+    /// The id for messages: `null`, or the text (lone surrogates as `\uXXXX`).
+    pub fn function_id_for_display(&self) -> String {
+        self.function_id.as_ref().map_or_else(|| "null".to_string(), JsonString::to_string)
     }
 
     /// The stored status, or for legacy records the one implied by the payloads.
@@ -84,25 +119,19 @@ impl CallResult {
 
 /// One action execution's record (spec §1.2). Event and memory-update bodies
 /// are opaque JSON: the core stores and returns them without interpreting them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ActionState {
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub task_event: Value,
-    #[serde(default, deserialize_with = "null_as_empty")]
-    pub sensory_memory_updates: Vec<Value>,
-    #[serde(default, deserialize_with = "null_as_empty")]
-    pub short_term_memory_updates: Vec<Value>,
-    #[serde(default, deserialize_with = "null_as_empty")]
-    pub output_events: Vec<Value>,
-    #[serde(default, deserialize_with = "null_as_empty")]
+    /// `None` for a JSON null or an absent field (both mean "no event").
+    pub task_event: Option<OpaqueJson>,
+    pub sensory_memory_updates: Vec<OpaqueJson>,
+    pub short_term_memory_updates: Vec<OpaqueJson>,
+    pub output_events: Vec<OpaqueJson>,
     pub call_results: Vec<CallResult>,
-    #[serde(default)]
     pub completed: bool,
     /// Top-level fields this version does not know (e.g. a newer Flink
-    /// Agents' `subagentResultEvents`): kept so a rewrite loses nothing.
-    #[serde(flatten)]
-    pub other_fields: serde_json::Map<String, Value>,
+    /// Agents' `subagentResultEvents`), in the order read: kept so a rewrite
+    /// loses nothing. Names are never those of the fields above.
+    pub other_fields: Vec<(JsonString, OpaqueJson)>,
 }
 
 impl ActionState {
@@ -112,18 +141,29 @@ impl ActionState {
         self.call_results.clear();
     }
 
+    /// Reads an ActionState as Flink Agents' `ActionStateSerde` or this
+    /// library wrote it. Refuses, with `MalformedJson`, what is not a JSON
+    /// object, invalid UTF-8, and nesting deeper than [`MAX_NESTING_DEPTH`].
     pub fn from_json(bytes: &[u8]) -> Result<ActionState> {
         // serde would also accept a JSON array as a struct; a record is an object.
         if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
             return Err(Error::MalformedJson("an ActionState must be a JSON object".into()));
         }
-        let state: ActionState =
-            serde_json::from_slice(bytes).map_err(|e| Error::MalformedJson(e.to_string()))?;
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            Error::MalformedJson(format!("not valid UTF-8 at byte {}", e.valid_up_to()))
+        })?;
+        let state: ActionState = serde_json::from_str(text).map_err(|e| Error::MalformedJson(e.to_string()))?;
         Ok(state.normalized())
     }
 
+    /// The JSON Flink Agents' `ActionStateSerde` reads.
     pub fn to_json(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("ActionState always serializes")
+        ser::write_state(self).into_bytes()
+    }
+
+    /// The value of an unknown top-level field, by name.
+    pub fn other_field(&self, name: &str) -> Option<&OpaqueJson> {
+        self.other_fields.iter().find(|(n, _)| n.as_str() == Some(name)).map(|(_, value)| value)
     }
 
     fn normalized(mut self) -> ActionState {
@@ -132,90 +172,5 @@ impl ActionState {
     }
 }
 
-fn null_as_empty<'de, D, T>(deserializer: D) -> std::result::Result<Vec<T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Ok(Option::<Vec<T>>::deserialize(deserializer)?.unwrap_or_default())
-}
-
-/// `byte[]` as Jackson writes it: a standard base64 string, or null.
-mod base64_bytes {
-    use base64::engine::general_purpose::STANDARD;
-    use base64::Engine;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(value: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(bytes) => s.serialize_str(&STANDARD.encode(bytes)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
-        match Option::<String>::deserialize(d)? {
-            Some(text) => STANDARD.decode(text.as_bytes()).map(Some).map_err(serde::de::Error::custom),
-            None => Ok(None),
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn legacy_record_without_status_infers_it_from_payloads() {
-        let json = br#"{"callResults":[
-            {"functionId":"a","argsDigest":"x","resultPayload":"AQI=","exceptionPayload":null},
-            {"functionId":"b","argsDigest":"","resultPayload":null,"exceptionPayload":"ZXJy"},
-            {"functionId":"c","resultPayload":null,"exceptionPayload":null}
-        ],"completed":false}"#;
-        let state = ActionState::from_json(json).unwrap();
-        let statuses: Vec<_> = state.call_results.iter().map(|c| c.effective_status()).collect();
-        assert_eq!(statuses, vec![CallStatus::Succeeded, CallStatus::Failed, CallStatus::Succeeded]);
-        assert_eq!(state.call_results[0].result_payload.as_deref(), Some(&[1u8, 2][..]));
-        assert_eq!(state.call_results[2].result_payload, None);
-    }
-
-    #[test]
-    fn unknown_fields_are_ignored_and_opaque_bodies_round_trip() {
-        let json = br#"{"taskEvent":{"@class":"org.example.InputEvent","input":{"k":[1,2]}},
-            "sensoryMemoryUpdates":[{"path":"a","value":1}],"shortTermMemoryUpdates":null,
-            "outputEvents":[{"@class":"org.example.OutputEvent","output":"x"}],
-            "callResults":[{"functionId":"f","status":"PENDING","futureField":42}],
-            "completed":false,"someNewField":{"x":1}}"#;
-        let state = ActionState::from_json(json).unwrap();
-        assert_eq!(state.task_event["@class"], "org.example.InputEvent");
-        assert!(state.short_term_memory_updates.is_empty());
-        assert!(state.call_results[0].is_pending());
-        assert_eq!(state.other_fields["someNewField"]["x"], 1);
-        let again = ActionState::from_json(&state.to_json()).unwrap();
-        assert_eq!(again, state);
-    }
-
-    #[test]
-    fn malformed_json_is_a_clear_error() {
-        for bad in [&b"{"[..], b"[]", b"{\"callResults\":[{\"status\":\"PENDING\"}]}", b"\xff\xfe"] {
-            let err = ActionState::from_json(bad).unwrap_err();
-            assert_eq!(err.code(), crate::error::ErrorCode::MalformedJson, "{err}");
-        }
-    }
-
-    #[test]
-    fn invalid_base64_payload_is_rejected() {
-        let err = ActionState::from_json(br#"{"callResults":[{"functionId":"f","resultPayload":"!!"}]}"#)
-            .unwrap_err();
-        assert!(err.to_string().contains("malformed"), "{err}");
-    }
-
-    #[test]
-    fn marking_completed_drops_the_journal() {
-        let mut state = ActionState::default();
-        state.call_results.push(CallResult::pending("x"));
-        state.mark_completed();
-        assert!(state.completed);
-        assert!(state.call_results.is_empty());
-    }
-}
+mod tests;

@@ -7,6 +7,7 @@ mod action_bytes;
 
 use action_bytes::{initial_state, slot, whole_state_rewrite_bytes, PAYLOAD};
 use durable_journal::store::Durability;
+use durable_journal::ActionState;
 
 fn file_store_bytes(n: usize, reconcilable: bool) -> u64 {
     action_bytes::file_store_bytes(n, reconcilable, Durability::SyncEachPut)
@@ -22,7 +23,7 @@ fn full_rewrite_bytes(n: usize) -> u64 {
     let mut slots = 0u64;
     let mut total = empty;
     for i in 0..n {
-        slots += serde_json::to_vec(&slot(i)).unwrap().len() as u64;
+        slots += (ActionState { call_results: vec![slot(i)], ..initial_state() }.to_json().len() as u64) - empty;
         total += empty + slots + i as u64;
     }
     let mut completed = initial_state();

@@ -1,6 +1,9 @@
 //! Behaviour both stores share (spec §4), run against the in-memory store
 //! and the file store alike.
 
+#[path = "support/exact_state.rs"]
+mod exact_state;
+
 use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, FileStore, MemoryStore, RecoveryMarker, StateKey, StorePersister,
 };
@@ -24,7 +27,7 @@ fn user(seq: i64) -> StateKey {
 }
 
 fn state_with_event(text: &str) -> ActionState {
-    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": text}), ..Default::default() }
+    ActionState { task_event: Some(json!({"@class": "org.example.InputEvent", "input": text}).into()), ..Default::default() }
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
@@ -68,13 +71,13 @@ fn every_journal_mutation_reaches_the_store_through_the_persister() {
         check(store, &journal);
         assert_eq!(journal.len(), 3);
 
-        let with_outputs = ActionState { output_events: vec![json!({"out": 1})], ..journal.state().clone() };
+        let with_outputs = ActionState { output_events: vec![json!({"out": 1}).into()], ..journal.state().clone() };
         store.put(&k, &with_outputs).unwrap();
         journal.mark_completed(&mut StorePersister::new(store, &k)).unwrap();
         let stored = store.get(&k).unwrap().unwrap();
         assert!(stored.completed);
         assert!(stored.call_results.is_empty());
-        assert_eq!(stored.output_events, vec![json!({"out": 1})], "completion keeps what was put");
+        assert_eq!(stored.output_events, vec![json!({"out": 1}).into()], "completion keeps what was put");
     });
 }
 
@@ -155,7 +158,7 @@ fn business_keys_of_different_types_never_collide() {
         }
         for (i, business_key) in keys.iter().enumerate() {
             let got = store.get(&key(business_key.clone(), 1)).unwrap().unwrap();
-            assert_eq!(got.task_event["input"], i.to_string(), "{business_key:?}");
+            assert_eq!(got.task_event.unwrap().to_value().unwrap()["input"], i.to_string(), "{business_key:?}");
         }
     });
 }
@@ -169,8 +172,8 @@ fn underscores_in_keys_and_action_names_are_harmless() {
         let second = StateKey::new(BusinessKey::Str("a".into()), 1, "2_x", event);
         store.put(&first, &state_with_event("first")).unwrap();
         store.put(&second, &state_with_event("second")).unwrap();
-        assert_eq!(store.get(&first).unwrap().unwrap().task_event["input"], "first");
-        assert_eq!(store.get(&second).unwrap().unwrap().task_event["input"], "second");
+        assert_eq!(store.get(&first).unwrap().unwrap().task_event.unwrap().to_value().unwrap()["input"], "first");
+        assert_eq!(store.get(&second).unwrap().unwrap().task_event.unwrap().to_value().unwrap()["input"], "second");
     });
 }
 
@@ -267,5 +270,31 @@ fn close_is_idempotent_and_every_later_call_fails_with_closed() {
         for err in closed {
             assert_eq!(err.code(), ErrorCode::Closed, "{err}");
         }
+    });
+}
+
+#[test]
+fn exact_data_comes_back_whole_and_through_journal_deltas() {
+    with_each_store(|store| {
+        let k = user(1);
+        let state = exact_state::exact_state();
+        assert_eq!(String::from_utf8(state.to_json()).unwrap(), exact_state::exact_json());
+        store.put(&k, &state).unwrap();
+        assert_eq!(store.get(&k).unwrap(), Some(state.clone()));
+
+        // Re-run: the first call replays, the pending one (with Flink Agents'
+        // digest) is reconciled, and a new call lands after it.
+        let mut journal = Journal::new(state);
+        assert!(matches!(journal.begin_call("tool-call:a", false, &mut StorePersister::new(store, &k)).unwrap(), CallStep::Replay(_)));
+        journal.advance_call_index_by(2).unwrap();
+        assert_eq!(journal.begin_call("py.search::0123456789abcdef", true, &mut StorePersister::new(store, &k)).unwrap(), CallStep::Reconcile);
+        journal.complete_call("py.search::0123456789abcdef", Some(b"r".to_vec()), None, &mut StorePersister::new(store, &k)).unwrap();
+        journal.record_call_completion("next", None, None, &mut StorePersister::new(store, &k)).unwrap();
+        let stored = store.get(&k).unwrap().unwrap();
+        assert_eq!(stored, *journal.state());
+        let json = String::from_utf8(stored.to_json()).unwrap();
+        assert!(json.contains(r#"{"functionId":null,"argsDigest":"","status":"SUCCEEDED""#), "{json}");
+        assert!(json.contains(r#"{"functionId":"tool-call:\uD83D","argsDigest":null,"#), "{json}");
+        assert!(json.contains(r#"{"functionId":"py.search::0123456789abcdef","argsDigest":"9f86d081884c7d65","status":"SUCCEEDED""#), "{json}");
     });
 }

@@ -19,7 +19,7 @@ fn small_store(dir: &std::path::Path) -> (Vec<u8>, Vec<ActionState>) {
     let mut store = FileStore::open(dir).unwrap();
     let mut states = Vec::new();
     for seq in 1..=3 {
-        let state = ActionState { task_event: json!({"@class": "E", "n": seq}), ..Default::default() };
+        let state = ActionState { task_event: Some(json!({"@class": "E", "n": seq}).into()), ..Default::default() };
         store.put(&key(seq), &state).unwrap();
         states.push(state);
     }

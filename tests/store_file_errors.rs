@@ -12,11 +12,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use other_process_lock::{can_lock, HeldLock};
 use durable_journal::store::{
     ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
 };
 use durable_journal::{ActionState, Error, ErrorCode, Journal};
+use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
     StateKey::new(BusinessKey::Long(1), seq, "process", EventIdentity::Occurrence(format!("occ-{seq}")))
@@ -200,7 +200,7 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
     store.close().unwrap();
     let mut reopened = FileStore::open(&disk.mount_point).unwrap();
     assert_eq!(reopened.recovery_report().torn_tail, None);
-    let ids: Vec<_> = reopened.get(&k).unwrap().unwrap().call_results.into_iter().map(|c| c.function_id).collect();
+    let ids: Vec<_> = reopened.get(&k).unwrap().unwrap().call_results.into_iter().map(|c| c.function_id_for_display()).collect();
     assert_eq!(ids, ["small", "next"]);
     reopened.close().unwrap();
 }

@@ -10,10 +10,10 @@ mod other_process_lock;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use other_process_lock::{can_lock, HeldLock};
 use durable_journal::store::file::LOCK_FILE;
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
 use durable_journal::{ActionState, ErrorCode, Journal};
+use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
     StateKey::new(BusinessKey::Long(5), seq, "act", EventIdentity::Occurrence(format!("occ-{seq}")))

@@ -1,6 +1,9 @@
 //! The file store across reopen: what survives, what a crash may cut off,
 //! what counts as corruption, compaction, and recovery markers.
 
+#[path = "support/exact_state.rs"]
+mod exact_state;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +19,7 @@ fn key(seq: i64) -> StateKey {
 }
 
 fn event(text: &str) -> ActionState {
-    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": text}), ..Default::default() }
+    ActionState { task_event: Some(json!({"@class": "org.example.InputEvent", "input": text}).into()), ..Default::default() }
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
@@ -66,7 +69,7 @@ fn reopening_restores_entries_journals_hides_and_prunes() {
     assert!(!report.created);
     assert_eq!(report.torn_tail, None);
     assert_eq!(store.get(&key(2)).unwrap().unwrap().call_results, journal.state().call_results);
-    assert_eq!(store.get(&key(4)).unwrap().unwrap().task_event["input"], "4");
+    assert_eq!(store.get(&key(4)).unwrap().unwrap().task_event.unwrap().to_value().unwrap()["input"], "4");
     assert_eq!(store.get(&key(5)).unwrap(), None, "hidden by the miss at seq 4 before the reopen");
     assert_eq!(store.get(&key(1)).unwrap(), None, "pruned before the reopen");
 }
@@ -364,4 +367,30 @@ fn markers_of_another_store_directory_are_refused_on_rebuild() {
     assert_eq!(err.code(), ErrorCode::IllegalState);
     assert!(err.to_string().contains("different store directory"), "{err}");
     store.rebuild_state(&[]).unwrap();
+}
+
+#[test]
+fn exact_data_survives_reopen_and_compaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = exact_state::exact_state();
+    {
+        let mut store = FileStore::open(dir.path()).unwrap();
+        store.put(&key(1), &state).unwrap();
+        let mut journal = Journal::new(state.clone());
+        journal.advance_call_index_by(3).unwrap();
+        journal.complete_call("py.search::0123456789abcdef", Some(b"r".to_vec()), None, &mut StorePersister::new(&mut store, &key(1))).unwrap();
+        store.close().unwrap();
+    }
+    let mut store = FileStore::open(dir.path()).unwrap();
+    let reopened = store.get(&key(1)).unwrap().unwrap();
+    let mut expected = state;
+    expected.call_results[3] = CallResult {
+        args_digest: Some("9f86d081884c7d65".into()),
+        ..ok("py.search::0123456789abcdef", b"r")
+    };
+    assert!(reopened == expected, "the reopened state differs from what was written");
+    store.compact().unwrap();
+    store.close().unwrap();
+    let mut store = FileStore::open(dir.path()).unwrap();
+    assert!(store.get(&key(1)).unwrap().unwrap() == reopened, "compaction changed the state");
 }

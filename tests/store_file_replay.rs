@@ -9,11 +9,11 @@ mod fixture;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use durable_journal::store::file::FORMAT_VERSION;
 use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, FileStore, MemoryStore, RecoveryMarker, StateKey, StoreId,
     StorePersister,
 };
-use durable_journal::store::file::FORMAT_VERSION;
 use durable_journal::{ActionState, Error, Journal};
 use serde_json::json;
 
@@ -28,7 +28,7 @@ fn store_with_calls(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u64>) {
     let mut store = FileStore::open(dir).unwrap();
     let mut starts = vec![store.stats().unwrap().segment_bytes];
     let k = key(1);
-    store.put(&k, &ActionState { task_event: json!({"@class": "E"}), ..Default::default() }).unwrap();
+    store.put(&k, &ActionState { task_event: Some(json!({"@class": "E"}).into()), ..Default::default() }).unwrap();
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
     for call in ["call-a", "call-b"] {
         starts.push(store.stats().unwrap().segment_bytes);
@@ -169,6 +169,21 @@ fn a_store_written_in_format_1_loads_every_entry_and_is_rewritten_in_the_current
     assert_holds_fixture_content(&mut reopened);
     assert!(reopened.get(&key(9)).unwrap().is_some());
     assert_eq!(reopened.get_recovery_marker().unwrap(), fixture_marker(fixture::POSITION + 1));
+}
+
+#[test]
+fn inspecting_a_format_1_store_reads_it_without_rewriting_it() {
+    let (dir, segment) = fixture_copy();
+    let inspected = FileStore::inspect(dir.path()).unwrap();
+    assert_eq!((inspected.format_version, inspected.position), (1, fixture::POSITION));
+    let mut expected = expected_fixture_content();
+    let live: Vec<StateKey> = fixture::keys().into_iter().filter(|k| expected.get(k).unwrap().is_some()).collect();
+    assert_eq!(inspected.entries.iter().map(|e| e.key.clone()).collect::<Vec<_>>(), live);
+    assert_eq!(
+        fs::read(&segment).unwrap(),
+        fs::read(Path::new(fixture::FIXTURE_DIR).join(segment.file_name().unwrap())).unwrap()
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no lock file, no new generation");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue};
 use super::{index_arg, object_array, optional_bytes, required_bytes, required_utf8, byte_array_or_null, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::journal::{CallStep, Journal, JournalChange, Persister};
-use crate::model::{ActionState, CallResult};
+use crate::model::{ActionState, CallResult, JsonString};
 
 /// What a Java handle points at: the journal and, when it persists into a
 /// native store, that store's persister. Without one, every persisted
@@ -78,7 +78,8 @@ fn mutate<'l, R>(
 /// Java turns the id bytes into its String.
 fn fields_tuple<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObjectArray<'l>> {
     let Some(slot) = slot else { return Ok(JObjectArray::<JObject>::null()) };
-    let id = byte_array_or_null(env, Some(slot.function_id.as_bytes()))?;
+    // A null id stays null; one holding a lone surrogate crosses as WTF-8.
+    let id = byte_array_or_null(env, slot.function_id.as_ref().map(JsonString::as_wtf8))?;
     let status: JObject = env.new_string(slot.effective_status().as_str())?.into();
     let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
     let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;

@@ -14,8 +14,8 @@ impl Persister for Recorder {
             return Err(Error::InvalidArgument("disk on fire".into()));
         }
         let label = match change {
-            JournalChange::Put { index, slot } => format!("put {index} {}", slot.function_id),
-            JournalChange::Replace { index, slot } => format!("replace {index} {}", slot.function_id),
+            JournalChange::Put { index, slot } => format!("put {index} {}", slot.function_id_for_display()),
+            JournalChange::Replace { index, slot } => format!("replace {index} {}", slot.function_id_for_display()),
             JournalChange::PutBatch { from, slots } => format!("batch {from} {}", slots.len()),
             JournalChange::Truncate { from } => format!("truncate {from}"),
             JournalChange::Complete => "complete".to_string(),
@@ -284,4 +284,56 @@ fn clearing_from_an_index_past_the_end_cuts_nothing() {
     j.clear_call_results_from_and_persist(1, &mut p).unwrap();
     j.clear_call_results_from_current_index_and_persist(&mut p).unwrap();
     assert_eq!(p.changes, vec!["truncate 1 -> 1", "truncate 1 -> 1"]);
+}
+
+// --- slots Flink Agents wrote: null ids, ids that are no Unicode, digests ---
+
+fn from_flink_agents(slots_json: &str) -> Journal {
+    Journal::new(ActionState::from_json(format!(r#"{{"callResults":[{slots_json}]}}"#).as_bytes()).unwrap())
+}
+
+#[test]
+fn a_slot_with_a_null_id_matches_no_call_so_a_rerun_cuts_the_journal_there() {
+    for reconcilable in [false, true] {
+        let mut j = from_flink_agents(
+            r#"{"functionId":"a","argsDigest":"","status":"SUCCEEDED","resultPayload":"MQ==","exceptionPayload":null},
+               {"functionId":null,"argsDigest":"","status":"SUCCEEDED","resultPayload":"Mg==","exceptionPayload":null},
+               {"functionId":"c","argsDigest":"","status":"SUCCEEDED","resultPayload":"Mw==","exceptionPayload":null}"#,
+        );
+        let mut p = Recorder::default();
+        assert!(matches!(j.begin_call("a", reconcilable, &mut p).unwrap(), CallStep::Replay(_)));
+        for id in ["", "null"] {
+            assert!(!j.current_call_result().unwrap().is_for(id));
+        }
+        assert_eq!(run(&mut j, "b", reconcilable, &mut p), CallStep::Execute);
+        assert_eq!(j.state().call_results, vec![ok("a", b"1"), ok("b", b"new")]);
+    }
+}
+
+#[test]
+fn a_pending_slot_with_a_null_id_cannot_be_finalized_and_says_so() {
+    let mut j = from_flink_agents(r#"{"functionId":null,"status":"PENDING"}"#);
+    let err = j.finalize_current_call("null", None, None, &mut NoPersist).unwrap_err();
+    assert!(err.to_string().contains("another call ('null')"), "{err}");
+}
+
+#[test]
+fn a_slot_whose_id_holds_a_lone_surrogate_matches_no_call() {
+    let mut j = from_flink_agents(r#"{"functionId":"tool-call:\uD83D","status":"SUCCEEDED","resultPayload":null}"#);
+    for id in ["tool-call:\u{FFFD}", "tool-call:", r"tool-call:\uD83D"] {
+        assert!(!j.current_call_result().unwrap().is_for(id), "{id}");
+    }
+    assert_eq!(j.match_next_or_clear_subsequent("tool-call:\u{FFFD}"), None);
+    assert!(j.is_empty(), "cut like any other different call");
+}
+
+#[test]
+fn finalizing_keeps_the_digest_the_slot_was_reserved_with_and_new_slots_get_an_empty_one() {
+    let mut j = from_flink_agents(r#"{"functionId":"a","argsDigest":"9f86d081884c7d65","status":"PENDING"}"#);
+    let mut p = Recorder::default();
+    assert_eq!(run(&mut j, "a", true, &mut p), CallStep::Reconcile);
+    run(&mut j, "b", false, &mut p);
+    let digests: Vec<_> = j.state().call_results.iter().map(|slot| slot.args_digest.clone()).collect();
+    assert_eq!(digests, vec![Some("9f86d081884c7d65".into()), Some("".into())]);
+    assert_eq!(j.call_result_at(0).unwrap().effective_status(), CallStatus::Succeeded);
 }

@@ -4,9 +4,9 @@
 //! Every variable-length field carries its length, so no value can run into
 //! the next one (the `_`-joined keys of Flink Agents could).
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 
-use crate::model::{ActionState, CallResult, CallStatus};
+use crate::model::{other_fields_from_json, other_fields_to_json, ActionState, CallResult, CallStatus, JsonString, OpaqueJson};
 
 /// Why a byte string did not decode; the caller adds where it was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,6 +176,21 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The slot's flag byte: the status in the low two bits, then what the rest
+/// of the slot holds beyond what every slot written before these flags held
+/// (a Unicode id, digest `""`), so those slots (flags 0 to 3) still decode.
+const STATUS_MASK: u8 = 0b11;
+/// The function id is null; its string is written empty.
+const ID_NULL: u8 = 1 << 2;
+/// The function id holds a lone surrogate; its string is WTF-8.
+const ID_LONE_SURROGATES: u8 = 1 << 3;
+/// The args digest is null.
+const DIGEST_NULL: u8 = 1 << 4;
+/// A digest other than `""` follows the payloads as a byte string.
+const DIGEST_PRESENT: u8 = 1 << 5;
+/// That digest holds a lone surrogate: its string is WTF-8.
+const DIGEST_LONE_SURROGATES: u8 = 1 << 6;
+
 fn status_code(status: Option<CallStatus>) -> u8 {
     match status {
         None => 0,
@@ -185,35 +200,80 @@ fn status_code(status: Option<CallStatus>) -> u8 {
     }
 }
 
-fn status_from_code(code: u8) -> DecodeResult<Option<CallStatus>> {
-    match code {
-        0 => Ok(None),
-        1 => Ok(Some(CallStatus::Pending)),
-        2 => Ok(Some(CallStatus::Succeeded)),
-        3 => Ok(Some(CallStatus::Failed)),
-        other => Err(DecodeError(format!("unknown call status code {other}"))),
+fn status_from_code(code: u8) -> Option<CallStatus> {
+    match code & STATUS_MASK {
+        0 => None,
+        1 => Some(CallStatus::Pending),
+        2 => Some(CallStatus::Succeeded),
+        _ => Some(CallStatus::Failed),
     }
 }
 
 /// One journal slot: payloads are stored as raw bytes (no base64), so a slot
-/// costs its payload plus a few bytes.
+/// costs its payload plus a few bytes; the usual digest `""` costs nothing.
 pub fn write_call_result(w: &mut Writer, slot: &CallResult) {
-    w.str(&slot.function_id);
-    w.u8(status_code(slot.status));
+    let mut flags = status_code(slot.status);
+    match &slot.function_id {
+        None => flags |= ID_NULL,
+        Some(JsonString::LoneSurrogates(_)) => flags |= ID_LONE_SURROGATES,
+        Some(JsonString::Text(_)) => {}
+    }
+    let digest = match &slot.args_digest {
+        None => {
+            flags |= DIGEST_NULL;
+            None
+        }
+        Some(JsonString::Text(text)) if text.is_empty() => None,
+        Some(digest) => {
+            flags |= DIGEST_PRESENT;
+            if let JsonString::LoneSurrogates(_) = digest {
+                flags |= DIGEST_LONE_SURROGATES;
+            }
+            Some(digest.as_wtf8())
+        }
+    };
+    w.bytes(slot.function_id.as_ref().map_or(&[][..], JsonString::as_wtf8));
+    w.u8(flags);
     w.opt_bytes(slot.result_payload.as_deref());
     w.opt_bytes(slot.exception_payload.as_deref());
+    if let Some(digest) = digest {
+        w.bytes(digest);
+    }
 }
 
-/// Smallest encoded slot: empty id, status, two absent payloads.
+/// Smallest encoded slot: empty id, flags, two absent payloads.
 const MIN_CALL_RESULT_LEN: usize = 4 + 1 + 1 + 1;
 
 pub fn read_call_result(r: &mut Reader<'_>) -> DecodeResult<CallResult> {
-    Ok(CallResult {
-        function_id: r.string()?,
-        status: status_from_code(r.u8()?)?,
-        result_payload: r.opt_bytes()?,
-        exception_payload: r.opt_bytes()?,
-    })
+    let id = r.bytes()?;
+    let flags = r.u8()?;
+    if flags & !(STATUS_MASK | ID_NULL | ID_LONE_SURROGATES | DIGEST_NULL | DIGEST_PRESENT | DIGEST_LONE_SURROGATES) != 0 {
+        return Err(DecodeError(format!("unknown call status code {flags}")));
+    }
+    let function_id = if flags & ID_NULL != 0 {
+        None
+    } else {
+        Some(read_json_string(id, flags & ID_LONE_SURROGATES != 0)?)
+    };
+    let status = status_from_code(flags);
+    let result_payload = r.opt_bytes()?;
+    let exception_payload = r.opt_bytes()?;
+    let args_digest = if flags & DIGEST_NULL != 0 {
+        None
+    } else if flags & DIGEST_PRESENT != 0 {
+        Some(read_json_string(r.bytes()?, flags & DIGEST_LONE_SURROGATES != 0)?)
+    } else {
+        Some(JsonString::Text(String::new()))
+    };
+    Ok(CallResult { function_id, args_digest, status, result_payload, exception_payload })
+}
+
+/// UTF-8, or WTF-8 when the flag says the string holds a lone surrogate.
+fn read_json_string(bytes: &[u8], lone_surrogates: bool) -> DecodeResult<JsonString> {
+    match (JsonString::from_wtf8(bytes), lone_surrogates) {
+        (text @ JsonString::Text(_), false) | (text @ JsonString::LoneSurrogates(_), true) => Ok(text),
+        _ => Err(DecodeError("a string does not hold what its flag says".into())),
+    }
 }
 
 pub fn write_call_results(w: &mut Writer, slots: &[CallResult]) {
@@ -228,36 +288,51 @@ pub fn read_call_results(r: &mut Reader<'_>) -> DecodeResult<Vec<CallResult>> {
     (0..n).map(|_| read_call_result(r)).collect()
 }
 
-fn write_json(w: &mut Writer, value: &Value) {
-    w.bytes(&serde_json::to_vec(value).expect("a JSON value always serializes"));
+/// An opaque body as the JSON text it is (`null` for an absent task event).
+fn write_body(w: &mut Writer, body: Option<&OpaqueJson>) {
+    w.bytes(body.map_or("null", OpaqueJson::get).as_bytes());
 }
 
-fn read_json(r: &mut Reader<'_>) -> DecodeResult<Value> {
-    serde_json::from_slice(r.bytes()?).map_err(|e| DecodeError(format!("bad JSON value: {e}")))
+/// Bodies were checked when they entered; the text is parsed again so a
+/// damaged record can never yield a body that is not JSON. No depth limit:
+/// whatever the store wrote, it reads back.
+fn read_body(r: &mut Reader<'_>) -> DecodeResult<OpaqueJson> {
+    let text = json_text(r.bytes()?)?;
+    let raw: &RawValue = serde_json::from_str(text).map_err(|e| DecodeError(format!("bad JSON value: {e}")))?;
+    OpaqueJson::from_raw(raw, usize::MAX).map_err(DecodeError)
 }
 
-fn write_json_list(w: &mut Writer, values: &[Value]) {
-    w.count(values.len());
-    for value in values {
-        write_json(w, value);
+fn json_text(bytes: &[u8]) -> DecodeResult<&str> {
+    std::str::from_utf8(bytes).map_err(|_| DecodeError("a JSON text is not valid UTF-8".into()))
+}
+
+fn read_task_event(r: &mut Reader<'_>) -> DecodeResult<Option<OpaqueJson>> {
+    let event = read_body(r)?;
+    Ok((event.get() != "null").then_some(event))
+}
+
+fn write_body_list(w: &mut Writer, bodies: &[OpaqueJson]) {
+    w.count(bodies.len());
+    for body in bodies {
+        write_body(w, Some(body));
     }
 }
 
-fn read_json_list(r: &mut Reader<'_>) -> DecodeResult<Vec<Value>> {
+fn read_body_list(r: &mut Reader<'_>) -> DecodeResult<Vec<OpaqueJson>> {
     let n = r.count(4)?;
-    (0..n).map(|_| read_json(r)).collect()
+    (0..n).map(|_| read_body(r)).collect()
 }
 
 /// A whole ActionState: the opaque event and memory bodies as JSON text, the
-/// journal as binary slots.
+/// journal as binary slots, the unknown fields as the text of one JSON object.
 pub fn write_action_state(w: &mut Writer, state: &ActionState) {
     w.u8(u8::from(state.completed));
-    write_json(w, &state.task_event);
-    write_json_list(w, &state.sensory_memory_updates);
-    write_json_list(w, &state.short_term_memory_updates);
-    write_json_list(w, &state.output_events);
+    write_body(w, state.task_event.as_ref());
+    write_body_list(w, &state.sensory_memory_updates);
+    write_body_list(w, &state.short_term_memory_updates);
+    write_body_list(w, &state.output_events);
     write_call_results(w, &state.call_results);
-    write_json(w, &Value::Object(state.other_fields.clone()));
+    w.bytes(other_fields_to_json(&state.other_fields).as_bytes());
 }
 
 pub fn read_action_state(r: &mut Reader<'_>) -> DecodeResult<ActionState> {
@@ -268,51 +343,129 @@ pub fn read_action_state(r: &mut Reader<'_>) -> DecodeResult<ActionState> {
     };
     Ok(ActionState {
         completed,
-        task_event: read_json(r)?,
-        sensory_memory_updates: read_json_list(r)?,
-        short_term_memory_updates: read_json_list(r)?,
-        output_events: read_json_list(r)?,
+        task_event: read_task_event(r)?,
+        sensory_memory_updates: read_body_list(r)?,
+        short_term_memory_updates: read_body_list(r)?,
+        output_events: read_body_list(r)?,
         call_results: read_call_results(r)?,
-        other_fields: match read_json(r)? {
-            Value::Object(fields) => fields,
-            other => return Err(DecodeError(format!("other fields must be a JSON object, not {other}"))),
-        },
+        other_fields: other_fields_from_json(json_text(r.bytes()?)?, usize::MAX)
+            .map_err(|e| DecodeError(format!("bad unknown fields: {e}")))?,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn body(text: &str) -> OpaqueJson {
+        OpaqueJson::parse(text).unwrap()
+    }
+
+    fn round_trip(state: &ActionState) -> ActionState {
+        let mut w = Writer::new();
+        write_action_state(&mut w, state);
+        let bytes = w.into_bytes();
+        let mut r = Reader::new(&bytes);
+        let read = read_action_state(&mut r).unwrap();
+        r.finish("state").unwrap();
+        read
+    }
 
     #[test]
     fn action_state_round_trips_with_payload_absence_preserved() {
         let state = ActionState {
-            task_event: json!({"@class": "org.example.InputEvent", "input": "héllo 🌍"}),
-            sensory_memory_updates: vec![json!({"path": "a", "value": 1})],
+            task_event: Some(body(r#"{"@class":"org.example.InputEvent","input":"héllo 🌍"}"#)),
+            sensory_memory_updates: vec![body(r#"{"path":"a","value":1}"#)],
             short_term_memory_updates: vec![],
-            output_events: vec![json!({"@class": "org.example.OutputEvent"})],
+            output_events: vec![body(r#"{"@class":"org.example.OutputEvent"}"#), body("null")],
             call_results: vec![
                 CallResult::completed("a", Some(vec![]), None),
                 CallResult::completed("b", None, None),
                 CallResult::completed("c", None, Some(b"boom".to_vec())),
                 CallResult::pending("d"),
-                CallResult {
-                    function_id: "legacy".into(),
-                    status: None,
-                    result_payload: None,
-                    exception_payload: None,
-                },
+                CallResult { status: None, ..CallResult::pending("legacy") },
             ],
             completed: false,
-            other_fields: json!({"subagentResultEvents": [{"@class": "X"}]}).as_object().unwrap().clone(),
+            other_fields: vec![("subagentResultEvents".into(), body(r#"[{"@class":"X"}]"#))],
         };
+        assert_eq!(round_trip(&state), state);
+    }
+
+    #[test]
+    fn bodies_keep_exact_numbers_lone_surrogates_and_any_depth() {
+        let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+        let state = ActionState {
+            task_event: Some(body(r#"{"n":[0.12073605139050847,18446744073709551616,123456789012345678901234567890,1e400,-0.0]}"#)),
+            output_events: vec![body(r#""cut \uD83D""#)],
+            // Deeper than from_json accepts: what the store wrote, it reads.
+            sensory_memory_updates: vec![OpaqueJson::from_raw(serde_json::from_str::<&RawValue>(&deep).unwrap(), usize::MAX).unwrap()],
+            other_fields: vec![(serde_json::from_str(r#""\uDE00""#).unwrap(), body("123456789012345678901234567890"))],
+            ..Default::default()
+        };
+        assert_eq!(round_trip(&state), state);
+    }
+
+    #[test]
+    fn null_and_lone_surrogate_ids_and_every_kind_of_digest_round_trip() {
+        let lone: JsonString = serde_json::from_str(r#""tool-call:\uD83D""#).unwrap();
+        let state = ActionState {
+            call_results: vec![
+                CallResult { function_id: None, ..CallResult::completed("x", Some(b"1".to_vec()), None) },
+                CallResult { function_id: Some(lone.clone()), ..CallResult::pending("x") },
+                CallResult { args_digest: None, ..CallResult::pending("null digest") },
+                CallResult { args_digest: Some("3f2a9c".into()), ..CallResult::pending("digest") },
+                CallResult { args_digest: Some(lone), ..CallResult::pending("odd digest") },
+                CallResult { function_id: Some("".into()), ..CallResult::pending("x") },
+            ],
+            ..Default::default()
+        };
+        assert_eq!(round_trip(&state), state);
+    }
+
+    #[test]
+    fn records_written_before_digests_and_null_ids_still_decode() {
+        // A state as the encoder before this format extension wrote it.
+        let bytes = decode_hex(OLD_STATE_HEX);
+        let state = read_action_state(&mut Reader::new(&bytes)).unwrap();
+        assert_eq!(
+            state,
+            ActionState {
+                task_event: Some(body(r#"{"@class":"E","n":1.5}"#)),
+                sensory_memory_updates: vec![body(r#"{"path":"a","value":1}"#)],
+                output_events: vec![body(r#""out""#)],
+                call_results: vec![
+                    CallResult::completed("a", Some(vec![1, 2]), None),
+                    CallResult::completed("c", None, Some(b"boom".to_vec())),
+                    CallResult::pending("d"),
+                    CallResult { status: None, ..CallResult::pending("legacy") },
+                ],
+                other_fields: vec![("subagentResultEvents".into(), body(r#"[{"@class":"X"}]"#))],
+                ..Default::default()
+            }
+        );
+    }
+
+    #[test]
+    fn a_slot_with_undefined_flags_is_refused() {
         let mut w = Writer::new();
-        write_action_state(&mut w, &state);
-        let bytes = w.into_bytes();
-        let mut r = Reader::new(&bytes);
-        assert_eq!(read_action_state(&mut r).unwrap(), state);
-        r.finish("state").unwrap();
+        w.str("f");
+        w.u8(0x80);
+        w.opt_bytes(None);
+        w.opt_bytes(None);
+        let err = read_call_result(&mut Reader::new(&w.into_bytes())).unwrap_err();
+        assert!(err.0.contains("unknown call status code 128"), "{err}");
+    }
+
+    /// `write_action_state` of the state below, by the encoder of commit 197b2a1.
+    const OLD_STATE_HEX: &str = concat!(
+        "00160000007b2240636c617373223a2245222c226e223a312e357d01000000160000007b2270617468223a2261222c22",
+        "76616c7565223a317d000000000100000005000000226f75742204000000010000006102010200000001020001000000",
+        "6303000104000000626f6f6d0100000064010000060000006c6567616379000000290000007b227375626167656e7452",
+        "6573756c744576656e7473223a5b7b2240636c617373223a2258227d5d7d",
+    );
+
+    fn decode_hex(hex: &str) -> Vec<u8> {
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
     }
 
     #[test]

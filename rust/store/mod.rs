@@ -18,7 +18,9 @@ mod memory;
 mod persister;
 mod table;
 
-pub use file::{CompactionPolicy, Durability, FileStore, FileStoreOptions, RecoveryReport, StoreStats};
+pub use file::{
+    CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, StoreStats,
+};
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;

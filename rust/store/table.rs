@@ -128,8 +128,8 @@ impl StateTable {
                 Some(stored) if stored.is_pending() && stored.function_id == slot.function_id => Ok(()),
                 Some(stored) => Err(format!(
                     "finalize of '{}' at slot {index}, but the stored slot is '{}' ({})",
-                    slot.function_id,
-                    stored.function_id,
+                    slot.function_id_for_display(),
+                    stored.function_id_for_display(),
                     stored.effective_status().as_str()
                 )),
                 None => Err(format!("finalize at slot {index} but the stored journal has {len} slots")),
@@ -163,13 +163,13 @@ impl StateTable {
     }
 
     /// Every live entry, in key order (so compaction output is deterministic).
-    pub fn sorted_entries(&self) -> Vec<(StateKey, &ActionState)> {
+    pub fn sorted_entries(&self) -> Vec<(StateKey, &Entry)> {
         let mut out = Vec::with_capacity(self.entries);
         for (business_key, seqs) in &self.keys {
             for (seq, entries) in seqs {
                 for ((action, event), entry) in entries {
                     let key = StateKey::new(business_key.clone(), *seq, action.clone(), event.clone());
-                    out.push((key, &entry.state));
+                    out.push((key, entry));
                 }
             }
         }

@@ -12,16 +12,21 @@ use serde_json::json;
 pub const PAYLOAD: usize = 1024;
 
 pub fn initial_state() -> ActionState {
-    ActionState { task_event: json!({"@class": "org.example.InputEvent", "input": "question"}), ..Default::default() }
+    ActionState { task_event: Some(json!({"@class": "org.example.InputEvent", "input": "question"}).into()), ..Default::default() }
 }
 
 pub fn action_key(seq: i64) -> StateKey {
     StateKey::new(BusinessKey::Long(42), seq, "process", EventIdentity::Occurrence(format!("occ-{seq}")))
 }
 
-/// Call `i`'s terminal slot. Fixed-width ids: every call's record has the same size.
+/// Call `i`'s id. Fixed width: every call's record has the same size.
+pub fn slot_id(i: usize) -> String {
+    format!("call-{i:05}")
+}
+
+/// Call `i`'s terminal slot.
 pub fn slot(i: usize) -> CallResult {
-    CallResult::completed(format!("call-{i:05}"), Some(vec![b'x'; PAYLOAD]), None)
+    CallResult::completed(slot_id(i), Some(vec![b'x'; PAYLOAD]), None)
 }
 
 /// Bytes the file store appends for one action with `n` calls: the initial
@@ -34,10 +39,9 @@ pub fn file_store_bytes(n: usize, reconcilable: bool, durability: Durability) ->
     store.put(&k, &initial_state()).unwrap();
     let mut journal = Journal::new(initial_state());
     for i in 0..n {
-        let s = slot(i);
         let mut persister = StorePersister::new(&mut store, &k);
-        journal.begin_call(&s.function_id, reconcilable, &mut persister).unwrap();
-        journal.complete_call(&s.function_id, s.result_payload, None, &mut persister).unwrap();
+        journal.begin_call(&slot_id(i), reconcilable, &mut persister).unwrap();
+        journal.complete_call(&slot_id(i), slot(i).result_payload, None, &mut persister).unwrap();
     }
     journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
     store.stats().unwrap().bytes_appended

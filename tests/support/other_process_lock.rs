@@ -35,5 +35,9 @@ impl HeldLock {
 
 /// Whether another process can take `path`'s lock at once.
 pub fn can_lock(path: &Path) -> bool {
-    Command::new("flock").args(["-n", path.to_str().unwrap(), "true"]).status().expect("flock(1) is installed").success()
+    Command::new("flock")
+        .args(["-n", path.to_str().unwrap(), "true"])
+        .status()
+        .expect("flock(1) is installed")
+        .success()
 }

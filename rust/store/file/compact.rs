@@ -57,8 +57,8 @@ pub fn write_snapshot(dir: &Path, current: &SegmentHeader, position: u64, table:
     let mut entry_bytes = Vec::with_capacity(entries.len());
     let mut len = HEADER_LEN as u64;
     let path = segment::write_new(dir, &header, |out| {
-        for (key, state) in entries {
-            let frame = frame::encode(&record::encode_put(&key, state), len);
+        for (key, entry) in entries {
+            let frame = frame::encode(&record::encode_put(&key, &entry.state), len);
             out.write_all(&frame)?;
             len += frame.len() as u64;
             entry_bytes.push((key, frame.len() as u64));

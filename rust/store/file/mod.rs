@@ -4,6 +4,7 @@
 
 mod compact;
 mod frame;
+mod inspect;
 mod lock;
 mod record;
 mod recover;
@@ -17,6 +18,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use compact::CompactionPolicy;
+pub use inspect::{InspectedEntry, InspectedStore};
 pub use lock::LOCK_FILE;
 pub use recover::TornTail;
 pub use segment::FORMAT_VERSION;
@@ -166,6 +168,13 @@ impl FileStore {
             report.upgraded_from_version = Some(loaded.header.version);
         }
         Ok(FileStore { dir, store_id: loaded.header.store_id, report, open: Some(open) })
+    }
+
+    /// Reads the store in `dir` without opening it: no lock (a running job
+    /// may hold the store), no repair and no change to any file. See
+    /// [`InspectedStore`]; corruption is `StoreCorrupt`, as for open.
+    pub fn inspect(dir: impl AsRef<Path>) -> Result<InspectedStore> {
+        inspect::inspect(dir.as_ref())
     }
 
     pub fn dir(&self) -> &Path {

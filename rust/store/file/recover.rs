@@ -1,8 +1,9 @@
 //! Opening a segment: replay every record into a fresh table, drop a torn
-//! final record, and refuse anything else that is damaged.
+//! final record, and refuse anything else that is damaged. The replay
+//! itself changes nothing, so inspection reads a segment the same way.
 
 use std::fs::{File, OpenOptions};
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::frame::{find_intact_frame, FrameScanner, Scanned};
@@ -40,11 +41,26 @@ fn corrupt(path: &Path, offset: u64, reason: impl Into<String>) -> Error {
     Error::StoreCorrupt { path: path.to_path_buf(), offset, reason: reason.into() }
 }
 
+/// Loads the segment at `path` for writing: replays it, and cuts a torn
+/// tail off the file (durably) so that appends follow the last intact record.
 pub fn load(path: &Path) -> Result<Loaded> {
     let file = OpenOptions::new().read(true).write(true).open(path).map_err(io_error(path))?;
+    let loaded = read(&file, path)?;
+    if let Some(tail) = &loaded.torn_tail {
+        file.set_len(tail.offset).map_err(io_error(path))?;
+        file.sync_all().map_err(io_error(path))?;
+    }
+    Ok(loaded)
+}
+
+/// Replays the segment open as `file` (found at `path`) without changing
+/// it: a torn tail is reported, not cut.
+pub fn read(file: &File, path: &Path) -> Result<Loaded> {
     let file_len = file.metadata().map_err(io_error(path))?.len();
     let mut head = vec![0u8; HEADER_LEN.min(file_len as usize)];
-    (&file).read_exact(&mut head).map_err(io_error(path))?;
+    let mut reader = file;
+    reader.seek(SeekFrom::Start(0)).map_err(io_error(path))?;
+    reader.read_exact(&mut head).map_err(io_error(path))?;
     let header = SegmentHeader::decode(&head).map_err(|reason| corrupt(path, 0, reason))?;
 
     let mut table = StateTable::default();
@@ -52,7 +68,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
     let mut len = file_len;
     let mut torn_tail = None;
     let format = header.frame_format();
-    let mut scanner = FrameScanner::new(&file, format, HEADER_LEN as u64, file_len).map_err(io_error(path))?;
+    let mut scanner = FrameScanner::new(file, format, HEADER_LEN as u64, file_len).map_err(io_error(path))?;
     loop {
         match scanner.next_frame().map_err(io_error(path))? {
             Scanned::End => break,
@@ -73,7 +89,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
                 ));
             }
             Scanned::Bad { offset, reason } => {
-                let tail = drop_torn_tail(&file, path, &header, records, offset, file_len, reason)?;
+                let tail = torn_tail_at(file, path, &header, records, offset, file_len, reason)?;
                 len = tail.offset;
                 torn_tail = Some(tail);
                 break;
@@ -94,7 +110,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
 /// A damaged frame is a torn tail only if nothing intact follows it and the
 /// snapshot (written and synced as a whole before the segment existed) is
 /// complete. Anything else is corruption, reported where it starts.
-fn drop_torn_tail(
+fn torn_tail_at(
     file: &File,
     path: &Path,
     header: &SegmentHeader,
@@ -110,12 +126,15 @@ fn drop_torn_tail(
     if records < header.snapshot_records {
         return Err(corrupt(path, offset, format!("{reason} inside the compaction snapshot")));
     }
-    file.set_len(offset).map_err(io_error(path))?;
-    file.sync_all().map_err(io_error(path))?;
     Ok(TornTail { path: path.to_path_buf(), offset, bytes: file_len - offset, reason })
 }
 
-fn replay(table: &mut StateTable, payload: &[u8], frame_len: u64, in_snapshot: bool) -> std::result::Result<(), String> {
+fn replay(
+    table: &mut StateTable,
+    payload: &[u8],
+    frame_len: u64,
+    in_snapshot: bool,
+) -> std::result::Result<(), String> {
     let record = record::decode(payload).map_err(|e| format!("undecodable record: {e}"))?;
     if in_snapshot && !matches!(record, Record::Put { .. }) {
         return Err("the compaction snapshot holds a record that is not a whole state".into());

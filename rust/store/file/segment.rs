@@ -74,9 +74,8 @@ impl SegmentHeader {
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
-            return Err(format!(
-                "unsupported store format version {version} (this library reads {OLDEST_READABLE_VERSION} to {FORMAT_VERSION})"
-            ));
+            let readable = format!("{OLDEST_READABLE_VERSION} to {FORMAT_VERSION}");
+            return Err(format!("unsupported store format version {version} (this library reads {readable})"));
         }
         Ok(SegmentHeader {
             version,
@@ -229,7 +228,9 @@ impl ActiveSegment {
     pub fn check_linked(&self) -> Result<(), String> {
         match fs::metadata(&self.path) {
             Ok(metadata) if FileIdentity::of(&metadata) == self.identity => Ok(()),
-            Ok(_) => Err(format!("the segment file was replaced by another file while this store had it open{BY_WHOM}")),
+            Ok(_) => {
+                Err(format!("the segment file was replaced by another file while this store had it open{BY_WHOM}"))
+            }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {
                 Err(format!("the segment file was removed or renamed while this store had it open{BY_WHOM}"))
             }

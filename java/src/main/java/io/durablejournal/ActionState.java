@@ -1,9 +1,5 @@
 package io.durablejournal;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,31 +10,23 @@ import java.util.Objects;
 
 /**
  * One action execution's record: its trigger, the memory updates and output events it produced,
- * and the journal of its calls. Event and memory-update bodies are kept as the JSON Flink Agents
- * wrote (with their {@code @class} type property); this library does not interpret them.
+ * and the journal of its calls.
+ *
+ * <p>Event and memory-update bodies (and top-level fields this version does not know) are kept as
+ * the JSON text Flink Agents wrote, with their {@code @class} type property: this library does not
+ * interpret them, and a record comes back with every number, string and key order exactly as it
+ * was read. The {@code ...Json} getters return that text; the {@link JsonNode} getters parse it
+ * on each call (a copy: changing it does not change the record).
  */
-@JsonIgnoreProperties(ignoreUnknown = true)
 public final class ActionState {
-    @JsonProperty("taskEvent")
-    private JsonNode taskEvent;
-
-    @JsonProperty("sensoryMemoryUpdates")
-    private List<JsonNode> sensoryMemoryUpdates = new ArrayList<>();
-
-    @JsonProperty("shortTermMemoryUpdates")
-    private List<JsonNode> shortTermMemoryUpdates = new ArrayList<>();
-
-    @JsonProperty("outputEvents")
-    private List<JsonNode> outputEvents = new ArrayList<>();
-
-    @JsonProperty("callResults")
-    private List<CallResult> callResults = new ArrayList<>();
-
-    @JsonProperty("completed")
+    private String taskEvent;
+    private final List<String> sensoryMemoryUpdates = new ArrayList<>();
+    private final List<String> shortTermMemoryUpdates = new ArrayList<>();
+    private final List<String> outputEvents = new ArrayList<>();
+    private final List<CallResult> callResults = new ArrayList<>();
     private boolean completed;
-
     /** Fields a newer writer added (e.g. {@code subagentResultEvents}): kept so a rewrite loses nothing. */
-    private final Map<String, JsonNode> otherFields = new LinkedHashMap<>();
+    private final Map<String, String> otherFields = new LinkedHashMap<>();
 
     /** An empty record of an action that has not completed. */
     public ActionState() {}
@@ -52,50 +40,63 @@ public final class ActionState {
         return completed;
     }
 
+    /** The task event as a tree, or null; see {@link JsonBodies#tree} for how numbers are held. */
     public JsonNode getTaskEvent() {
+        return taskEvent == null ? null : JsonBodies.tree(taskEvent);
+    }
+
+    /** The task event's JSON exactly as recorded, or null. */
+    public String getTaskEventJson() {
         return taskEvent;
     }
 
     public void setTaskEvent(JsonNode taskEvent) {
-        this.taskEvent = taskEvent;
+        this.taskEvent = taskEvent == null || taskEvent.isNull() ? null : JsonBodies.text(taskEvent);
     }
 
     public List<JsonNode> getSensoryMemoryUpdates() {
+        return JsonBodies.trees(sensoryMemoryUpdates);
+    }
+
+    public List<String> getSensoryMemoryUpdatesJson() {
         return Collections.unmodifiableList(sensoryMemoryUpdates);
     }
 
     public List<JsonNode> getShortTermMemoryUpdates() {
+        return JsonBodies.trees(shortTermMemoryUpdates);
+    }
+
+    public List<String> getShortTermMemoryUpdatesJson() {
         return Collections.unmodifiableList(shortTermMemoryUpdates);
     }
 
     public List<JsonNode> getOutputEvents() {
+        return JsonBodies.trees(outputEvents);
+    }
+
+    public List<String> getOutputEventsJson() {
         return Collections.unmodifiableList(outputEvents);
     }
 
+    /** Top-level fields this version does not know, name to JSON text, in the order read. */
+    public Map<String, String> getOtherFieldsJson() {
+        return Collections.unmodifiableMap(otherFields);
+    }
+
     public void addSensoryMemoryUpdate(JsonNode update) {
-        sensoryMemoryUpdates.add(Objects.requireNonNull(update, "update"));
+        sensoryMemoryUpdates.add(JsonBodies.text(Objects.requireNonNull(update, "update")));
     }
 
     public void addShortTermMemoryUpdate(JsonNode update) {
-        shortTermMemoryUpdates.add(Objects.requireNonNull(update, "update"));
+        shortTermMemoryUpdates.add(JsonBodies.text(Objects.requireNonNull(update, "update")));
     }
 
     public void addOutputEvent(JsonNode event) {
-        outputEvents.add(Objects.requireNonNull(event, "event"));
+        outputEvents.add(JsonBodies.text(Objects.requireNonNull(event, "event")));
     }
 
     public void addCallResult(CallResult callResult) {
         callResults.add(Objects.requireNonNull(callResult, "callResult"));
-    }
-
-    @JsonAnyGetter
-    Map<String, JsonNode> otherFields() {
-        return otherFields;
-    }
-
-    @JsonAnySetter
-    void otherField(String name, JsonNode value) {
-        otherFields.put(name, value);
     }
 
     /** Marks the action completed; a completed record never carries the journal. */
@@ -104,6 +105,37 @@ public final class ActionState {
         callResults.clear();
     }
 
+    // Raw access for ActionStateSerde: the JSON text of bodies the native core has checked.
+
+    void setTaskEventJson(String json) {
+        taskEvent = json;
+    }
+
+    List<String> sensoryMemoryUpdatesJson() {
+        return sensoryMemoryUpdates;
+    }
+
+    List<String> shortTermMemoryUpdatesJson() {
+        return shortTermMemoryUpdates;
+    }
+
+    List<String> outputEventsJson() {
+        return outputEvents;
+    }
+
+    List<CallResult> callResults() {
+        return callResults;
+    }
+
+    Map<String, String> otherFieldsJson() {
+        return otherFields;
+    }
+
+    void setCompleted(boolean completed) {
+        this.completed = completed;
+    }
+
+    /** Equal records hold the same JSON text (both are written compactly, as Jackson writes). */
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof ActionState)) {
@@ -121,7 +153,7 @@ public final class ActionState {
 
     @Override
     public int hashCode() {
-        return Objects.hash(taskEvent, sensoryMemoryUpdates, shortTermMemoryUpdates, outputEvents, callResults, completed);
+        return Objects.hash(taskEvent, sensoryMemoryUpdates, shortTermMemoryUpdates, outputEvents, callResults, completed, otherFields);
     }
 
     @Override

@@ -1,82 +1,78 @@
 package io.durablejournal;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Arrays;
 import java.util.Objects;
 
 /** One journal slot: the identity of a call and its recorded outcome. */
-@JsonIgnoreProperties(ignoreUnknown = true)
 public final class CallResult {
     public enum Status { PENDING, SUCCEEDED, FAILED }
 
     private final String functionId;
+    private final String argsDigest;
     private final Status status;
     private final byte[] resultPayload;
     private final byte[] exceptionPayload;
 
     /** A terminal slot: FAILED iff {@code exceptionPayload} is non-null. */
     public CallResult(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        this(functionId, exceptionPayload != null ? Status.FAILED : Status.SUCCEEDED, resultPayload, exceptionPayload);
+        this(Objects.requireNonNull(functionId, "functionId"), "",
+                exceptionPayload != null ? Status.FAILED : Status.SUCCEEDED, resultPayload, exceptionPayload);
     }
 
-    private CallResult(String functionId, Status status, byte[] resultPayload, byte[] exceptionPayload) {
-        this.functionId = Objects.requireNonNull(functionId, "functionId");
+    private CallResult(String functionId, String argsDigest, Status status, byte[] resultPayload, byte[] exceptionPayload) {
+        this.functionId = functionId;
+        this.argsDigest = argsDigest;
         this.status = status;
         this.resultPayload = resultPayload;
         this.exceptionPayload = exceptionPayload;
     }
 
-    /** Reads a slot as Flink Agents or this library wrote it; a legacy slot has no status. */
-    @JsonCreator
-    static CallResult fromJson(
-            @JsonProperty("functionId") String functionId,
-            @JsonProperty("status") Status status,
-            @JsonProperty("resultPayload") byte[] resultPayload,
-            @JsonProperty("exceptionPayload") byte[] exceptionPayload) {
-        if (status == null) {
-            return new CallResult(functionId, resultPayload, exceptionPayload);
-        }
-        return new CallResult(functionId, status, resultPayload, exceptionPayload);
+    /** A slot exactly as a record holds it (null id and digest included); for {@link ActionStateSerde}. */
+    static CallResult read(String functionId, String argsDigest, Status status, byte[] resultPayload, byte[] exceptionPayload) {
+        return new CallResult(functionId, argsDigest, status, resultPayload, exceptionPayload);
     }
 
     public static CallResult pending(String functionId) {
-        return new CallResult(functionId, Status.PENDING, null, null);
+        return new CallResult(Objects.requireNonNull(functionId, "functionId"), "", Status.PENDING, null, null);
     }
 
-    @JsonProperty("functionId")
+    /**
+     * The call's identity. Null only in a record Flink Agents 0.3.1 wrote for a callable whose
+     * {@code getId()} was null: such a slot matches no call, so a re-run cuts the journal there.
+     */
     public String getFunctionId() {
         return functionId;
     }
 
-    @JsonProperty("status")
+    /**
+     * Flink Agents 0.3.x's digest of the call's arguments, as the record holds it: {@code ""}
+     * for slots this library wrote (what 0.3.x matches for Java callables, so it replays them),
+     * possibly null or a digest in slots Flink Agents wrote. Never used to match a call.
+     */
+    public String getArgsDigest() {
+        return argsDigest;
+    }
+
     public Status getStatus() {
         return status;
     }
 
-    @JsonProperty("resultPayload")
     public byte[] getResultPayload() {
         return resultPayload;
     }
 
-    @JsonProperty("exceptionPayload")
     public byte[] getExceptionPayload() {
         return exceptionPayload;
     }
 
-    @JsonIgnore
     public boolean isSuccess() {
         return status == Status.SUCCEEDED;
     }
 
-    @JsonIgnore
     public boolean isFailure() {
         return status == Status.FAILED;
     }
 
-    @JsonIgnore
     public boolean isPending() {
         return status == Status.PENDING;
     }
@@ -87,7 +83,8 @@ public final class CallResult {
             return false;
         }
         CallResult other = (CallResult) o;
-        return functionId.equals(other.functionId)
+        return Objects.equals(functionId, other.functionId)
+                && Objects.equals(argsDigest, other.argsDigest)
                 && status == other.status
                 && Arrays.equals(resultPayload, other.resultPayload)
                 && Arrays.equals(exceptionPayload, other.exceptionPayload);
@@ -95,12 +92,13 @@ public final class CallResult {
 
     @Override
     public int hashCode() {
-        return Objects.hash(functionId, status, Arrays.hashCode(resultPayload), Arrays.hashCode(exceptionPayload));
+        return Objects.hash(functionId, argsDigest, status, Arrays.hashCode(resultPayload), Arrays.hashCode(exceptionPayload));
     }
 
     @Override
     public String toString() {
         return "CallResult{" + functionId + ", " + status
+                + ("".equals(argsDigest) ? "" : ", argsDigest=" + argsDigest)
                 + ", result=" + (resultPayload == null ? "null" : resultPayload.length + "B")
                 + ", exception=" + (exceptionPayload == null ? "null" : exceptionPayload.length + "B") + "}";
     }

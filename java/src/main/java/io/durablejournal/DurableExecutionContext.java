@@ -210,7 +210,8 @@ public final class DurableExecutionContext implements AutoCloseable {
         if (fields == null) {
             return null;
         }
-        fields[0] = Utf8.decode((byte[]) fields[0]);
+        // Null for a slot Flink Agents wrote with a null id.
+        fields[0] = fields[0] == null ? null : Utf8.decode((byte[]) fields[0]);
         return fields;
     }
 }

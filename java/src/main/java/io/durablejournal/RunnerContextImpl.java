@@ -176,7 +176,7 @@ public class RunnerContextImpl {
             List<Boolean> toRun = new ArrayList<>();
             for (int i = 0; i < callables.size(); i++) {
                 Object[] slot = context.getCallResultFieldsAt(start + i);
-                if (slot == null || !slot[0].equals(callables.get(i).getId())) {
+                if (slot == null || !Objects.equals(slot[0], callables.get(i).getId())) {
                     if (context.size() > start) {
                         context.clearCallResultsFromAndPersist(start);
                     }

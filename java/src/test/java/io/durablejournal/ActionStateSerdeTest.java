@@ -1,12 +1,20 @@
 package io.durablejournal;
 
 import static io.durablejournal.TestCalls.json;
+import static io.durablejournal.ExactRecords.NUMBERS;
+import static io.durablejournal.ExactRecords.nested;
+import static io.durablejournal.ExactRecords.text;
+import static io.durablejournal.ExactRecords.utf8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -73,7 +81,7 @@ class ActionStateSerdeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "{", "[]", "null", "{\"callResults\":[{\"status\":\"PENDING\"}]}",
+    @ValueSource(strings = {"", "{", "[]", "null", "{\"callResults\":[{\"functionId\":1}]}",
             "{\"callResults\":[{\"functionId\":\"a\",\"status\":\"MAYBE\"}]}",
             "{\"callResults\":[{\"functionId\":\"a\",\"resultPayload\":\"***\"}]}"})
     void malformedJsonIsAClearError(String bad) {
@@ -93,5 +101,83 @@ class ActionStateSerdeTest {
     void nullIsRefused() {
         assertThrows(NullPointerException.class, () -> ActionStateSerde.deserialize(null));
         assertThrows(NullPointerException.class, () -> ActionStateSerde.serialize(null));
+    }
+
+    private static String roundTrip(String json) {
+        return text(ActionStateSerde.serialize(ActionStateSerde.deserialize(utf8(json))));
+    }
+
+    @Test
+    void everyBodyNumberStringAndKeyOrderComesBackExactly() {
+        String record = ExactRecords.record();
+        assertEquals(record, roundTrip(record));
+        ActionState state = ActionStateSerde.deserialize(utf8(record));
+        assertEquals("{\"path\":\"n\",\"value\":" + NUMBERS + "}", state.getSensoryMemoryUpdatesJson().get(0));
+        assertEquals(NUMBERS, state.getOtherFieldsJson().get("subagentResultEvents"));
+        assertEquals("-0.0", state.getOtherFieldsJson().get("\uDE00"), "a field named by a lone surrogate");
+    }
+
+    @Test
+    void treesHoldNumbersExactlyAsBigDecimalsAndBigIntegers() {
+        ActionState state = ActionStateSerde.deserialize(utf8(ExactRecords.record()));
+        JsonNode input = state.getTaskEvent().get("input");
+        assertEquals(new BigDecimal("0.12073605139050847"), input.get(0).decimalValue());
+        assertEquals(new BigInteger("18446744073709551616"), input.get(1).bigIntegerValue());
+        assertEquals(new BigDecimal("1e400"), input.get(3).decimalValue());
+        assertEquals("2.50", input.get(7).decimalValue().toPlainString());
+        assertEquals("cut \uD83D", state.getTaskEvent().get("text").asText());
+    }
+
+    @Test
+    void aTreeWithALoneSurrogateIsWrittenWithItsEscape() {
+        ActionState state = new ActionState();
+        state.setTaskEvent(JsonNodeFactory.instance.objectNode().put("text", "cut \uD83D").put("n", new BigDecimal("1e400")));
+        state.addOutputEvent(JsonNodeFactory.instance.textNode("\uDE00"));
+        String json = text(ActionStateSerde.serialize(state));
+        assertTrue(json.contains("{\"text\":\"cut \\uD83D\",\"n\":1E+400}"), json);
+        ActionState again = ActionStateSerde.deserialize(utf8(json));
+        assertEquals(state, again);
+        assertEquals("\uDE00", again.getOutputEvents().get(0).asText());
+    }
+
+    @Test
+    void aNullFunctionIdLoadsAndIsWrittenBackAsNull() {
+        String record = "{\"sensoryMemoryUpdates\":[],\"shortTermMemoryUpdates\":[],\"outputEvents\":[],\"callResults\":["
+                + ExactRecords.slot("null", "\"\"", "SUCCEEDED", "\"MQ==\"", "null") + "],\"completed\":false}";
+        ActionState state = ActionStateSerde.deserialize(utf8(record));
+        assertNull(state.getCallResults().get(0).getFunctionId());
+        assertTrue(state.getCallResults().get(0).isSuccess());
+        assertEquals(record, text(ActionStateSerde.serialize(state)));
+    }
+
+    @Test
+    void argsDigestIsKeptAsReadAndEmptyWhereThereWasNone() {
+        ActionState state = ActionStateSerde.deserialize(json(FLINK_AGENTS_RECORD));
+        List<CallResult> slots = state.getCallResults();
+        assertEquals(List.of("abc", "", ""), List.of(slots.get(0).getArgsDigest(), slots.get(1).getArgsDigest(), slots.get(2).getArgsDigest()));
+        ActionState ours = new ActionState();
+        ours.addCallResult(new CallResult("a", null, null));
+        ours.addCallResult(CallResult.pending("b"));
+        String json = text(ActionStateSerde.serialize(ours));
+        assertTrue(json.contains("{\"functionId\":\"a\",\"argsDigest\":\"\",\"status\":\"SUCCEEDED\""), json);
+        assertTrue(json.contains("{\"functionId\":\"b\",\"argsDigest\":\"\",\"status\":\"PENDING\""), json);
+        String nullDigest = "{\"callResults\":[{\"functionId\":\"a\",\"argsDigest\":null,\"status\":\"PENDING\"}]}";
+        CallResult read = ActionStateSerde.deserialize(utf8(nullDigest)).getCallResults().get(0);
+        assertNull(read.getArgsDigest());
+        assertTrue(roundTrip(nullDigest).contains("\"argsDigest\":null"));
+    }
+
+    @Test
+    void nestingUpToJacksonsLimitLoadsAndDeeperIsRefusedClearly() {
+        // The record is level 1: a task event of 999 levels makes a document of 1000.
+        String atLimit = "{\"taskEvent\":" + nested(999) + ",\"sensoryMemoryUpdates\":[],\"shortTermMemoryUpdates\":[],"
+                + "\"outputEvents\":[" + nested(998) + "],\"callResults\":[],\"completed\":false}";
+        assertEquals(atLimit, roundTrip(atLimit));
+        for (String tooDeep : new String[] {"{\"taskEvent\":" + nested(1000) + "}", "{\"outputEvents\":[" + nested(999) + "]}",
+                "{\"taskEvent\":" + nested(200_000) + "}"}) {
+            JournalException e = assertThrows(JournalException.class, () -> ActionStateSerde.deserialize(utf8(tooDeep)));
+            assertEquals(JournalException.Code.MALFORMED_JSON, e.getCode());
+            assertTrue(e.getMessage().contains("nests deeper than") && e.getMessage().contains("1000"), e.getMessage());
+        }
     }
 }

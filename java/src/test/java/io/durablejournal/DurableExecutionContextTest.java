@@ -1,11 +1,17 @@
 package io.durablejournal;
 
+import static io.durablejournal.ExactRecords.base64;
+import static io.durablejournal.ExactRecords.nested;
+import static io.durablejournal.ExactRecords.slot;
+import static io.durablejournal.ExactRecords.text;
+import static io.durablejournal.ExactRecords.utf8;
 import static io.durablejournal.TestCalls.json;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.TestCalls.CountingPersister;
 import java.util.Arrays;
@@ -174,5 +180,49 @@ class DurableExecutionContextTest {
         assertThrows(NullPointerException.class, () -> new RunnerContextImpl(over()).durableExecute(null));
         DurableCallable<String> noId = TestCalls.returning(null, "v");
         assertThrows(NullPointerException.class, () -> new RunnerContextImpl(over()).durableExecute(noId));
+    }
+
+    @Test
+    void snapshotsAndPersistedStatesKeepEveryBodyExactly() throws Exception {
+        String record = ExactRecords.record();
+        try (DurableExecutionContext ctx = new DurableExecutionContext(ActionStateSerde.deserialize(utf8(record)), persister)) {
+            assertEquals(record, text(ActionStateSerde.serialize(ctx.getActionState())));
+            // A re-run: the first call replays its exact result, the slot with a null id matches
+            // no call, so the second call runs and cuts the journal there.
+            RunnerContextImpl runner = new RunnerContextImpl(ctx);
+            assertEquals(new java.math.BigDecimal(ExactRecords.RESULT),
+                    runner.durableExecute(DurableCallable.of("tool-call:a", java.math.BigDecimal.class, () -> java.math.BigDecimal.ONE)));
+            assertEquals("ran", runner.durableExecute(DurableCallable.of("tool-call:b", String.class, () -> "ran")));
+            String expected = record.substring(0, record.indexOf("\"callResults\":[") + "\"callResults\":[".length())
+                    + slot("\"tool-call:a\"", "\"\"", "SUCCEEDED", base64(ExactRecords.RESULT), "null") + ","
+                    + slot("\"tool-call:b\"", "\"\"", "SUCCEEDED", base64("\"ran\""), "null")
+                    + record.substring(record.indexOf("],\"completed\""));
+            assertEquals(expected, text(ActionStateSerde.serialize(persister.last())));
+            assertEquals(expected, text(ActionStateSerde.serialize(ctx.getActionState())));
+        }
+    }
+
+    @Test
+    void aSlotWithANullIdShowsANullIdInItsFourTuple() {
+        String record = "{\"callResults\":[" + slot("null", "\"\"", "PENDING", "null", "null") + "]}";
+        try (DurableExecutionContext ctx = new DurableExecutionContext(ActionStateSerde.deserialize(utf8(record)), persister)) {
+            assertEquals(Arrays.asList(null, "PENDING", null, null), Arrays.asList(ctx.getCurrentCallResultFields()));
+            assertNull(ctx.matchNextOrClearSubsequentCallResult("null"));
+            assertEquals(0, ctx.size(), "a null id matches no call: the journal is cut there");
+        }
+    }
+
+    @Test
+    void aContextOpensOverBodiesNestedToJacksonsLimitAndRefusesDeeperOnes() {
+        ActionState deep = ActionStateSerde.deserialize(utf8("{\"taskEvent\":" + nested(999) + "}"));
+        try (DurableExecutionContext ctx = new DurableExecutionContext(deep, persister)) {
+            ctx.recordCallCompletion("a", json("1"), null);
+            assertEquals(nested(999), persister.last().getTaskEventJson());
+        }
+        ActionState tooDeep = new ActionState();
+        tooDeep.setTaskEvent(TestCalls.deepArray(1000));
+        JournalException e = assertThrows(JournalException.class, () -> new DurableExecutionContext(tooDeep, persister));
+        assertEquals(JournalException.Code.MALFORMED_JSON, e.getCode());
+        assertTrue(e.getMessage().contains("nests deeper than"), e.getMessage());
     }
 }

@@ -88,4 +88,14 @@ final class TestCalls {
     static byte[] json(String text) {
         return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
+
+    /** A JSON array tree nested {@code depth} levels deep (built without recursion). */
+    static com.fasterxml.jackson.databind.JsonNode deepArray(int depth) {
+        com.fasterxml.jackson.databind.node.ArrayNode outer = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        com.fasterxml.jackson.databind.node.ArrayNode inner = outer;
+        for (int i = 1; i < depth; i++) {
+            inner = inner.addArray();
+        }
+        return outer;
+    }
 }

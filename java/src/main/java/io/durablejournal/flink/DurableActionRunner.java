@@ -1,7 +1,6 @@
 package io.durablejournal.flink;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
 import io.durablejournal.DurableExecutionContext;
@@ -65,8 +64,9 @@ final class DurableActionRunner<IN, OUT> {
         if (recorded != null && recorded.isCompleted()) {
             tally.actionsReemitted++;
             List<OUT> stored = new ArrayList<>();
-            for (JsonNode node : recorded.getOutputEvents()) {
-                stored.add(MAPPER.treeToValue(node, outputClass));
+            // From the recorded text, not a tree: the output comes back exactly as it was written.
+            for (String json : recorded.getOutputEventsJson()) {
+                stored.add(MAPPER.readValue(json, outputClass));
             }
             return stored;
         }

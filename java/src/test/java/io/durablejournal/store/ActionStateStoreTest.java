@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
+import io.durablejournal.DurableCallable;
+import io.durablejournal.ExactRecords;
 import io.durablejournal.CallResult;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
@@ -373,4 +376,44 @@ class ActionStateStoreTest {
         }
     }
 
+
+    private static String json(ActionState state) {
+        return ExactRecords.text(ActionStateSerde.serialize(state));
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void exactDataComesBackWholeAndThroughJournalDeltas(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        String record = ExactRecords.record();
+        ActionState state = ActionStateSerde.deserialize(ExactRecords.utf8(record));
+        store.put("user-1", 0, "act", EVENT, state);
+        assertEquals(record, json(store.get("user-1", 0, "act", EVENT)));
+        try (DurableExecutionContext ctx = store.openContext("user-1", 0, "act", EVENT, null)) {
+            RunnerContextImpl runner = new RunnerContextImpl(ctx);
+            runner.durableExecute(DurableCallable.of("tool-call:a", String.class, () -> "not run"));
+            ctx.advanceCallIndexBy(2);
+            // Flink Agents' pending slot (with its digest) is reconciled in place.
+            assertEquals("reconciled", runner.durableExecute(DurableCallable.of(
+                    "py.search::0123456789abcdef", String.class, () -> "ran", () -> "reconciled")));
+        }
+        String expected = record.replace(
+                ExactRecords.slot("\"py.search::0123456789abcdef\"", "\"9f86d081884c7d65\"", "PENDING", "null", "null"),
+                ExactRecords.slot("\"py.search::0123456789abcdef\"", "\"9f86d081884c7d65\"", "SUCCEEDED",
+                        ExactRecords.base64("\"reconciled\""), "null"));
+        assertTrue(!expected.equals(record));
+        assertEquals(expected, json(store.get("user-1", 0, "act", EVENT)));
+    }
+
+    @Test
+    void exactDataSurvivesAFileStoreReopen() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("exact"));
+        String record = ExactRecords.record();
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+            store.put(7L, 1, "act", EVENT, ActionStateSerde.deserialize(ExactRecords.utf8(record)));
+        }
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+            assertEquals(record, json(store.get(7L, 1, "act", EVENT)));
+        }
+    }
 }

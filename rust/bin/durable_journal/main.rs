@@ -1,0 +1,137 @@
+//! `durable-journal`: looks into a file store directory for operators.
+//!
+//! `list`, `show` and `verify` read the store with `FileStore::inspect`: no
+//! lock, no change to any file, so they are safe beside the job that holds
+//! the store. `compact` opens the store, so it takes the lock and is refused
+//! while a job holds it. All the reading is in the library (`rust/store`);
+//! this binary parses arguments and formats.
+
+mod render;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use durable_journal::store::{ActionStateStore, FileStore, InspectedStore};
+use durable_journal::Error;
+
+const USAGE: &str = "\
+usage: durable-journal <command> <store-dir> [entry]
+
+  list    <store-dir>          the entries: key, sequence number, action, event, calls, completed, bytes
+  show    <store-dir> <entry>  each call of an entry (its # from list, or its key as list prints it)
+  verify  <store-dir>          checks every record of the live segment
+  compact <store-dir>          rewrites the live entries (takes the store's lock)
+
+list, show and verify neither lock nor change the store; compact is refused
+while a job holds it.
+
+exit status: 0 ok, 1 error, 2 usage, 3 torn tail (verify), 4 corruption";
+
+/// Exit statuses, so scripts can tell what `verify` found.
+mod status {
+    pub const ERROR: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const TORN_TAIL: u8 = 3;
+    pub const CORRUPT: u8 = 4;
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let outcome = match args.as_slice() {
+        ["list", dir] => list(Path::new(dir)),
+        ["show", dir, entry] => show(Path::new(dir), entry),
+        ["verify", dir] => verify(Path::new(dir)),
+        ["compact", dir] => compact(Path::new(dir)),
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(status::USAGE);
+        }
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("durable-journal: {err}");
+            ExitCode::from(if matches!(err, Error::StoreCorrupt { .. }) { status::CORRUPT } else { status::ERROR })
+        }
+    }
+}
+
+type Outcome = Result<ExitCode, Error>;
+
+fn inspect(dir: &Path) -> Result<InspectedStore, Error> {
+    let store = FileStore::inspect(dir)?;
+    if let Some(torn) = &store.torn_tail {
+        eprintln!("note: torn tail: {}", render::torn_tail(torn));
+    }
+    Ok(store)
+}
+
+fn list(dir: &Path) -> Outcome {
+    let store = inspect(dir)?;
+    print!("{}", render::summary(&store));
+    print!("{}", render::entry_table(&store.entries));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(dir: &Path, selector: &str) -> Outcome {
+    let store = inspect(dir)?;
+    let chosen = render::select(&store.entries, selector);
+    if chosen.is_empty() {
+        eprintln!(
+            "durable-journal: no entry {selector:?} in {} ({}; `list` shows their # and keys)",
+            dir.display(),
+            render::entries(store.entries.len())
+        );
+        return Ok(ExitCode::from(status::ERROR));
+    }
+    let shown: Vec<String> = chosen.into_iter().map(|(number, entry)| render::entry_detail(number, entry)).collect();
+    print!("{}", shown.join("\n"));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(dir: &Path) -> Outcome {
+    let store = match FileStore::inspect(dir) {
+        Ok(store) => store,
+        Err(Error::StoreCorrupt { path, offset, reason }) => {
+            println!("corrupt: {} at offset {offset}: {reason}", path.display());
+            return Ok(ExitCode::from(status::CORRUPT));
+        }
+        Err(other) => return Err(other),
+    };
+    for leftover in &store.leftovers {
+        println!("leftover: {} (the next open of the store removes it)", leftover.display());
+    }
+    match &store.torn_tail {
+        None => {
+            println!("ok: {}", render::verified(&store));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(torn) => {
+            println!("torn tail: {}", render::torn_tail(torn));
+            Ok(ExitCode::from(status::TORN_TAIL))
+        }
+    }
+}
+
+fn compact(dir: &Path) -> Outcome {
+    let mut store = FileStore::open(dir)?;
+    let before = store.stats()?;
+    store.compact()?;
+    let after = store.stats()?;
+    let segment = store.segment_path()?;
+    store.close()?;
+    println!(
+        "compacted {}: {}, {} -> {} bytes, now {}",
+        dir.display(),
+        render::entries(after.entries),
+        before.segment_bytes,
+        after.segment_bytes,
+        segment.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
