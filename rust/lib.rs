@@ -11,7 +11,9 @@ pub mod journal;
 pub mod model;
 pub mod store;
 
-pub mod jni;
+/// The JNI leaf: its `Java_*` symbols are exported from the cdylib; none of
+/// it is Rust API.
+mod jni;
 
 pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
@@ -19,7 +21,7 @@ pub use model::{ActionState, CallResult, CallStatus};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 1;
+pub const ABI_VERSION: i32 = 2;
 
 #[cfg(test)]
 mod shared_constants_tests;

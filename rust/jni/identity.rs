@@ -3,19 +3,19 @@
 //! Every string crosses as UTF-8 `byte[]` both ways, so emoji and CJK ids
 //! survive unchanged.
 
-use std::sync::Mutex;
-
 use jni::objects::{JByteArray, JClass};
 use jni::sys::jlong;
 use jni::{Env, EnvUnowned};
 
-use super::{required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use super::handle::{self, Borrowed};
+use super::{required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::identity::{self, ExecutionIdentity};
 
-/// What a `NativeIdentity` execution handle points at. The Mutex keeps two
-/// Java threads sharing one `ExecutionIdentity` from racing on the counters.
-type ExecutionHandle = Mutex<ExecutionIdentity>;
+/// What a `NativeIdentity` execution handle points at. Java serializes the
+/// calls on one handle, and the borrow refuses a second one, so two threads
+/// sharing one `ExecutionIdentity` never race on its counters.
+type ExecutionHandle = ExecutionIdentity;
 
 fn utf8_result<'l>(env: &mut Env<'l>, value: Result<String>) -> BridgeResult<JByteArray<'l>> {
     Ok(env.byte_array_from_slice(value?.as_bytes())?)
@@ -36,16 +36,10 @@ fn call_tree(env: &Env<'_>, tree_json: &JByteArray<'_>) -> BridgeResult<identity
     Ok(identity::parse_call_tree(&tree)?)
 }
 
-fn execution<'a>(handle: jlong) -> BridgeResult<std::sync::MutexGuard<'a, ExecutionIdentity>> {
-    if handle == 0 {
-        return Err(Error::Closed("ExecutionIdentity").into());
-    }
-    // SAFETY: non-zero handles come from `executionCreate` and the Java owner
-    // zeroes its copy before `executionDestroy`.
-    let handle = unsafe { &*(handle as *const ExecutionHandle) };
-    handle
-        .lock()
-        .map_err(|_| BridgeError::Core(Error::IllegalState("ExecutionIdentity was poisoned by an earlier panic".into())))
+fn execution<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, ExecutionHandle>> {
+    // SAFETY: non-zero handles come from `execution_create`; the Java owner
+    // passes only the handle it holds.
+    unsafe { handle::borrow(ptr, "ExecutionIdentity") }
 }
 
 fn args_digest<'l>(env: &mut Env<'l>, tree_json: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
@@ -131,8 +125,7 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_generatedC
 
 fn execution_create(env: &mut Env<'_>, execution_id: &JByteArray<'_>) -> BridgeResult<jlong> {
     let execution_id = required_utf8(env, execution_id, "executionId")?;
-    let handle: Box<ExecutionHandle> = Box::new(Mutex::new(ExecutionIdentity::new(&execution_id)?));
-    Ok(Box::into_raw(handle) as jlong)
+    Ok(handle::into_raw::<ExecutionHandle>(ExecutionIdentity::new(&execution_id)?))
 }
 
 #[no_mangle]
@@ -141,36 +134,31 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionC
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionDestroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, handle: jlong) {
-    env.with_env(|_| -> BridgeResult<()> {
-        if handle != 0 {
-            // SAFETY: the Java owner calls destroy once, after zeroing its handle.
-            drop(unsafe { Box::from_raw(handle as *mut ExecutionHandle) });
-        }
-        Ok(())
-    })
-    .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionDestroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    // SAFETY: the Java owner releases its handle once and forgets it.
+    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { handle::release::<ExecutionHandle>(ptr) })) })
+        .resolve::<ThrowJavaException>()
 }
 
-fn execution_emit<'l>(env: &mut Env<'l>, handle: jlong, existing_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+fn execution_emit<'l>(env: &mut Env<'l>, ptr: jlong, existing_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
     let existing = optional_utf8(env, existing_id, "existingId")?;
-    let id = execution(handle)?.emit(existing.as_deref());
+    let id = execution(ptr)?.emit(existing.as_deref());
     utf8_result(env, id)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionEmit<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, handle: jlong, existing_id: JByteArray<'l>) -> JByteArray<'l> {
-    env.with_env(|env| execution_emit(env, handle, &existing_id)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionEmit<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, existing_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| execution_emit(env, ptr, &existing_id)).resolve::<ThrowJavaException>()
 }
 
-fn execution_next_call_id<'l>(env: &mut Env<'l>, handle: jlong, target: &JByteArray<'l>, session_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+fn execution_next_call_id<'l>(env: &mut Env<'l>, ptr: jlong, target: &JByteArray<'l>, session_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
     let target = required_utf8(env, target, "target")?;
     let session_id = required_utf8(env, session_id, "sessionId")?;
-    let id = execution(handle)?.next_call_id(&target, &session_id);
+    let id = execution(ptr)?.next_call_id(&target, &session_id);
     utf8_result(env, id)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionNextCallId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, handle: jlong, target: JByteArray<'l>, session_id: JByteArray<'l>) -> JByteArray<'l> {
-    env.with_env(|env| execution_next_call_id(env, handle, &target, &session_id)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionNextCallId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, target: JByteArray<'l>, session_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| execution_next_call_id(env, ptr, &target, &session_id)).resolve::<ThrowJavaException>()
 }

@@ -6,7 +6,8 @@ use jni::objects::{JByteArray, JClass, JObject, JObjectArray};
 use jni::sys::{jboolean, jint, jlong};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue};
 
-use super::{index_arg, object_array, optional_bytes, required_bytes, required_utf8, byte_array_or_null, BridgeError, BridgeResult, ThrowJavaException};
+use super::handle::{self, Borrowed};
+use super::{byte_array_or_null, for_each_element, index_arg, object_array, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::journal::{CallStep, Journal, JournalChange, Persister};
 use crate::model::{ActionState, CallResult, JsonString};
@@ -19,20 +20,13 @@ pub struct JournalHandle {
     pub native_persister: Option<Box<dyn Persister + Send>>,
 }
 
-impl JournalHandle {
-    pub fn into_raw(self) -> jlong {
-        Box::into_raw(Box::new(self)) as jlong
-    }
-}
-
-/// The handle behind a `jlong`; 0 means the Java owner was closed.
-fn handle<'a>(ptr: jlong) -> BridgeResult<&'a mut JournalHandle> {
-    if ptr == 0 {
-        return Err(Error::Closed("DurableExecutionContext").into());
-    }
-    // SAFETY: non-zero handles come from JournalHandle::into_raw and the Java
-    // owner serializes calls and zeroes its copy before destroy.
-    Ok(unsafe { &mut *(ptr as *mut JournalHandle) })
+/// The journal behind a `jlong`, held for this call; 0 means the Java owner
+/// was closed, and a journal another call holds (a persister calling back
+/// into its own context) is refused.
+fn handle<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, JournalHandle>> {
+    // SAFETY: non-zero handles come from `handle::into_raw` (in `create` and
+    // the store's `openContext`); the Java owner passes only the handle it holds.
+    unsafe { handle::borrow(ptr, "DurableExecutionContext") }
 }
 
 /// Persists by calling `callback.persistSnapshot(byte[] actionStateJson)`;
@@ -66,10 +60,11 @@ fn mutate<'l, R>(
     callback: &JObject<'l>,
     op: impl FnOnce(&mut Journal, &mut dyn Persister) -> Result<R>,
 ) -> BridgeResult<R> {
-    let h = handle(ptr)?;
-    let outcome = match h.native_persister.as_mut() {
-        Some(persister) => op(&mut h.journal, persister.as_mut()),
-        None => op(&mut h.journal, &mut JavaPersister { env, callback }),
+    let mut held = handle(ptr)?;
+    let JournalHandle { journal, native_persister } = &mut *held;
+    let outcome = match native_persister.as_mut() {
+        Some(persister) => op(journal, persister.as_mut()),
+        None => op(journal, &mut JavaPersister { env, callback }),
     };
     Ok(outcome?)
 }
@@ -88,7 +83,7 @@ fn fields_tuple<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResul
 
 fn create(env: &mut Env<'_>, state_json: &JByteArray<'_>) -> BridgeResult<jlong> {
     let state = ActionState::from_json(&required_bytes(env, state_json, "actionState")?)?;
-    Ok(JournalHandle { journal: Journal::new(state), native_persister: None }.into_raw())
+    Ok(handle::into_raw(JournalHandle { journal: Journal::new(state), native_persister: None }))
 }
 
 #[no_mangle]
@@ -98,14 +93,9 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(mut env: 
 
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
-    env.with_env(|_| -> BridgeResult<()> {
-        if ptr != 0 {
-            // SAFETY: the Java owner calls destroy once, after zeroing its handle.
-            drop(unsafe { Box::from_raw(ptr as *mut JournalHandle) });
-        }
-        Ok(())
-    })
-    .resolve::<ThrowJavaException>()
+    // SAFETY: the Java owner releases its handle once and forgets it.
+    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { handle::release::<JournalHandle>(ptr) })) })
+        .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
@@ -216,15 +206,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_clearCallResultsFrom
 }
 
 fn reserve_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
-    if ids.is_null() {
-        return Err(BridgeError::NullArgument("functionIds"));
-    }
-    let count = ids.len(env)?;
-    let mut decoded = Vec::with_capacity(count);
-    for i in 0..count {
-        let element = ids.get_element(env, i)?;
-        decoded.push(required_utf8(env, &element, "functionIds element")?);
-    }
+    let decoded = for_each_element(env, ids, "functionIds", |env, element| required_utf8(env, element, "functionIds element"))?;
     let refs: Vec<&str> = decoded.iter().map(String::as_str).collect();
     mutate(env, ptr, cb, |j, p| j.reserve_pending_batch(&refs, p))
 }

@@ -10,9 +10,15 @@
 //! - Core errors become `io.durablejournal.JournalException(int code, String)`
 //!   with the code of [`crate::ErrorCode`]; a null argument becomes a
 //!   `NullPointerException`, a bad index an `IndexOutOfBoundsException`.
-//! - Native handles are `Box::into_raw` as `jlong`, owned by an AutoCloseable
-//!   Java object that never passes 0 (it checks `close()` itself); 0 is still
-//!   refused here as a last line of defence.
+//! - Native objects cross as `jlong` handles made by [`handle::into_raw`],
+//!   owned by Java's `io.durablejournal.internal.NativeHandle`, which never
+//!   passes 0, serializes calls and defers a close during a call. Each export
+//!   borrows its object with [`handle::borrow`] for the call (refusing a
+//!   second, re-entrant borrow) and the owner's destroy goes through
+//!   [`handle::release`], which never frees a borrowed object.
+//! - A loop over the elements of a Java array runs each element in its own
+//!   local frame ([`for_each_element`]): a native method may hold only a few
+//!   local references at once (`-Xcheck:jni` warns past 32).
 
 use jni::errors::ErrorPolicy;
 use jni::objects::{JByteArray, JObject, JObjectArray};
@@ -22,6 +28,7 @@ use jni::{jni_sig, jni_str, Env, JValue};
 use crate::error::Error;
 
 pub mod diagnostics;
+pub mod handle;
 pub mod identity;
 pub mod journal;
 pub mod serde;
@@ -159,6 +166,34 @@ pub fn object_array<'local>(env: &mut Env<'local>, elements: Vec<JObject<'local>
     }
     Ok(array)
 }
+
+/// Decodes every element of a Java `byte[][]` with `decode`, each in its own
+/// local frame so the element's local reference (and any `decode` makes) is
+/// freed before the next one: arrays of any length stay within the JVM's
+/// local reference budget. A null array is a `NullPointerException` naming
+/// `name`.
+pub fn for_each_element<'l, T>(
+    env: &mut Env<'l>,
+    array: &JObjectArray<'l, JByteArray<'l>>,
+    name: &'static str,
+    mut decode: impl for<'f> FnMut(&mut Env<'f>, &JByteArray<'f>) -> BridgeResult<T>,
+) -> BridgeResult<Vec<T>> {
+    if array.is_null() {
+        return Err(BridgeError::NullArgument(name));
+    }
+    let count = array.len(env)?;
+    let mut decoded = Vec::with_capacity(count);
+    for i in 0..count {
+        decoded.push(env.with_local_frame(LOCAL_FRAME_CAPACITY, |env| -> BridgeResult<T> {
+            let element = array.get_element(env, i)?;
+            decode(env, &element)
+        })?);
+    }
+    Ok(decoded)
+}
+
+/// Local references one element of [`for_each_element`] may hold at once.
+const LOCAL_FRAME_CAPACITY: usize = 4;
 
 /// A Java int index as a usize, or IndexOutOfBoundsException.
 pub fn index_arg(index: i32, what: &str) -> BridgeResult<usize> {

@@ -3,54 +3,37 @@
 //!
 //! # Sharing one store between many journals
 //!
-//! One operator opens one store and runs many actions against it: each
-//! action gets a `DurableExecutionContext` whose journal persists into that
-//! store, while the operator itself keeps calling `get`, `put` and `prune`.
-//! The store therefore lives in an `Arc<Mutex<_>>`:
-//!
-//! - the Java `ActionStateStore` handle is a `Box<StoreHandle>` holding one
-//!   `Arc`; closing it closes the store (syncs it, releases the directory
-//!   lock) and drops that `Arc`;
-//! - every journal opened with `openContext` holds its own `Arc` inside a
-//!   [`SharedStorePersister`], so freeing the Java store handle never frees
-//!   memory a journal still points at; a journal that persists after the
-//!   store was closed gets `Error::Closed` (a `JournalException` with code
-//!   `CLOSED`), never a crash;
-//! - every store operation, direct or from a journal, takes the mutex for
-//!   its whole duration, so a journal mutation is one atomic store record
-//!   however many threads run actions.
-//!
-//! A panic inside a store operation poisons the mutex; later calls then fail
-//! with `IllegalState` rather than work on a store whose in-memory table and
-//! log may disagree.
+//! The Java `ActionStateStore` owns one share of a [`SharedStore`] (see
+//! `rust/store/shared.rs` for the sharing rules); every journal opened with
+//! `openContext` holds its own share, so closing the Java store never frees
+//! memory a journal still uses. `openContext` returns the
+//! `DurableExecutionContext` itself, built here through its package-private
+//! constructor, so no raw journal pointer ever reaches public Java code.
 //!
 //! # Keys across the boundary
 //!
 //! A business key crosses as `(kind, number, bytes, typeName)`: `kind` is
-//! one of the `KEY_*` codes shared with Java's `BusinessKeys`; `number` carries
+//! one of the `KEY_*` codes shared with Java's `BusinessKey`; `number` carries
 //! `Long`/`Integer` values, `bytes` a UTF-8 string or raw bytes, and
 //! `typeName` the class name of a `Typed` key. The event identity crosses as
 //! `(kind, bytes)`. Java never encodes a key itself: the canonical encoding
 //! lives in [`crate::store::StateKey`] only.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex, MutexGuard};
-
-use jni::objects::{JByteArray, JClass, JLongArray, JObjectArray};
-use jni::sys::{jboolean, jdouble, jint, jlong};
+use jni::objects::{JByteArray, JClass, JLongArray, JObject, JObjectArray};
+use jni::sys::{jdouble, jint, jlong};
 use jni::{Env, EnvUnowned};
 
+use super::handle::{self, Borrowed};
 use super::journal::JournalHandle;
-use super::{optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
-use crate::error::{Error, Result};
-use crate::journal::{Journal, JournalChange, Persister};
+use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
+use crate::error::Error;
 use crate::model::ActionState;
 use crate::store::{
-    ActionStateStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions,
-    MemoryStore, RecoveryMarker, StateKey, StorePersister,
+    AnyStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore,
+    RecoveryMarker, SharedStore, StateKey,
 };
 
-/// Key kinds shared with `io.durablejournal.store.BusinessKeys`.
+/// Key kinds shared with `io.durablejournal.store.BusinessKey`.
 const KEY_STR: jint = 1;
 const KEY_LONG: jint = 2;
 const KEY_INT: jint = 3;
@@ -61,61 +44,19 @@ const KEY_TYPED: jint = 5;
 const EVENT_OCCURRENCE: jint = 1;
 const EVENT_ATTRIBUTES: jint = 2;
 
-/// Either store, so the file store's extras (its directory, stats and
-/// recovery report) stay reachable through one handle type.
-enum AnyStore {
-    Memory(MemoryStore),
-    File(Box<FileStore>),
-}
+/// What the Java `NativeActionStateStore` handle owns: one share of the store.
+type StoreHandle = SharedStore;
 
-impl AnyStore {
-    fn store(&mut self) -> &mut dyn ActionStateStore {
-        match self {
-            AnyStore::Memory(s) => s,
-            AnyStore::File(s) => s.as_mut(),
-        }
-    }
-}
+const STORE: &str = "action state store";
 
-type SharedStore = Arc<Mutex<AnyStore>>;
-
-fn lock(store: &SharedStore) -> Result<MutexGuard<'_, AnyStore>> {
-    store.lock().map_err(|_| {
-        Error::IllegalState("the action state store was poisoned by a panic in an earlier call; reopen it".into())
-    })
-}
-
-/// What the Java `NativeActionStateStore` handle points at.
-pub struct StoreHandle {
-    store: SharedStore,
-}
-
-fn store_handle<'a>(ptr: jlong) -> BridgeResult<&'a StoreHandle> {
-    if ptr == 0 {
-        return Err(Error::Closed("action state store").into());
-    }
-    // SAFETY: non-zero handles come from `Box::into_raw` in `open_*`; the
-    // Java owner serializes calls with close and zeroes its copy first.
-    Ok(unsafe { &*(ptr as *const StoreHandle) })
+fn store_handle<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, StoreHandle>> {
+    // SAFETY: non-zero handles come from `into_raw` below; the Java owner
+    // (`NativeHandle`) passes only the handle it holds.
+    unsafe { handle::borrow(ptr, STORE) }
 }
 
 fn into_raw(store: AnyStore) -> jlong {
-    Box::into_raw(Box::new(StoreHandle { store: Arc::new(Mutex::new(store)) })) as jlong
-}
-
-/// A [`Persister`] that owns its share of the store: what a journal handle
-/// needs to outlive any borrow. Each persist locks the store and writes the
-/// change as one delta record through [`StorePersister`].
-struct SharedStorePersister {
-    store: SharedStore,
-    key: StateKey,
-}
-
-impl Persister for SharedStorePersister {
-    fn persist(&mut self, state: &ActionState, change: JournalChange<'_>) -> Result<()> {
-        let mut guard = lock(&self.store)?;
-        StorePersister::new(guard.store(), &self.key).persist(state, change)
-    }
+    handle::into_raw::<StoreHandle>(SharedStore::new(store))
 }
 
 /// The business key from its boundary form.
@@ -198,13 +139,11 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut
 /// Closes the store and frees the handle; the handle is gone even when
 /// closing reports an error (which is then thrown).
 fn close(ptr: jlong) -> BridgeResult<()> {
-    if ptr == 0 {
-        return Ok(());
+    // SAFETY: the Java owner releases its handle once and forgets it.
+    match unsafe { handle::release::<StoreHandle>(ptr) } {
+        Some(store) => Ok(store.lock()?.store().close()?),
+        None => Ok(()),
     }
-    // SAFETY: the Java owner calls this once, after zeroing its handle.
-    let handle = unsafe { Box::from_raw(ptr as *mut StoreHandle) };
-    let mut guard = lock(&handle.store)?;
-    Ok(guard.store().close()?)
 }
 
 #[no_mangle]
@@ -215,8 +154,8 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_close<'l>(mut en
 fn put(env: &Env<'_>, ptr: jlong, key: KeyArgs<'_, '_>, state_json: &JByteArray<'_>) -> BridgeResult<()> {
     let key = key.decode(env)?;
     let state = ActionState::from_json(&required_bytes(env, state_json, "state")?)?;
-    let handle = store_handle(ptr)?;
-    Ok(lock(&handle.store)?.store().put(&key, &state)?)
+    let done = store_handle(ptr)?.lock()?.store().put(&key, &state);
+    Ok(done?)
 }
 
 #[no_mangle]
@@ -228,7 +167,7 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_put<'l>(mut env:
 fn get<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> BridgeResult<JByteArray<'l>> {
     let key = key.decode(env)?;
     let handle = store_handle(ptr)?;
-    let found = lock(&handle.store)?.store().get(&key)?;
+    let found = handle.lock()?.store().get(&key)?;
     Ok(match found {
         Some(state) => env.byte_array_from_slice(&state.to_json())?,
         None => JByteArray::null(),
@@ -241,66 +180,41 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env:
         .resolve::<ThrowJavaException>()
 }
 
-/// A journal over the stored entry, or over `initial` (put first, so the
-/// entry exists for the journal's deltas) when there is none. Lookup and
-/// put happen under one lock: no other journal can slip in between.
-fn open_context(env: &Env<'_>, ptr: jlong, key: KeyArgs<'_, '_>, initial_json: &JByteArray<'_>) -> BridgeResult<jlong> {
+/// A `DurableExecutionContext` over the stored entry (or over `initial`,
+/// put first), whose journal persists into this store. The context is built
+/// here through its package-private `(long)` constructor: the journal handle
+/// goes straight to its owner.
+fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>, initial_json: &JByteArray<'_>) -> BridgeResult<JObject<'l>> {
     let key = key.decode(env)?;
-    let initial = optional_bytes(env, initial_json)?;
-    let handle = store_handle(ptr)?;
-    let state = {
-        let mut guard = lock(&handle.store)?;
-        let store = guard.store();
-        match store.get(&key)? {
-            Some(stored) => stored,
-            None => {
-                let initial = match initial {
-                    Some(json) => ActionState::from_json(&json)?,
-                    None => ActionState::default(),
-                };
-                store.put(&key, &initial)?;
-                initial
-            }
-        }
+    let initial = match optional_bytes(env, initial_json)? {
+        Some(json) => Some(ActionState::from_json(&json)?),
+        None => None,
     };
-    let persister = SharedStorePersister { store: Arc::clone(&handle.store), key };
-    let journal = JournalHandle { journal: Journal::new(state), native_persister: Some(Box::new(persister)) }.into_raw();
-    issued_journals()?.get_or_insert_with(HashSet::new).insert(journal);
-    Ok(journal)
-}
-
-/// Journal handles `openContext` returned that no `DurableExecutionContext`
-/// has adopted yet. Adoption goes through a public Java factory, so it
-/// checks here first: a value that is not such a handle, or one adopted
-/// already, is refused instead of being dereferenced.
-static ISSUED_JOURNALS: Mutex<Option<HashSet<jlong>>> = Mutex::new(None);
-
-fn issued_journals() -> Result<std::sync::MutexGuard<'static, Option<HashSet<jlong>>>> {
-    ISSUED_JOURNALS.lock().map_err(|_| Error::IllegalState("the journal handle registry was poisoned by a panic".into()))
-}
-
-fn claim_issued(ptr: jlong) -> BridgeResult<bool> {
-    let mut issued = issued_journals()?;
-    Ok(issued.get_or_insert_with(HashSet::new).remove(&ptr))
-}
-
-/// `NativeJournal.claimIssued(long)`: true exactly once for each handle
-/// `openContext` returned.
-#[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_claimIssued<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jboolean {
-    env.with_env(|_| claim_issued(ptr)).resolve::<ThrowJavaException>()
+    let (journal, persister) = store_handle(ptr)?.open_journal(key, initial)?;
+    let journal = handle::into_raw(JournalHandle { journal, native_persister: Some(Box::new(persister)) });
+    let context = env.new_object(
+        jni::jni_str!("io/durablejournal/DurableExecutionContext"),
+        jni::jni_sig!("(J)V"),
+        &[jni::JValue::Long(journal)],
+    );
+    if context.is_err() {
+        // No Java object owns the journal: free it here.
+        // SAFETY: `journal` was created above and reached no Java code.
+        drop(unsafe { handle::release::<JournalHandle>(journal) });
+    }
+    Ok(context?)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openContext<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>, initial_json: JByteArray<'l>) -> jlong {
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_openContext<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>, initial_json: JByteArray<'l>) -> JObject<'l> {
     env.with_env(|env| open_context(env, ptr, KeyArgs { kind, number, bytes: &bytes, type_name: &type_name, seq, action: &action, event_kind, event: &event }, &initial_json))
         .resolve::<ThrowJavaException>()
 }
 
 fn prune(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, seq_up_to: jlong) -> BridgeResult<()> {
     let business_key = business_key(env, kind, number, bytes, type_name)?;
-    let handle = store_handle(ptr)?;
-    Ok(lock(&handle.store)?.store().prune_state(&business_key, seq_up_to)?)
+    let done = store_handle(ptr)?.lock()?.store().prune_state(&business_key, seq_up_to);
+    Ok(done?)
 }
 
 #[no_mangle]
@@ -310,7 +224,7 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_prune<'l>(mut en
 
 fn recovery_marker<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray<'l>> {
     let handle = store_handle(ptr)?;
-    let marker = lock(&handle.store)?.store().get_recovery_marker()?;
+    let marker = handle.lock()?.store().get_recovery_marker()?;
     Ok(env.byte_array_from_slice(&marker.to_bytes())?)
 }
 
@@ -320,17 +234,10 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_recoveryMarker<'
 }
 
 fn rebuild_state<'l>(env: &mut Env<'l>, ptr: jlong, markers: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
-    if markers.is_null() {
-        return Err(BridgeError::NullArgument("recoveryMarkers"));
-    }
-    let count = markers.len(env)?;
-    let mut decoded = Vec::with_capacity(count);
-    for i in 0..count {
-        let element = markers.get_element(env, i)?;
-        decoded.push(RecoveryMarker::from_bytes(&required_bytes(env, &element, "recoveryMarkers element")?)?);
-    }
-    let handle = store_handle(ptr)?;
-    Ok(lock(&handle.store)?.store().rebuild_state(&decoded)?)
+    let decoded = for_each_element(env, markers, "recoveryMarkers", |env, element| {
+        Ok(RecoveryMarker::from_bytes(&required_bytes(env, element, "recoveryMarkers element")?)?)
+    })?;
+    Ok(store_handle(ptr)?.lock()?.store().rebuild_state(&decoded)?)
 }
 
 #[no_mangle]
@@ -340,7 +247,7 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_rebuildState<'l>
 
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_NativeStore_sync<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
-    env.with_env(|_| -> BridgeResult<()> { Ok(lock(&store_handle(ptr)?.store)?.store().sync()?) }).resolve::<ThrowJavaException>()
+    env.with_env(|_| -> BridgeResult<()> { Ok(store_handle(ptr)?.lock()?.store().sync()?) }).resolve::<ThrowJavaException>()
 }
 
 fn root_occurrence<'l>(env: &mut Env<'l>, kind: jint, number: jlong, bytes: &JByteArray<'l>, type_name: &JByteArray<'l>, seq: jlong) -> BridgeResult<JByteArray<'l>> {
@@ -366,7 +273,7 @@ const STATS_LEN: usize = 10;
 /// createdOnOpen (0/1)]`; the file-only fields are -1 for the memory store.
 fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
     let handle = store_handle(ptr)?;
-    let values: [jlong; STATS_LEN] = match &mut *lock(&handle.store)? {
+    let values: [jlong; STATS_LEN] = match &mut *handle.lock()? {
         AnyStore::Memory(s) => [s.len() as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
         AnyStore::File(s) => {
             let st = s.stats()?;
@@ -393,44 +300,4 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_NativeStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
     env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::error::ErrorCode;
-
-    fn key() -> StateKey {
-        StateKey::new(BusinessKey::Str("user".into()), 0, "act", EventIdentity::Occurrence("occ".into()))
-    }
-
-    #[test]
-    fn a_journal_persists_through_the_shared_store_until_it_is_closed() {
-        let store: SharedStore = Arc::new(Mutex::new(AnyStore::Memory(MemoryStore::new())));
-        lock(&store).unwrap().store().put(&key(), &ActionState::default()).unwrap();
-        let mut persister = SharedStorePersister { store: Arc::clone(&store), key: key() };
-        let mut journal = Journal::new(ActionState::default());
-
-        journal.record_call_completion("chat", Some(b"1".to_vec()), None, &mut persister).unwrap();
-        let stored = lock(&store).unwrap().store().get(&key()).unwrap().unwrap();
-        assert_eq!(stored.call_results.len(), 1, "the call reached the store");
-
-        lock(&store).unwrap().store().close().unwrap();
-        let err = journal.record_call_completion("tool-call:t", None, None, &mut persister).unwrap_err();
-        assert_eq!(err.code(), ErrorCode::Closed, "{err}");
-        assert_eq!(journal.len(), 1, "the refused write was undone in memory");
-    }
-
-    #[test]
-    fn a_poisoned_store_refuses_work_instead_of_guessing() {
-        let store: SharedStore = Arc::new(Mutex::new(AnyStore::Memory(MemoryStore::new())));
-        let poisoner = Arc::clone(&store);
-        let _ = std::thread::spawn(move || {
-            let _guard = poisoner.lock().unwrap();
-            panic!("poison the store mutex");
-        })
-        .join();
-        let err = lock(&store).err().expect("poisoned");
-        assert_eq!(err.code(), ErrorCode::IllegalState);
-    }
 }

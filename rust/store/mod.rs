@@ -16,6 +16,7 @@ pub(crate) mod key;
 mod marker;
 mod memory;
 mod persister;
+mod shared;
 mod table;
 
 pub use file::{
@@ -25,6 +26,7 @@ pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
 pub use persister::StorePersister;
+pub use shared::{AnyStore, SharedStore, SharedStorePersister};
 
 use crate::error::Result;
 use crate::journal::JournalChange;

@@ -130,6 +130,22 @@ fn exception_class(payload: &[u8]) -> String {
     class.unwrap_or_else(|| format!("({} bytes, no exceptionClass)", payload.len()))
 }
 
+/// The id as text; a null id (Flink Agents' callables without one) and an id
+/// holding a lone surrogate are shown by what they are, not as a guess.
+fn function_id_text(call: &CallResult) -> String {
+    match &call.function_id {
+        None => "(null id)".to_string(),
+        Some(id) => match id.as_str() {
+            Some(text) => printable(text),
+            None => {
+                let mut json = String::new();
+                id.write_json(&mut json);
+                format!("{json} (lone surrogate)")
+            }
+        },
+    }
+}
+
 fn call_row(index: usize, call: &CallResult) -> Vec<String> {
     let (size, shown) = match &call.result_payload {
         Some(payload) => (format!("{} B", payload.len()), preview(payload)),
@@ -138,7 +154,7 @@ fn call_row(index: usize, call: &CallResult) -> Vec<String> {
     let exception = call.exception_payload.as_deref().map(exception_class).unwrap_or_default();
     vec![
         index.to_string(),
-        printable(&call.function_id),
+        function_id_text(call),
         call.effective_status().as_str().to_string(),
         size,
         shown,

@@ -1,23 +1,35 @@
 package io.durablejournal;
 
+import io.durablejournal.internal.CalledFromNative;
+import io.durablejournal.internal.NativeHandle;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * The journal of one action execution: its ActionState and a call index that starts at 0 on
  * every (re)start and is never persisted. The state machine lives in the native library; this
- * class owns the native handle, checks arguments and marshals.
+ * class owns the native journal, checks arguments and marshals.
  *
- * <p>Thread-safe (calls are serialized); {@link #close()} is idempotent and any call after it
- * throws {@link IllegalStateException}.
+ * <p>Thread-safe: calls are serialized. {@link #close()} is idempotent and any call after it
+ * throws {@link IllegalStateException}. The {@link ActionStatePersister} runs inside the call
+ * whose mutation it persists, so it must not call back into this context (that is an {@link
+ * IllegalStateException}); it may call {@link #close()}, which then takes effect when that call
+ * returns. A context dropped without {@code close()} is freed once it is garbage collected; close
+ * it anyway.
  */
 public final class DurableExecutionContext implements AutoCloseable {
+    private static final String NAME = "DurableExecutionContext";
+
     private final ActionStatePersister persister;
-    private long handle;
-    /** True while the persister runs: it must not re-enter the journal it is persisting. */
-    private boolean persisting;
+    private final NativeHandle journal;
     /** Calls {@link #beginCall} answered from the journal instead of running them. */
-    private int replayedCalls;
+    private volatile int replayedCalls;
+    /**
+     * What is running between {@link #beginCall} and {@link #completeCall} (a durable call's id) or
+     * during a {@code durableExecuteAll} batch, or null: a durable call begun meanwhile is nested
+     * and refused.
+     */
+    private volatile String callInProgress;
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run)
@@ -26,135 +38,165 @@ public final class DurableExecutionContext implements AutoCloseable {
     public DurableExecutionContext(ActionState state, ActionStatePersister persister) {
         Objects.requireNonNull(state, "state");
         this.persister = persister;
-        this.handle = NativeJournal.create(ActionStateSerde.serialize(state));
-    }
-
-    /** Wraps a handle created natively (e.g. bound to a native store); takes ownership. */
-    DurableExecutionContext(long handle) {
-        this.persister = null;
-        this.handle = handle;
+        this.journal = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(state)), NativeJournal::destroy);
     }
 
     /**
-     * Adopts a journal handle that a native store just created (see {@code
-     * io.durablejournal.store.ActionStateStore#openContext}); the context owns it from then on.
-     * The native library checks the value first: anything but a handle it issued and nobody has
-     * adopted yet is refused with an {@link IllegalArgumentException}.
+     * Owns a journal the native library just created: a native store's {@code openContext} calls
+     * this through JNI ({@code rust/jni/store.rs}), so no raw handle ever reaches Java code.
      */
-    public static DurableExecutionContext adoptNativeHandle(long handle) {
-        if (handle == 0 || !NativeJournal.claimIssued(handle)) {
-            throw new IllegalArgumentException("not a journal handle issued by a native store, or one adopted already");
-        }
-        return new DurableExecutionContext(handle);
+    @CalledFromNative
+    @SuppressWarnings("unused")
+    private DurableExecutionContext(long nativeJournal) {
+        this.persister = null;
+        this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
-    private long live() {
-        if (handle == 0) {
-            throw new IllegalStateException("DurableExecutionContext is closed");
-        }
-        if (persisting) {
-            throw new IllegalStateException("an ActionStatePersister must not call back into the DurableExecutionContext");
-        }
-        return handle;
-    }
-
-    public synchronized int getCurrentCallIndex() {
-        return NativeJournal.currentCallIndex(live());
+    public int getCurrentCallIndex() {
+        return journal.applyAsInt(NativeJournal::currentCallIndex);
     }
 
     /** Number of slots in the journal. */
-    public synchronized int size() {
-        return NativeJournal.size(live());
+    public int size() {
+        return journal.applyAsInt(NativeJournal::size);
     }
 
     /** {@code [String functionId, String status, byte[] result, byte[] exception]} at the index, or null. */
-    public synchronized Object[] getCurrentCallResultFields() {
-        return withStringId(NativeJournal.currentCallResultFields(live()));
+    public Object[] getCurrentCallResultFields() {
+        return withStringId(journal.apply(NativeJournal::currentCallResultFields));
     }
 
     /** The same 4-tuple for absolute slot {@code index}, or null when out of range. */
-    public synchronized Object[] getCallResultFieldsAt(int index) {
-        if (index < 0) {
-            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
-        }
-        return withStringId(NativeJournal.callResultFieldsAt(live(), index));
+    public Object[] getCallResultFieldsAt(int index) {
+        checkIndex(index);
+        return withStringId(journal.apply(h -> NativeJournal.callResultFieldsAt(h, index)));
     }
 
     /** A snapshot of the journal as it stands. */
-    public synchronized ActionState getActionState() {
-        return ActionStateSerde.fromCanonical(NativeJournal.snapshot(live()));
+    public ActionState getActionState() {
+        return ActionStateSerde.fromCanonical(journal.apply(NativeJournal::snapshot));
     }
 
     /**
      * Hit: {@code [true, resultPayload, exceptionPayload]} and the index moves on. Miss: null (a
      * different id at the index also cuts the journal there, in memory only).
      */
-    public synchronized Object[] matchNextOrClearSubsequentCallResult(String functionId) {
-        Object[] hit = NativeJournal.matchNextOrClearSubsequentCallResult(live(), Utf8.encode(functionId, "functionId"));
+    public Object[] matchNextOrClearSubsequentCallResult(String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        Object[] hit = journal.apply(h -> NativeJournal.matchNextOrClearSubsequentCallResult(h, id));
         return hit == null ? null : new Object[] {Boolean.TRUE, hit[2], hit[3]};
     }
 
-    public synchronized void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        NativeJournal.recordCallCompletion(live(), callback(), Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        journal.accept(h -> NativeJournal.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
     }
 
-    public synchronized void appendPendingCall(String functionId) {
-        NativeJournal.appendPendingCall(live(), callback(), Utf8.encode(functionId, "functionId"));
+    public void appendPendingCall(String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        journal.accept(h -> NativeJournal.appendPendingCall(h, callback(), id));
     }
 
-    public synchronized void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        NativeJournal.finalizeCurrentCall(live(), callback(), Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    public void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        journal.accept(h -> NativeJournal.finalizeCurrentCall(h, callback(), id, resultPayload, exceptionPayload));
     }
 
-    public synchronized void clearCallResultsFromCurrentIndexAndPersist() {
-        NativeJournal.clearCallResultsFromCurrentIndexAndPersist(live(), callback());
+    public void clearCallResultsFromCurrentIndexAndPersist() {
+        journal.accept(h -> NativeJournal.clearCallResultsFromCurrentIndexAndPersist(h, callback()));
     }
 
-    public synchronized void reservePendingBatch(List<String> functionIds) {
+    public void reservePendingBatch(List<String> functionIds) {
         Objects.requireNonNull(functionIds, "functionIds");
         byte[][] encoded = new byte[functionIds.size()][];
         for (int i = 0; i < encoded.length; i++) {
             encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
         }
-        NativeJournal.reservePendingBatch(live(), callback(), encoded);
+        journal.accept(h -> NativeJournal.reservePendingBatch(h, callback(), encoded));
     }
 
-    public synchronized void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        if (index < 0) {
-            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
-        }
-        NativeJournal.finalizeCallAt(live(), callback(), index, Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
+    public void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        checkIndex(index);
+        byte[] id = Utf8.encode(functionId, "functionId");
+        journal.accept(h -> NativeJournal.finalizeCallAt(h, callback(), index, id, resultPayload, exceptionPayload));
     }
 
-    public synchronized void advanceCallIndexBy(int n) {
+    public void advanceCallIndexBy(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("advance count must not be negative: " + n);
         }
-        NativeJournal.advanceCallIndexBy(live(), n);
+        journal.accept(h -> NativeJournal.advanceCallIndexBy(h, n));
     }
 
-    public synchronized void clearCallResultsFromAndPersist(int index) {
-        if (index < 0) {
-            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
-        }
-        NativeJournal.clearCallResultsFromAndPersist(live(), callback(), index);
+    public void clearCallResultsFromAndPersist(int index) {
+        checkIndex(index);
+        journal.accept(h -> NativeJournal.clearCallResultsFromAndPersist(h, callback(), index));
     }
 
     /** Marks the action completed: the journal is dropped and the record persisted. */
-    public synchronized void markCompleted() {
-        NativeJournal.markCompleted(live(), callback());
+    public void markCompleted() {
+        journal.accept(h -> NativeJournal.markCompleted(h, callback()));
     }
 
     /**
      * Decides how a durable call proceeds, in one native crossing: null means run the call, an
-     * empty array run the reconciler, and a 4-tuple is the recorded slot to replay.
+     * empty array run the reconciler, and a 4-tuple is the recorded slot to replay. From a run or
+     * reconcile answer until {@link #completeCall} (or {@link #endCall}) the call is in
+     * progress, and a durable call begun inside it is refused as nested.
      */
-    synchronized Object[] beginCall(String functionId, boolean reconcilable) {
-        Object[] step = NativeJournal.beginCall(live(), callback(), Utf8.encode(functionId, "functionId"), reconcilable);
-        if (step != null && step.length > 0) {
-            replayedCalls++;
+    Object[] beginCall(String functionId, boolean reconcilable) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        long h = journal.acquire();
+        try {
+            refuseNesting("durable call '" + functionId + "'");
+            Object[] step = NativeJournal.beginCall(h, callback(), id, reconcilable);
+            if (step != null && step.length > 0) {
+                replayedCalls++;
+            } else {
+                callInProgress = "durable call '" + functionId + "'";
+            }
+            return step;
+        } finally {
+            journal.release();
         }
-        return step;
+    }
+
+    /** Records the outcome of a call that {@link #beginCall} said to run; it is no longer in progress. */
+    void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        journal.accept(h -> {
+            callInProgress = null;
+            NativeJournal.completeCall(h, callback(), id, resultPayload, exceptionPayload);
+        });
+    }
+
+    /**
+     * The call or batch in progress ended, with its outcome recorded or not (interrupted, an
+     * {@link Error}); a batch's outcomes were recorded one by one.
+     */
+    void endCall() {
+        callInProgress = null;
+    }
+
+    /**
+     * A {@code durableExecuteAll} batch of {@code size} calls starts; until {@link #endCall} every
+     * durable call begun is refused as nested, and so is a batch begun inside a call.
+     */
+    void beginBatch(int size) {
+        journal.accept(h -> {
+            refuseNesting("a durableExecuteAll batch of " + size + " calls");
+            callInProgress = "a durableExecuteAll batch of " + size + " calls";
+        });
+    }
+
+    private void refuseNesting(String starting) {
+        String running = callInProgress;
+        if (running != null) {
+            throw new IllegalStateException(starting + " was started inside the body of " + running
+                    + ": nested durable calls are not supported (the journal records calls in the order they "
+                    + "complete and matches them by position, so a replay could not find them); make it before "
+                    + "or after that call, not inside it");
+        }
     }
 
     /**
@@ -162,22 +204,18 @@ public final class DurableExecutionContext implements AutoCloseable {
      * context replayed from the journal (returned or rethrew the recorded outcome without running
      * them) since it was created.
      */
-    public synchronized int getReplayedCallCount() {
+    public int getReplayedCallCount() {
         return replayedCalls;
     }
 
-    /** Records the outcome of a call that {@link #beginCall} said to run. */
-    synchronized void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        NativeJournal.completeCall(live(), callback(), Utf8.encode(functionId, "functionId"), resultPayload, exceptionPayload);
-    }
-
+    /**
+     * Frees the native journal. Idempotent. Called from inside a call on this context (its
+     * persister), it takes effect when that call returns; called from another thread while a call
+     * runs, it waits for that call.
+     */
     @Override
-    public synchronized void close() {
-        if (handle != 0) {
-            long closing = handle;
-            handle = 0;
-            NativeJournal.destroy(closing);
-        }
+    public void close() {
+        journal.close();
     }
 
     /**
@@ -188,21 +226,29 @@ public final class DurableExecutionContext implements AutoCloseable {
         return persister == null ? null : this;
     }
 
-    /** Called from native code after every persisted mutation. */
+    /**
+     * Called from native code after every persisted mutation, inside the call that made it: the
+     * persister may not call back into this context (the native handle refuses it) but may close it.
+     * Called by {@code JavaPersister} in {@code rust/jni/journal.rs}.
+     */
+    @CalledFromNative
     @SuppressWarnings("unused")
     private void persistSnapshot(byte[] actionStateJson) {
         if (persister == null) {
             return;
         }
-        persisting = true;
         try {
             persister.persist(ActionStateSerde.fromCanonical(actionStateJson));
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new JournalException(JournalException.Code.PERSIST_FAILED, "the ActionStatePersister failed: " + e, e);
-        } finally {
-            persisting = false;
+        }
+    }
+
+    private static void checkIndex(int index) {
+        if (index < 0) {
+            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
         }
     }
 

@@ -8,4 +8,10 @@ final class NativeDiagnostics {
     static native int panicWith(byte[] message);
 
     static native int abiVersion();
+
+    /**
+     * How many native objects (journals, stores, execution identities) Java owns right now, in
+     * this copy of the library: what a leak check or a test of the Cleaner safety net counts.
+     */
+    static native long liveHandleCount();
 }

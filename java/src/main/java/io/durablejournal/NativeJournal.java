@@ -2,7 +2,8 @@ package io.durablejournal;
 
 /**
  * The native journal's entry points. Every method takes the handle of a live journal; the owner
- * ({@link DurableExecutionContext}) checks for close and serializes calls. {@code persister} is the
+ * ({@link DurableExecutionContext}, through its {@code NativeHandle}) checks for close and
+ * serializes calls. {@code persister} is the
  * object whose {@code persistSnapshot(byte[])} receives each persisted state, or null.
  * Function ids cross as UTF-8 bytes.
  */
@@ -51,7 +52,4 @@ final class NativeJournal {
     static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
 
     static native byte[] snapshot(long handle);
-
-    /** True exactly once for each handle a native store's openContext returned (rust/jni/store.rs). */
-    static native boolean claimIssued(long handle);
 }

@@ -81,7 +81,12 @@ public class RunnerContextImpl {
             return replay(id, step, resultClass, callable.getClass().getClassLoader());
         }
         Callable<T> body = step != null ? reconciler : callable::call;
-        return runAndRecord(id, body, onExecutor);
+        try {
+            return runAndRecord(id, body, onExecutor);
+        } finally {
+            // However the body ended (an Error, an interrupt), it is no longer in progress.
+            context.endCall();
+        }
     }
 
     private <T> T runAndRecord(String id, Callable<T> body, boolean onExecutor) throws Exception {
@@ -152,6 +157,16 @@ public class RunnerContextImpl {
             if (context == null) {
                 return collect(startAll(Collections.nCopies(callables.size(), Boolean.TRUE)));
             }
+            // A durable call inside a body of the batch (or the batch inside a call) is refused as nested.
+            context.beginBatch(callables.size());
+            try {
+                return runJournaled();
+            } finally {
+                context.endCall();
+            }
+        }
+
+        private List<Object> runJournaled() throws Exception {
             List<Boolean> toRun = reserveOrReuse();
             List<CompletableFuture<Object>> futures = startAll(toRun);
             Exception first = null;

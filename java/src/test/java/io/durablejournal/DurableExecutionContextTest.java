@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.TestCalls.CountingPersister;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -157,8 +158,29 @@ class DurableExecutionContextTest {
     void persisterMustNotReenterTheContext() {
         DurableExecutionContext[] self = new DurableExecutionContext[1];
         self[0] = new DurableExecutionContext(new ActionState(), state -> self[0].getCurrentCallIndex());
-        assertThrows(IllegalStateException.class, () -> self[0].recordCallCompletion("a", null, null));
-        assertEquals(0, self[0].size());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> self[0].recordCallCompletion("a", null, null));
+        assertTrue(e.getMessage().startsWith("DurableExecutionContext was called from inside one of its own calls"), e.getMessage());
+        assertEquals(0, self[0].size(), "the mutation whose persister failed was undone");
+    }
+
+    @Test
+    void persisterThatClosesItsContextTakesEffectWhenTheCallReturns() {
+        DurableExecutionContext[] self = new DurableExecutionContext[1];
+        List<ActionState> persisted = new ArrayList<>();
+        self[0] = new DurableExecutionContext(new ActionState(), state -> {
+            persisted.add(state);
+            self[0].close();
+            self[0].close();
+        });
+        self[0].recordCallCompletion("a", json("1"), null);
+        assertEquals(1, persisted.size());
+        assertEquals("a", persisted.get(0).getCallResults().get(0).getFunctionId(), "the call that persisted completed");
+        IllegalStateException e = assertThrows(IllegalStateException.class, self[0]::size);
+        assertEquals("DurableExecutionContext is closed", e.getMessage());
+        try (DurableExecutionContext later = over()) {
+            assertEquals(0, later.getCurrentCallIndex(), "a context made afterwards starts clean");
+            assertEquals(0, later.size());
+        }
     }
 
     @Test

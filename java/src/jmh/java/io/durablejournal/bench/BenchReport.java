@@ -60,6 +60,7 @@ public final class BenchReport {
             report.printReplay();
             report.printRecord();
             report.printJni();
+            report.printHandleOwner();
         } else {
             System.out.println("No JMH results at " + results + " (the jmh run failed, was filtered to nothing, or listed only): no ratio tables.");
         }
@@ -149,9 +150,26 @@ public final class BenchReport {
         table.print();
     }
 
+    private void printHandleOwner() {
+        String owner = "io.durablejournal.HandleOwnerBenchmark.";
+        Score unguarded = score(owner + "unguarded", "");
+        Score monitor = score(owner + "synchronizedOwner", "");
+        Score handle = score(owner + "nativeHandleOwner", "");
+        if (unguarded == null || monitor == null || handle == null) {
+            return;
+        }
+        System.out.println();
+        System.out.println("4. Handle owner: getCurrentCallIndex() straight to the native method (baseline), through a synchronized");
+        System.out.println("   owner (the pattern before NativeHandle), and through DurableExecutionContext's NativeHandle");
+        Table table = new Table("native call alone", "synchronized owner", "overhead", "NativeHandle owner", "overhead");
+        table.row(unguarded.toString(), monitor.toString(), time(monitor.ns - unguarded.ns), handle.toString(),
+                time(handle.ns - unguarded.ns));
+        table.print();
+    }
+
     private static void printBytes() throws Exception {
         System.out.println();
-        System.out.println("4. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
+        System.out.println("5. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
         System.out.println("   counted on one action, not timed): whole-state ActionStateSerde rewrite vs the file store's appended records");
         Table table = new Table("n", "whole-state rewrite", "file store", "ratio");
         for (int n : RECORD_CALLS) {

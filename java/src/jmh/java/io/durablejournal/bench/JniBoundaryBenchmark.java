@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * JNI boundary: reading a slot's 4-tuple {@code [functionId, status, result, exception]} (a new
  * {@code Object[]}, the id as UTF-8 decoded to a String, a copy of the result payload) against
  * {@link DurableExecutionContext#getCurrentCallIndex()}, the cheapest native call (one int back).
- * All three go through the same synchronized, closed-checked Java wrapper; the journal holds a
- * recorded 16-call action and is not modified.
+ * All three go through the same Java wrapper (the context's NativeHandle: serialized,
+ * closed-checked); the journal holds a recorded 16-call action and is not modified.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

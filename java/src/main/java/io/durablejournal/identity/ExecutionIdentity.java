@@ -1,22 +1,25 @@
 package io.durablejournal.identity;
 
 import io.durablejournal.Utf8;
+import io.durablejournal.internal.NativeHandle;
 
 /**
  * Deterministic allocators of one action execution, kept in the Rust core: emission ordinals and
  * per-target call ordinals. A fresh instance over the same execution hands out the same ids in the
  * same order, which is what lets a replay land on the journal it wrote.
  *
- * <p>Thread-safe; {@link #close()} is idempotent and any call after it is an {@link
- * IllegalStateException}.
+ * <p>Thread-safe (calls are serialized); {@link #close()} is idempotent and any call after it is
+ * an {@link IllegalStateException}. An instance dropped without {@code close()} is freed once it
+ * is garbage collected; close it anyway.
  */
 public final class ExecutionIdentity implements AutoCloseable {
     private final String executionId;
-    private long handle;
+    private final NativeHandle allocators;
 
     ExecutionIdentity(String executionId) {
         this.executionId = executionId;
-        this.handle = NativeIdentity.executionCreate(Utf8.encode(executionId, "executionId"));
+        long handle = NativeIdentity.executionCreate(Utf8.encode(executionId, "executionId"));
+        this.allocators = new NativeHandle(this, "ExecutionIdentity", handle, NativeIdentity::executionDestroy);
     }
 
     public String executionId() {
@@ -33,29 +36,20 @@ public final class ExecutionIdentity implements AutoCloseable {
      * carries, if any: re-emitting an event is a {@link io.durablejournal.JournalException} with
      * code {@code ILLEGAL_STATE} and uses no ordinal.
      */
-    public synchronized String emit(String existingId) {
-        return Utf8.decode(NativeIdentity.executionEmit(live(), Utf8.encodeOrNull(existingId, "existingId")));
+    public String emit(String existingId) {
+        byte[] existing = Utf8.encodeOrNull(existingId, "existingId");
+        return Utf8.decode(allocators.apply(h -> NativeIdentity.executionEmit(h, existing)));
     }
 
     /** The id of the next generated call to {@code target} (one counter per target) in a session. */
-    public synchronized String nextCallId(String target, String sessionId) {
-        return Utf8.decode(NativeIdentity.executionNextCallId(
-                live(), Utf8.encode(target, "target"), Utf8.encode(sessionId, "sessionId")));
+    public String nextCallId(String target, String sessionId) {
+        byte[] targetUtf8 = Utf8.encode(target, "target");
+        byte[] session = Utf8.encode(sessionId, "sessionId");
+        return Utf8.decode(allocators.apply(h -> NativeIdentity.executionNextCallId(h, targetUtf8, session)));
     }
 
     @Override
-    public synchronized void close() {
-        long h = handle;
-        handle = 0;
-        if (h != 0) {
-            NativeIdentity.executionDestroy(h);
-        }
-    }
-
-    private long live() {
-        if (handle == 0) {
-            throw new IllegalStateException("ExecutionIdentity is closed");
-        }
-        return handle;
+    public void close() {
+        allocators.close();
     }
 }

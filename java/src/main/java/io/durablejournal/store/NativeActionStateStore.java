@@ -4,6 +4,7 @@ import io.durablejournal.Utf8;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.internal.NativeHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -17,15 +18,17 @@ import java.util.Objects;
  * guarded by a mutex in Rust, so direct calls and the journals of {@link #openContext} may run
  * on any threads; each journal keeps its own reference to the native store, so closing this
  * object never leaves a journal pointing at freed memory (its next write fails with a {@code
- * CLOSED} JournalException instead). Java-side calls are serialized only to keep {@link
- * #close()} from racing a call in progress.
+ * CLOSED} JournalException instead). Calls on this object are serialized by its {@code
+ * NativeHandle}, which also keeps {@link #close()} from freeing the store under a call in
+ * progress. A store dropped without {@code close()} is closed once it is garbage collected;
+ * close it anyway (a file store holds its directory lock until then).
  */
 public final class NativeActionStateStore implements ActionStateStore {
     private final Path directory;
-    private long handle;
+    private final NativeHandle store;
 
     private NativeActionStateStore(long handle, Path directory) {
-        this.handle = handle;
+        this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
         this.directory = directory;
     }
 
@@ -52,82 +55,75 @@ public final class NativeActionStateStore implements ActionStateStore {
         return directory == null ? "in-memory" : directory.toString();
     }
 
-    private long live() {
-        if (handle == 0) {
-            throw new IllegalStateException("ActionStateStore is closed");
-        }
-        return handle;
-    }
-
     @Override
-    public synchronized void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+    public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
         BusinessKey k = BusinessKey.of(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
-        NativeStore.put(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
+        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
     }
 
     @Override
-    public synchronized ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+    public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
         BusinessKey k = BusinessKey.of(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
-        byte[] json = NativeStore.get(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload());
+        byte[] json = store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload()));
         return json == null ? null : ActionStateSerde.deserialize(json);
     }
 
     @Override
-    public synchronized DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
+    public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
         BusinessKey k = BusinessKey.of(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
-        long journal = NativeStore.openContext(live(), k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
-        return DurableExecutionContext.adoptNativeHandle(journal);
+        return store.apply(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
     }
 
     @Override
-    public synchronized void rebuildState(List<byte[]> recoveryMarkers) {
+    public void rebuildState(List<byte[]> recoveryMarkers) {
         Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
         byte[][] markers = new byte[recoveryMarkers.size()][];
         for (int i = 0; i < markers.length; i++) {
             markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
         }
-        NativeStore.rebuildState(live(), markers);
+        store.accept(h -> NativeStore.rebuildState(h, markers));
     }
 
     @Override
-    public synchronized void pruneState(Object key, long seqNumUpTo) {
+    public void pruneState(Object key, long seqNumUpTo) {
         BusinessKey k = BusinessKey.of(key);
-        NativeStore.prune(live(), k.kind, k.number, k.bytes, k.typeName, seqNumUpTo);
+        store.accept(h -> NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo));
     }
 
     @Override
-    public synchronized byte[] getRecoveryMarker() {
-        return NativeStore.recoveryMarker(live());
+    public byte[] getRecoveryMarker() {
+        return store.apply(NativeStore::recoveryMarker);
     }
 
     /** Makes every record written so far durable (matters under group commit). */
-    public synchronized void sync() {
-        NativeStore.sync(live());
+    public void sync() {
+        store.accept(NativeStore::sync);
     }
 
-    public synchronized StoreStats stats() {
-        return new StoreStats(NativeStore.stats(live()));
+    public StoreStats stats() {
+        return new StoreStats(store.apply(NativeStore::stats));
     }
 
-    public synchronized boolean isClosed() {
-        return handle == 0;
+    public boolean isClosed() {
+        return store.isClosed();
     }
 
+    /**
+     * Syncs and closes the store (releasing a file store's directory lock); a call in progress on
+     * another thread finishes first. Idempotent. Contexts it opened fail their next write with
+     * {@code CLOSED}.
+     */
     @Override
-    public synchronized void close() {
-        if (handle != 0) {
-            long closing = handle;
-            handle = 0;
-            NativeStore.close(closing);
-        }
+    public void close() {
+        store.close();
     }
 
     @Override

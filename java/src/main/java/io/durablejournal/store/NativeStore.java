@@ -1,11 +1,13 @@
 package io.durablejournal.store;
 
+import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.NativeLibrary;
 
 /**
  * The native store's entry points (rust/jni/store.rs). Every keyed method takes the business key
  * as {@code (kind, number, bytes, typeName)} and the event as {@code (kind, bytes)}; strings cross
- * as UTF-8. The owner ({@link NativeActionStateStore}) checks for close and never passes 0.
+ * as UTF-8. The owner ({@link NativeActionStateStore}, through its {@code NativeHandle}) checks for close,
+ * serializes calls and never passes 0.
  */
 final class NativeStore {
     static {
@@ -30,8 +32,11 @@ final class NativeStore {
     static native byte[] get(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
             long seq, byte[] action, int eventKind, byte[] event);
 
-    /** A new native journal handle whose mutations persist into this store. */
-    static native long openContext(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
+    /**
+     * A new context over a native journal whose mutations persist into this store; the native side
+     * builds the {@link DurableExecutionContext} around its journal, so no raw handle reaches Java.
+     */
+    static native DurableExecutionContext openContext(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
             long seq, byte[] action, int eventKind, byte[] event, byte[] initialStateJson);
 
     static native void prune(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seqUpTo);

@@ -17,6 +17,9 @@ import io.durablejournal.CallResult;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
 import io.durablejournal.RunnerContextImpl;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -312,9 +315,16 @@ class ActionStateStoreTest {
     }
 
     @Test
-    void onlyHandlesIssuedByAStoreCanBeAdopted() {
-        assertThrows(IllegalArgumentException.class, () -> DurableExecutionContext.adoptNativeHandle(0));
-        assertThrows(IllegalArgumentException.class, () -> DurableExecutionContext.adoptNativeHandle(0xdeadbeefL));
+    void noJavaCodeCanWrapARawNativeHandle() {
+        for (Constructor<?> c : DurableExecutionContext.class.getDeclaredConstructors()) {
+            if (Arrays.asList(c.getParameterTypes()).contains(long.class)) {
+                assertTrue(Modifier.isPrivate(c.getModifiers()), "only native code may call " + c);
+            }
+        }
+        for (Method m : DurableExecutionContext.class.getMethods()) {
+            boolean takesHandle = Modifier.isStatic(m.getModifiers()) && Arrays.asList(m.getParameterTypes()).contains(long.class);
+            assertFalse(takesHandle, "no public factory over a raw handle: " + m);
+        }
     }
 
     @ParameterizedTest
