@@ -116,38 +116,49 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
         io.durablejournal.store.ActionStateStore opened = open();
         try {
-            List<byte[]> mine = new ArrayList<>();
-            int ours = 0;
-            for (Object marker : recoveryMarkers) {
-                if (!SubtaskMarker.isOurs(marker)) {
-                    throw refuse("the checkpoint holds a recovery marker of another action state store (" + marker
-                            + "); its journals are not in " + describe());
-                }
-                SubtaskMarker decoded = SubtaskMarker.decode((String) marker);
-                ours++;
-                if (decoded.parallelism != parallelism) {
-                    throw refuse("the checkpoint was taken with parallelism " + decoded.parallelism + " but this job runs with "
-                            + parallelism + "; each subtask's journal lives in its own store, so restore with parallelism "
-                            + decoded.parallelism);
-                }
-                if (decoded.subtask == subtask) {
-                    mine.add(decoded.storeMarker);
-                }
+            if (recoveryMarkers.isEmpty() && attempt == 0) {
+                refuseEntriesOfAnEarlierRun(opened);
             }
-            if (ours > 0 && mine.isEmpty()) {
-                throw refuse("the checkpoint has no recovery marker of subtask " + subtask + " among its " + ours);
-            }
-            if (ours == 0 && attempt == 0 && opened instanceof NativeActionStateStore) {
-                long entries = ((NativeActionStateStore) opened).stats().entries();
-                if (entries > 0) {
-                    throw refuse(describe() + " holds " + entries + " entries of an earlier run, but this job starts without"
-                            + " a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory");
-                }
-            }
-            opened.rebuildState(mine);
+            opened.rebuildState(markersOfThisSubtask(recoveryMarkers));
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /** This subtask's native markers among every subtask's; refuses markers it cannot restore from. */
+    private List<byte[]> markersOfThisSubtask(List<Object> recoveryMarkers) {
+        List<byte[]> mine = new ArrayList<>();
+        for (Object marker : recoveryMarkers) {
+            if (!SubtaskMarker.isOurs(marker)) {
+                throw refuse("the checkpoint holds a recovery marker of another action state store (" + marker
+                        + "); its journals are not in " + describe());
+            }
+            SubtaskMarker decoded = SubtaskMarker.decode((String) marker);
+            if (decoded.parallelism != parallelism) {
+                throw refuse("the checkpoint was taken with parallelism " + decoded.parallelism + " but this job runs with "
+                        + parallelism + "; each subtask's journal lives in its own store, so restore with parallelism "
+                        + decoded.parallelism);
+            }
+            if (decoded.subtask == subtask) {
+                mine.add(decoded.storeMarker);
+            }
+        }
+        if (!recoveryMarkers.isEmpty() && mine.isEmpty()) {
+            throw refuse("the checkpoint has no recovery marker of subtask " + subtask + " among its "
+                    + recoveryMarkers.size());
+        }
+        return mine;
+    }
+
+    /** A job's first start numbers its records from 0: entries of an earlier run would pass for its own. */
+    private void refuseEntriesOfAnEarlierRun(io.durablejournal.store.ActionStateStore opened) {
+        if (opened instanceof NativeActionStateStore) {
+            long entries = ((NativeActionStateStore) opened).stats().entries();
+            if (entries > 0) {
+                throw refuse(describe() + " holds " + entries + " entries of an earlier run, but this job starts without"
+                        + " a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory");
+            }
         }
     }
 
