@@ -177,7 +177,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
         opened.pruneState(keyText, seqNum);
         prunedThrough.put(keyText, seqNum);
-        replays.pruned(keyText);
+        replays.pruned(keyText, seqNum);
     }
 
     /** The native store's position, tagged with this subtask (a {@link String}, see {@link SubtaskMarker}). */

@@ -15,7 +15,7 @@ import org.apache.flink.api.common.accumulators.LongCounter;
  * actions (the operator re-emits their stored output events without running them) and of
  * interrupted ones with journaled calls (the action runs again and those calls replay): entries
  * this store did not write itself. Each counts once, however often the operator looks it up; an
- * entry is forgotten when its key is pruned. The counters are Flink accumulators ({@link DurableAgents#ACC_ACTIONS_REEMITTED},
+ * entry is forgotten when it is pruned. The counters are Flink accumulators ({@link DurableAgents#ACC_ACTIONS_REEMITTED},
  * {@link DurableAgents#ACC_ACTIONS_RESUMED}).
  */
 final class ReplayCounts {
@@ -44,7 +44,14 @@ final class ReplayCounts {
         return !seenByKey.computeIfAbsent(keyText, k -> new HashSet<>()).add(Arrays.asList(seqNum, actionName, event));
     }
 
-    void pruned(String keyText) {
-        seenByKey.remove(keyText);
+    /** The key's entries up to {@code seqNumUpTo} are gone from the store. */
+    void pruned(String keyText, long seqNumUpTo) {
+        Set<List<Object>> seen = seenByKey.get(keyText);
+        if (seen != null) {
+            seen.removeIf(entry -> (Long) entry.get(0) <= seqNumUpTo);
+            if (seen.isEmpty()) {
+                seenByKey.remove(keyText);
+            }
+        }
     }
 }

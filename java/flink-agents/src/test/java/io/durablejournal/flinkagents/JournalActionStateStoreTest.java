@@ -247,6 +247,36 @@ class JournalActionStateStoreTest {
     }
 
     @Test
+    void replaysCountEntriesOfAnEarlierAttemptOnceEach() {
+        InputEvent first = Fixtures.input(1);
+        InputEvent second = Fixtures.input(2);
+        try (JournalActionStateStore earlier = fileStore(0, 1, 0)) {
+            earlier.rebuildState(Collections.emptyList());
+            ActionState completed = Fixtures.stateWithCalls(first, 1, "a");
+            completed.markCompleted();
+            earlier.put("k", 1, draft, first, completed);
+            earlier.put("k", 2, draft, second, Fixtures.stateWithCalls(second, 2, "b"));
+        }
+        try (JournalActionStateStore restarted = fileStore(0, 1, 1)) {
+            restarted.rebuildState(Collections.emptyList());
+            for (int lookups = 0; lookups < 3; lookups++) {
+                assertTrue(restarted.get("k", 1, draft, Fixtures.input(1)).isCompleted());
+                assertEquals(2, restarted.get("k", 2, draft, Fixtures.input(2)).getCallResults().size());
+            }
+            InputEvent third = Fixtures.input(3);
+            restarted.put("k", 3, draft, third, Fixtures.stateWithCalls(third, 1, "c"));
+            restarted.get("k", 3, draft, third);
+            restarted.pruneState("k", 1);
+            restarted.get("k", 2, draft, Fixtures.input(2));
+
+            ReplayCounts replays = restarted.replays();
+            assertEquals(1, replays.actionsReemitted.getLocalValue(), "the completed entry, once");
+            assertEquals(1, replays.actionsResumed.getLocalValue(),
+                    "the interrupted entry, once; not the one this store wrote, nor one seen before a prune");
+        }
+    }
+
+    @Test
     void theStoreIsSerializedWithoutItsNativeStoreAndEachCopyOpensItsOwn() throws Exception {
         JournalActionStateStore original = inMemory();
         InputEvent event = Fixtures.input(1);
