@@ -5,7 +5,6 @@ import io.durablejournal.identity.RuntimeIdentity;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
-import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -145,12 +144,12 @@ final class NativeSafetyProbe {
     private static void cleaner() {
         long before = NativeDiagnostics.liveHandleCount();
         check(before == 0, "a fresh JVM owns no native objects: " + before);
-        List<AutoCloseable> owners = makeOwners(500);
+        // Held strongly while counting, so no collection can free one early.
+        List<Object> owners = makeOwners(500);
         check(NativeDiagnostics.liveHandleCount() == owners.size(),
                 "each owner holds one native object: " + NativeDiagnostics.liveHandleCount() + " for " + owners.size());
-        Reference.reachabilityFence(owners);
         int made = owners.size();
-        owners.clear();
+        owners = null;
         int attempts = 0;
         while (NativeDiagnostics.liveHandleCount() > 0 && attempts < 200) {
             System.gc();
@@ -160,11 +159,11 @@ final class NativeSafetyProbe {
         System.out.println("OK cleaner: " + made + " native objects freed after " + attempts + " GCs");
     }
 
-    /** {@code n} owners of each kind, each holding one native object, none closed. */
-    private static List<AutoCloseable> makeOwners(int n) {
+    /** Makes {@code n} of each kind of owner (none closed), each holding one native object. */
+    private static List<Object> makeOwners(int n) {
         String execution = RuntimeIdentity.actionExecution(
                 RuntimeIdentity.rootOccurrence("k".getBytes(StandardCharsets.UTF_8), 0), "act");
-        List<AutoCloseable> owners = new ArrayList<>();
+        List<Object> owners = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             DurableExecutionContext context = new DurableExecutionContext(new ActionState(), null);
             context.recordCallCompletion("a", null, null);

@@ -12,8 +12,9 @@ import java.util.TreeMap;
 
 /**
  * Runs after {@code gradle jmh}: prints each benchmark as a ratio against the baseline measured in
- * the same run (read from JMH's JSON results), then the bytes the whole-state persister and the
- * file store write per action (counted on one action each, not timed).
+ * the same run (read from JMH's JSON results), Flink Agents 0.3.1 itself where it does the same
+ * work, then the bytes Flink Agents, the whole-state persister and the file store write per action
+ * (counted on one action each, not timed).
  *
  * <p>Usage: {@code BenchReport <results.json>}; a missing file (a failed or filtered-out run)
  * skips the ratio tables.
@@ -57,6 +58,8 @@ public final class BenchReport {
             System.out.println();
             System.out.println("Ratios against the baseline measured in the same run (" + results + ";");
             System.out.println("each score is JMH's average, with the fastest and slowest measured iteration in parentheses):");
+            report.printRecovery();
+            report.printRecoveryBreakdown();
             report.printReplay();
             report.printRecord();
             report.printJni();
@@ -95,21 +98,63 @@ public final class BenchReport {
         return scores.get(benchmark + (params.isEmpty() ? "" : " " + params));
     }
 
+    private void printRecovery() {
+        System.out.println();
+        System.out.println("1. Recovery: a 16-call action re-run over its recorded state, journal opened in the timed region, 16 hits,");
+        System.out.println("   vs Flink Agents 0.3.1 (its RunnerContextImpl and DurableExecutionContext over its recorded ActionState)");
+        Table table = new Table("payload", "Flink Agents 0.3.1", "new DurableExecutionContext(state, p)", "vs Flink Agents",
+                "file store openContext", "vs Flink Agents");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score theirs = score("RecoveryBenchmark.flinkAgents", params);
+            Score ours = score("RecoveryBenchmark.ours", params);
+            Score file = score("RecoveryBenchmark.fileStore", params);
+            if (theirs != null && ours != null && file != null) {
+                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours), file.toString(), versus(theirs, file));
+            }
+        }
+        table.print();
+    }
+
+    /** Where our recovery's time goes: opening the journal (JSON out of Java, parsed by Rust) and the 16 hits. */
+    private void printRecoveryBreakdown() {
+        System.out.println();
+        System.out.println("   Where it goes: opening = Java ActionState to JSON (Jackson) + the native journal parsing it (+ close);");
+        System.out.println("   the 16 hits = one native crossing each, returning the slot, + decoding the result");
+        Table table = new Table("payload", "open (serialize + parse)", "of which serialize", "16 hits (rest)",
+                "file store open", "16 hits (rest)");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score ours = score("RecoveryBenchmark.ours", params);
+            Score open = score("RecoveryBenchmark.oursOpenOnly", params);
+            Score serialize = score("RecoveryBenchmark.oursSerializeOnly", params);
+            Score file = score("RecoveryBenchmark.fileStore", params);
+            Score fileOpen = score("RecoveryBenchmark.fileStoreOpenOnly", params);
+            if (ours != null && open != null && serialize != null && file != null && fileOpen != null) {
+                table.row(size(payload), open.toString(), serialize.toString(), time(ours.ns - open.ns),
+                        fileOpen.toString(), time(file.ns - fileOpen.ns));
+            }
+        }
+        table.print();
+    }
+
     private void printReplay() {
         System.out.println();
-        System.out.println("1. Replay: a 16-call action re-run over its recorded journal (RunnerContextImpl.durableExecute, 16 hits)");
-        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null)");
+        System.out.println("2. Replay alone: the same 16 hits, the journal opened outside the timed region,");
+        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null), and vs Flink Agents 0.3.1 (also opened outside)");
         Table table = new Table("payload", "replay (16 calls)", "baseline: no context", "ratio", "cost per call",
-                "of which Jackson decode");
+                "of which Jackson decode", "Flink Agents 0.3.1", "vs Flink Agents");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
             Score replay = score("ReplayBenchmark.replay", params);
             Score base = score("ReplayBenchmark.baselineNoContext", params);
             Score decode = score("ReplayBenchmark.decodeOnly", params);
+            Score theirs = score("ReplayBenchmark.replayFlinkAgents", params);
             if (replay != null && base != null) {
                 table.row(size(payload), replay.toString(), base.toString(), ratio(replay.ns / base.ns),
                         time((replay.ns - base.ns) / BenchSupport.REPLAY_CALLS),
-                        decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS));
+                        decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS),
+                        theirs == null ? "-" : theirs.toString(), theirs == null ? "-" : versus(theirs, replay));
             }
         }
         table.print();
@@ -117,16 +162,19 @@ public final class BenchReport {
 
     private void printRecord() {
         System.out.println();
-        System.out.println("2. Record path: one fresh action of n durableExecute calls with 1 KB results (open, n calls, complete, close)");
-        System.out.println("   baseline: a Java ActionStatePersister that serializes the whole ActionState on every persist");
-        Table table = new Table("n", "persistence", "time per action", "per call", "speed-up vs whole-state");
+        System.out.println("3. Record path: one fresh action of n durableExecute calls with 1 KB results (open, n calls, complete, close)");
+        System.out.println("   vs Flink Agents 0.3.1 itself (its RunnerContextImpl; every persist serializes the whole state with its");
+        System.out.println("   ActionStateSerde, as its Kafka store does), and vs our runtime with such a whole-state persister");
+        Table table = new Table("n", "persistence", "time per action", "per call", "vs Flink Agents", "vs whole-state");
         for (int n : RECORD_CALLS) {
-            Score base = score("RecordBenchmark.action", "calls=" + n + " persistence=wholeState");
+            Score theirs = score("RecordBenchmark.action", "calls=" + n + " persistence=" + Persistence.flinkAgents);
+            Score whole = score("RecordBenchmark.action", "calls=" + n + " persistence=" + Persistence.wholeState);
             for (Persistence p : Persistence.values()) {
                 Score s = score("RecordBenchmark.action", "calls=" + n + " persistence=" + p);
                 if (s != null) {
                     table.row(Integer.toString(n), describe(p), s.toString(), time(s.ns / n),
-                            base == null ? "-" : p == Persistence.wholeState ? "1 (baseline)" : ratio(base.ns / s.ns));
+                            theirs == null ? "-" : p == Persistence.flinkAgents ? "1 (baseline)" : versus(theirs, s),
+                            whole == null || p == Persistence.flinkAgents ? "-" : p == Persistence.wholeState ? "1" : versus(whole, s));
                 }
             }
         }
@@ -135,7 +183,7 @@ public final class BenchReport {
 
     private void printJni() {
         System.out.println();
-        System.out.println("3. JNI boundary: reading a slot's 4-tuple (result payload copied) vs getCurrentCallIndex(), the cheapest native call");
+        System.out.println("4. JNI boundary: reading a slot's 4-tuple (result payload copied) vs getCurrentCallIndex(), the cheapest native call");
         Table table = new Table("payload", "getCurrentCallIndex", "getCurrentCallResultFields", "ratio", "getCallResultFieldsAt(8)", "ratio");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
@@ -159,7 +207,7 @@ public final class BenchReport {
             return;
         }
         System.out.println();
-        System.out.println("4. Handle owner: getCurrentCallIndex() straight to the native method (baseline), through a synchronized");
+        System.out.println("5. Handle owner: getCurrentCallIndex() straight to the native method (baseline), through a synchronized");
         System.out.println("   owner (the pattern before NativeHandle), and through DurableExecutionContext's NativeHandle");
         Table table = new Table("native call alone", "synchronized owner", "overhead", "NativeHandle owner", "overhead");
         table.row(unguarded.toString(), monitor.toString(), time(monitor.ns - unguarded.ns), handle.toString(),
@@ -169,16 +217,21 @@ public final class BenchReport {
 
     private static void printBytes() throws Exception {
         System.out.println();
-        System.out.println("5. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
-        System.out.println("   counted on one action, not timed): whole-state ActionStateSerde rewrite vs the file store's appended records");
-        Table table = new Table("n", "whole-state rewrite", "file store", "ratio");
+        System.out.println("6. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
+        System.out.println("   counted on one action, not timed): Flink Agents 0.3.1's and our whole-state ActionStateSerde rewrites");
+        System.out.println("   vs the file store's appended records");
+        Table table = new Table("n", "Flink Agents 0.3.1", "whole-state rewrite", "file store", "vs Flink Agents");
         for (int n : RECORD_CALLS) {
+            long theirs = bytesOfOneAction(Persistence.flinkAgents, n);
             long whole = bytesOfOneAction(Persistence.wholeState, n);
             long file = bytesOfOneAction(Persistence.fileStore, n);
-            table.row(Integer.toString(n), String.format(Locale.ROOT, "%,d B", whole), String.format(Locale.ROOT, "%,d B", file),
-                    ratio((double) whole / file));
+            table.row(Integer.toString(n), bytes(theirs), bytes(whole), bytes(file), ratio((double) theirs / file) + " fewer");
         }
         table.print();
+    }
+
+    private static String bytes(long count) {
+        return String.format(Locale.ROOT, "%,d B", count);
     }
 
     private static long bytesOfOneAction(Persistence persistence, int n) throws Exception {
@@ -197,8 +250,10 @@ public final class BenchReport {
                 return "whole-state persister";
             case memoryStore:
                 return "native in-memory store";
-            default:
+            case fileStore:
                 return "native file store, group commit " + BenchSupport.GROUP_COMMIT_BATCH;
+            default:
+                return "Flink Agents 0.3.1, its ActionStateSerde per persist";
         }
     }
 
@@ -234,6 +289,12 @@ public final class BenchReport {
 
     private static String size(int bytes) {
         return bytes >= 1024 ? bytes / 1024 + " KB" : bytes + " B";
+    }
+
+    /** How much faster (or slower) {@code ours} is than the {@code baseline} measured in the same run. */
+    private static String versus(Score baseline, Score ours) {
+        double speedUp = baseline.ns / ours.ns;
+        return speedUp >= 1 ? ratio(speedUp) + " faster" : ratio(1 / speedUp) + " slower";
     }
 
     private static String ratio(double r) {
