@@ -1,24 +1,24 @@
 package io.durablejournal.flinkagents;
 
-import io.durablejournal.ActionStateSerde;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
+import org.apache.flink.agents.runtime.actionstate.ActionStateSerde;
 
 /**
- * Flink Agents' ActionState and durable-journal's, converted through the JSON both write (the
- * ActionState JSON of Flink Agents' {@code ActionStateSerde}): events and memory updates pass as
- * the JSON Flink Agents wrote, call results as the journal's slots.
+ * Flink Agents' ActionState as the JSON both runtimes read and write (Flink Agents' {@code
+ * ActionStateSerde}): the native store takes that JSON as it is ({@code putJson}), parses it
+ * itself and writes what changed since the stored entry; it hands it back the same way
+ * ({@code getJson}), every field kept (numbers, strings, {@code argsDigest}, unknown fields).
  */
 final class ActionStates {
     private ActionStates() {}
 
-    /** Flink Agents' state as the journal's, for the native store. */
-    static io.durablejournal.ActionState toJournal(ActionState state) {
-        byte[] json = org.apache.flink.agents.runtime.actionstate.ActionStateSerde.serialize(state);
-        return ActionStateSerde.deserialize(json);
+    /** The state as the native store takes it. */
+    static byte[] toJson(ActionState state) {
+        return ActionStateSerde.serialize(state);
     }
 
-    /** The journal's state as Flink Agents', for its operator. */
-    static ActionState toFlinkAgents(io.durablejournal.ActionState state) {
-        return org.apache.flink.agents.runtime.actionstate.ActionStateSerde.deserialize(ActionStateSerde.serialize(state));
+    /** The state the native store returned, as Flink Agents' operator takes it. */
+    static ActionState fromJson(byte[] json) {
+        return ActionStateSerde.deserialize(json);
     }
 }

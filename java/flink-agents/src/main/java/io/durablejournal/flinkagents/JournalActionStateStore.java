@@ -21,9 +21,10 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * subtask, the file store by default ({@link ActionStateStoreFactory#fileStores}). It is what
  * {@link DurableAgents} hands each subtask of Flink Agents' {@code ActionExecutionOperator}.
  *
- * <p>Flink Agents 0.3.1 puts the whole ActionState on every durable call; the native store
- * keeps the journal, and the entry is addressed so that the operator finds it again after a
- * restore in another JVM:
+ * <p>Flink Agents 0.3.1 puts the whole ActionState on every durable call; it reaches the native
+ * store as Flink Agents' JSON, and the store writes only what changed since the entry it holds
+ * (bytes per action linear in the calls). The entry is addressed so that the operator finds it
+ * again after a restore in another JVM:
  * <ul>
  *   <li><b>key</b>: the Flink key's {@code toString()}. The operator looks an action up with
  *       {@code key.toString()} first and with the key object afterwards; filing every entry under
@@ -79,7 +80,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         String keyText = keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         EventIdentity eventIdentity = events.identityOf(event);
-        opened.put(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJournal(state));
+        opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
         if (pruned != null && pruned >= seqNum) {
@@ -92,11 +93,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         String keyText = keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         EventIdentity eventIdentity = events.identityOf(event);
-        io.durablejournal.ActionState found = opened.get(keyText, seqNum, action.getName(), eventIdentity);
+        byte[] found = opened.getJson(keyText, seqNum, action.getName(), eventIdentity);
         if (found == null) {
             return null;
         }
-        ActionState state = ActionStates.toFlinkAgents(found);
+        ActionState state = ActionStates.fromJson(found);
         replays.found(keyText, seqNum, action.getName(), eventIdentity, state);
         return state;
     }
