@@ -2,16 +2,19 @@
 //! Run: `cargo bench --bench store`.
 //!
 //! First prints the bytes written per action with n = 1, 10, 100, 1000
-//! calls of 1 KB, for the file store (one delta record per call) and for
-//! the Flink Agents approach (the whole ActionState as JSON after every
-//! call). Then measures appends per second of a 1 KB call record with an
-//! fsync per put and with group commit.
+//! calls of 1 KB: the file store on the journal path (one delta record per
+//! call), the file store driven by Flink Agents 0.3.1's whole-state puts
+//! (n + 2 puts, each with the whole ActionState so far), and what Flink
+//! Agents' own store writes for those puts (each state whole, as JSON).
+//! Then measures appends per second of a 1 KB call record with an fsync per
+//! put and with group commit, and the cost of a whole-state put in memory
+//! against parsing that state's JSON, which every such put pays first.
 
 use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkId, Criterion, Throughput};
-use durable_journal::store::{ActionStateStore, Durability, FileStore, FileStoreOptions};
-use durable_journal::JournalChange;
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
+use durable_journal::store::{ActionStateStore, Durability, FileStore, FileStoreOptions, MemoryStore};
+use durable_journal::{ActionState, JournalChange};
 
 #[path = "../tests/support/action_bytes.rs"]
 mod action_bytes;
@@ -19,27 +22,33 @@ mod action_bytes;
 use action_bytes::{action_key as key, initial_state, slot, PAYLOAD};
 
 const CALL_COUNTS: [usize; 4] = [1, 10, 100, 1000];
+const BATCH: Durability = Durability::GroupCommit { max_batch: 1024 };
 
-fn file_store_bytes(n: usize) -> u64 {
-    action_bytes::file_store_bytes(n, false, Durability::GroupCommit { max_batch: 1024 })
+fn journal_path_bytes(n: usize) -> u64 {
+    action_bytes::file_store_bytes(n, false, BATCH)
 }
 
-fn full_rewrite_bytes(n: usize) -> u64 {
-    action_bytes::whole_state_rewrite_bytes(n)
+fn whole_state_put_bytes(n: usize) -> u64 {
+    action_bytes::whole_state_put_bytes(n, false, BATCH)
 }
 
 fn print_bytes_table() {
-    let base = file_store_bytes(0);
+    let (journal_base, puts_base) = (journal_path_bytes(0), whole_state_put_bytes(0));
+    println!("bytes written per action with n calls of {PAYLOAD} B");
+    println!("  journal path: initial put, one record per call, completion ({journal_base} B without calls)");
+    println!("  whole-state puts: Flink Agents 0.3.1's n + 2 puts, the last with a memory update and an output ({puts_base} B without calls)");
+    println!("  Flink Agents: the same n + 2 states, each serialized whole (what its store sends)");
     println!(
-        "bytes written per action with n calls of {PAYLOAD} B (file store: {base} B for the put and the completion)"
+        "{:>6} | {:>12} | {:>16} | {:>14} | {:>14} | {:>8}",
+        "n", "journal path", "whole-state puts", "per extra call", "Flink Agents", "ratio"
     );
-    println!("{:>6} | {:>12} | {:>13} | {:>16} | {:>8}", "n", "file store", "per extra call", "full rewrite", "ratio");
     for n in CALL_COUNTS {
-        let (ours, theirs) = (file_store_bytes(n), full_rewrite_bytes(n));
+        let (journal, puts) = (journal_path_bytes(n), whole_state_put_bytes(n));
+        let theirs = action_bytes::whole_state_put_json_bytes(n, false);
         println!(
-            "{n:>6} | {ours:>12} | {:>14} | {theirs:>16} | {:>7.1}x",
-            (ours - base) / n as u64,
-            theirs as f64 / ours as f64
+            "{n:>6} | {journal:>12} | {puts:>16} | {:>14} | {theirs:>14} | {:>7.1}x",
+            (puts - puts_base) / n as u64,
+            theirs as f64 / puts as f64
         );
     }
     println!();
@@ -78,9 +87,46 @@ fn append_throughput(c: &mut Criterion) {
     group.finish();
 }
 
+/// The state after `n` calls.
+fn state_with_calls(n: usize) -> ActionState {
+    let mut state = initial_state();
+    state.call_results.extend((0..n).map(slot));
+    state
+}
+
+/// One whole-state put that appends call n to a stored entry of n - 1
+/// calls, in memory (so no I/O is timed): the comparison with the stored
+/// entry and the delta's application. Against parsing the put state's JSON,
+/// which the JNI `put` does before it, measured in the same run.
+fn whole_state_put_cost(c: &mut Criterion) {
+    let mut group = c.benchmark_group("whole_state_put");
+    group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    for n in [10, 100, 1000] {
+        let (before, after) = (state_with_calls(n - 1), state_with_calls(n));
+        let k = key(1);
+        group.bench_function(BenchmarkId::new("diff_and_apply", n), |b| {
+            b.iter_batched_ref(
+                || {
+                    let mut store = MemoryStore::new();
+                    store.put(&k, &before).unwrap();
+                    store
+                },
+                |store| store.put(&k, &after).unwrap(),
+                BatchSize::LargeInput,
+            )
+        });
+        let json = after.to_json();
+        group.bench_function(BenchmarkId::new("parse_json_baseline", n), |b| {
+            b.iter(|| ActionState::from_json(&json).unwrap())
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     print_bytes_table();
     let mut criterion = Criterion::default().configure_from_args();
     append_throughput(&mut criterion);
+    whole_state_put_cost(&mut criterion);
     criterion.final_summary();
 }

@@ -311,14 +311,14 @@ fn read_task_event(r: &mut Reader<'_>) -> DecodeResult<Option<OpaqueJson>> {
     Ok((event.get() != "null").then_some(event))
 }
 
-fn write_body_list(w: &mut Writer, bodies: &[OpaqueJson]) {
+pub fn write_body_list(w: &mut Writer, bodies: &[OpaqueJson]) {
     w.count(bodies.len());
     for body in bodies {
         write_body(w, Some(body));
     }
 }
 
-fn read_body_list(r: &mut Reader<'_>) -> DecodeResult<Vec<OpaqueJson>> {
+pub fn read_body_list(r: &mut Reader<'_>) -> DecodeResult<Vec<OpaqueJson>> {
     let n = r.count(4)?;
     (0..n).map(|_| read_body(r)).collect()
 }

@@ -2,6 +2,7 @@
 //! out of durability. It follows the same rules as the file store; it just
 //! forgets everything when dropped.
 
+use super::diff::StateDelta;
 use super::key::{BusinessKey, StateKey};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;
@@ -53,9 +54,15 @@ impl MemoryStore {
 }
 
 impl ActionStateStore for MemoryStore {
+    /// Applies the same delta the file store writes, so both stores hold
+    /// the same state after the same puts.
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
         self.open()?;
-        self.table.put(key, state.clone(), 0);
+        let delta = StateDelta::between(self.table.get(key), state);
+        if delta == StateDelta::Unchanged {
+            return Ok(());
+        }
+        self.table.put_delta(key, state, &delta, 0).map_err(Error::IllegalState)?;
         self.position += 1;
         Ok(())
     }

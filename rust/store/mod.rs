@@ -12,6 +12,7 @@
 //! This module knows nothing of JNI; the bindings wrap it.
 
 mod codec;
+mod diff;
 pub mod file;
 pub(crate) mod key;
 pub mod log;
@@ -46,8 +47,14 @@ pub(crate) const STORE_NAME: &str = "action state store";
 /// can fail the action instead of continuing with an unrecorded call.
 pub trait ActionStateStore: Send {
     /// Stores a whole ActionState at `key`, replacing any entry there: the
-    /// initial state of an action, or its final state with memory updates
-    /// and output events.
+    /// initial state of an action, its state after each call (Flink Agents'
+    /// store contract), or its final state with memory updates and output
+    /// events. Only what changed since the stored entry is written: a new
+    /// state that extends the stored one (calls appended, a PENDING slot
+    /// finalized, the journal cut, memory updates and outputs appended,
+    /// completion) costs a record of the new parts; a state equal to the
+    /// stored one costs nothing; anything else is written whole. `get`
+    /// returns exactly the last state put.
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()>;
 
     /// Applies one journal mutation to the entry at `key`, as

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::diff::{StateDelta, StateExtension};
 use super::key::{BusinessKey, EventIdentity, StateKey};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
@@ -175,6 +176,34 @@ impl StateTable {
         }
         entry.log_bytes += log_bytes;
         self.live_bytes += log_bytes;
+        Ok(())
+    }
+
+    /// Applies an extension record to the stored entry. `log_bytes` is the
+    /// size of the record written.
+    pub fn extend(&mut self, key: &StateKey, extension: &StateExtension<'_>, log_bytes: u64) -> Result<(), String> {
+        let entry = self.entry_mut(key).ok_or_else(|| format!("no entry at {key:?} to extend"))?;
+        let len = entry.state.call_results.len();
+        if extension.calls_from > len {
+            return Err(format!("extension cuts the journal at slot {} but it has {len} slots", extension.calls_from));
+        }
+        extension.apply_to(&mut entry.state);
+        entry.log_bytes += log_bytes;
+        self.live_bytes += log_bytes;
+        Ok(())
+    }
+
+    /// Makes the entry at `key` equal to `state` by applying `delta`, which
+    /// [`StateDelta::between`] computed from this entry to `state`: the same
+    /// step a reopen replays from the record written for it.
+    pub fn put_delta(&mut self, key: &StateKey, state: &ActionState, delta: &StateDelta<'_>, log_bytes: u64) -> Result<(), String> {
+        match delta {
+            StateDelta::Unchanged => {}
+            StateDelta::Whole => self.put(key, state.clone(), log_bytes),
+            StateDelta::Journal(change) => self.apply(key, *change, log_bytes)?,
+            StateDelta::Extend(extension) => self.extend(key, extension, log_bytes)?,
+        }
+        debug_assert!(self.get(key) == Some(state), "the delta {delta:?} did not rebuild the put state");
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! One action of n calls of 1 KB, and the bytes each way of persisting it
-//! writes: shared by the byte-count test (`tests/store_bytes.rs`) and the
-//! store benchmark (`benches/store.rs`), so the two measure the same thing.
+//! writes: shared by the byte-count tests (`tests/store_bytes.rs`,
+//! `tests/store_whole_state_puts.rs`) and the store benchmark
+//! (`benches/store.rs`), so they measure the same thing.
 #![allow(dead_code)] // each includer uses a part
 
 use durable_journal::store::{
@@ -58,4 +59,52 @@ pub fn whole_state_rewrite_bytes(n: usize) -> u64 {
     }
     state.mark_completed();
     total + state.to_json().len() as u64
+}
+
+/// The final state's additions: what the action's context collected.
+pub fn final_additions(state: &mut ActionState) {
+    state.short_term_memory_updates.push(json!({"path": "answers", "value": 1}).into());
+    state.output_events.push(json!({"@class": "org.example.OutputEvent", "output": "answer"}).into());
+}
+
+/// Hands `put` every state Flink Agents 0.3.1's operator hands its store for
+/// one action of `n` calls, in order: the initial state (no calls), the
+/// state after each call (two puts per call with a reconciler: the pending
+/// slot, then its outcome), and the final state (memory updates and output
+/// events added, completed, its journal dropped). n + 2 puts without a
+/// reconciler.
+pub fn whole_state_puts(n: usize, reconcilable: bool, mut put: impl FnMut(&ActionState)) {
+    let mut state = initial_state();
+    put(&state);
+    for i in 0..n {
+        let s = slot(i);
+        if reconcilable {
+            state.call_results.push(CallResult::pending(slot_id(i)));
+            put(&state);
+            *state.call_results.last_mut().unwrap() = s;
+        } else {
+            state.call_results.push(s);
+        }
+        put(&state);
+    }
+    final_additions(&mut state);
+    state.mark_completed();
+    put(&state);
+}
+
+/// Bytes the file store appends when Flink Agents' whole-state puts of one
+/// action of `n` calls drive it.
+pub fn whole_state_put_bytes(n: usize, reconcilable: bool, durability: Durability) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = FileStore::open_with(dir.path(), FileStoreOptions { durability, ..Default::default() }).unwrap();
+    let k = action_key(1);
+    whole_state_puts(n, reconcilable, |state| store.put(&k, state).unwrap());
+    store.stats().unwrap().bytes_appended
+}
+
+/// What Flink Agents' own store writes for the same puts: each state as JSON.
+pub fn whole_state_put_json_bytes(n: usize, reconcilable: bool) -> u64 {
+    let mut total = 0;
+    whole_state_puts(n, reconcilable, |state| total += state.to_json().len() as u64);
+    total
 }

@@ -23,6 +23,7 @@ pub use lock::LOCK_FILE;
 pub use recover::TornTail;
 pub use segment::FORMAT_VERSION;
 
+use super::diff::StateDelta;
 use super::key::{BusinessKey, StateKey};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;
@@ -339,9 +340,16 @@ impl OpenStore {
 impl ActionStateStore for FileStore {
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
         let open = self.opened_mut()?;
-        let bytes = open.append(&record::encode_put(key, state), true)?;
-        open.table.put(key, state.clone(), bytes);
-        Ok(())
+        let delta = StateDelta::between(open.table.get(key), state);
+        let payload = match &delta {
+            // Already recorded; a store that refuses writes still says so.
+            StateDelta::Unchanged => return open.check_writable(),
+            StateDelta::Whole => record::encode_put(key, state),
+            StateDelta::Journal(change) => record::encode_change(key, *change),
+            StateDelta::Extend(extension) => record::encode_extend(key, extension),
+        };
+        let bytes = open.append(&payload, true)?;
+        open.table.put_delta(key, state, &delta, bytes).map_err(Error::IllegalState)
     }
 
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {

@@ -1,12 +1,16 @@
-//! The log's record types. Each journal mutation is one small record; only
-//! `Put` carries a whole ActionState.
+//! The log's record types. Each journal mutation is one small record, and
+//! so is a whole-state put that extends the stored entry; only `Put`
+//! carries a whole ActionState.
+
+use std::borrow::Cow;
 
 use crate::journal::JournalChange;
 use crate::model::{ActionState, CallResult};
 use crate::store::codec::{
-    read_action_state, read_call_result, read_call_results, write_action_state, write_call_result, write_call_results,
-    DecodeError, DecodeResult, Reader, Writer,
+    read_action_state, read_call_result, read_call_results, read_body_list, write_action_state, write_call_result,
+    write_call_results, write_body_list, DecodeError, DecodeResult, Reader, Writer,
 };
+use crate::store::diff::StateExtension;
 use crate::store::key::{BusinessKey, StateKey};
 
 const TAG_PUT: u8 = 1;
@@ -18,6 +22,8 @@ const TAG_TRUNCATE: u8 = 5;
 const TAG_COMPLETE: u8 = 6;
 const TAG_DISCARD: u8 = 7;
 const TAG_PRUNE: u8 = 8;
+/// A whole-state put that extends the stored entry ([`StateExtension`]).
+const TAG_EXTEND: u8 = 9;
 
 /// A decoded record.
 #[derive(Debug, PartialEq)]
@@ -26,6 +32,8 @@ pub enum Record {
     Put { key: StateKey, state: ActionState },
     /// One journal mutation of the entry at a key.
     Change { key: StateKey, change: OwnedChange },
+    /// A whole-state put that grew the entry at a key.
+    Extend { key: StateKey, extension: StateExtension<'static> },
     /// Entries of a business key above a sequence number were dropped by a
     /// `get` that missed.
     Discard { business_key: BusinessKey, after_seq: i64 },
@@ -89,6 +97,34 @@ pub fn encode_change(key: &StateKey, change: JournalChange<'_>) -> Vec<u8> {
     w.into_bytes()
 }
 
+pub fn encode_extend(key: &StateKey, extension: &StateExtension<'_>) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.u8(TAG_EXTEND);
+    key.write(&mut w);
+    w.u64(extension.calls_from as u64);
+    write_call_results(&mut w, &extension.calls);
+    write_body_list(&mut w, &extension.sensory_memory_updates);
+    write_body_list(&mut w, &extension.short_term_memory_updates);
+    write_body_list(&mut w, &extension.output_events);
+    w.u8(u8::from(extension.completed));
+    w.into_bytes()
+}
+
+fn read_extension(r: &mut Reader<'_>) -> DecodeResult<StateExtension<'static>> {
+    Ok(StateExtension {
+        calls_from: read_index(r)?,
+        calls: Cow::Owned(read_call_results(r)?),
+        sensory_memory_updates: Cow::Owned(read_body_list(r)?),
+        short_term_memory_updates: Cow::Owned(read_body_list(r)?),
+        output_events: Cow::Owned(read_body_list(r)?),
+        completed: match r.u8()? {
+            0 => false,
+            1 => true,
+            other => return Err(DecodeError(format!("bad completed flag {other}"))),
+        },
+    })
+}
+
 pub fn encode_discard(business_key: &BusinessKey, after_seq: i64) -> Vec<u8> {
     let mut w = Writer::new();
     w.u8(TAG_DISCARD);
@@ -126,6 +162,7 @@ pub fn decode(payload: &[u8]) -> DecodeResult<Record> {
             };
             Record::Change { key, change }
         }
+        TAG_EXTEND => Record::Extend { key: StateKey::read(&mut r)?, extension: read_extension(&mut r)? },
         TAG_DISCARD => Record::Discard { business_key: BusinessKey::read(&mut r)?, after_seq: r.i64()? },
         TAG_PRUNE => Record::Prune { business_key: BusinessKey::read(&mut r)?, seq_up_to: r.i64()? },
         other => return Err(DecodeError(format!("unknown record type {other}"))),
@@ -165,6 +202,19 @@ mod tests {
         }
         let state = ActionState { completed: true, ..Default::default() };
         assert_eq!(decode(&encode_put(&key(), &state)).unwrap(), Record::Put { key: key(), state });
+        let outputs = [serde_json::json!({"@class": "org.example.OutputEvent", "output": "héllo 🌍"}).into()];
+        let extension = StateExtension {
+            calls_from: 3,
+            calls: Cow::Borrowed(&batch),
+            sensory_memory_updates: Cow::Borrowed(&[]),
+            short_term_memory_updates: Cow::Owned(vec![serde_json::json!({"path": "n", "value": 1}).into()]),
+            output_events: Cow::Borrowed(&outputs),
+            completed: true,
+        };
+        match decode(&encode_extend(&key(), &extension)).unwrap() {
+            Record::Extend { key: k, extension: e } => assert_eq!((k, e), (key(), extension)),
+            other => panic!("{other:?}"),
+        }
         assert_eq!(
             decode(&encode_prune(&BusinessKey::Int(1), 9)).unwrap(),
             Record::Prune { business_key: BusinessKey::Int(1), seq_up_to: 9 }

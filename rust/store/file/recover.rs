@@ -144,6 +144,9 @@ fn replay(
         Record::Change { key, change } => {
             table.apply(&key, change.as_change(), frame_len).map_err(|e| format!("record does not apply: {e}"))?
         }
+        Record::Extend { key, extension } => {
+            table.extend(&key, &extension, frame_len).map_err(|e| format!("record does not apply: {e}"))?
+        }
         Record::Discard { business_key, after_seq } => {
             table.discard_after(&business_key, after_seq);
         }

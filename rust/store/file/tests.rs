@@ -63,6 +63,8 @@ fn a_write_that_cannot_be_cut_back_stops_all_later_writes() {
     assert_eq!(refused.code(), ErrorCode::StoreIo);
     assert!(refused.to_string().contains("until it is reopened"), "{refused}");
     assert!(store.sync().is_err());
+    let unchanged = store.put(&key(1), &ActionState::default()).unwrap_err();
+    assert!(unchanged.to_string().contains("until it is reopened"), "a put that writes nothing says so too: {unchanged}");
     assert!(store.get(&key(1)).unwrap().is_some(), "reads still work");
     store.close().unwrap();
     let mut reopened = FileStore::open(dir.path()).unwrap();

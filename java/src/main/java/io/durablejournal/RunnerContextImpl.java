@@ -80,16 +80,27 @@ public class RunnerContextImpl {
         if (step != null && step.length > 0) {
             return replay(id, step, resultClass, callable.getClass().getClassLoader());
         }
-        Callable<T> body = step != null ? reconciler : callable::call;
+        OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
         try {
-            return runAndRecord(id, body, onExecutor);
+            if (step != null) {
+                // A reconciler runs on the caller's thread, also for durableExecuteAsync (as in
+                // Flink Agents): it inspects what the interrupted call left behind, it is not the
+                // side effect.
+                return runAndRecord(id, reconciler, false, recorder);
+            }
+            return runAndRecord(id, callable::call, onExecutor, recorder);
         } finally {
             // However the body ended (an Error, an interrupt), it is no longer in progress.
             context.endCall();
         }
     }
 
-    private <T> T runAndRecord(String id, Callable<T> body, boolean onExecutor) throws Exception {
+    /** Where a call's outcome goes: appended or finalized at the index, or at a batch slot. */
+    private interface OutcomeRecorder {
+        void record(byte[] resultPayload, byte[] exceptionPayload);
+    }
+
+    private <T> T runAndRecord(String id, Callable<T> body, boolean onExecutor, OutcomeRecorder recorder) throws Exception {
         T value;
         try {
             value = onExecutor ? awaitOn(executor, body) : body.call();
@@ -97,10 +108,26 @@ public class RunnerContextImpl {
             // Not an outcome of the call: the next run must try it again.
             throw e;
         } catch (Exception e) {
-            context.completeCall(id, null, Payloads.encodeFailure(e));
+            recorder.record(null, Payloads.encodeFailure(e));
             throw e;
         }
-        context.completeCall(id, Payloads.encodeResult(value), null);
+        return recordValue(id, value, recorder);
+    }
+
+    /**
+     * Records a value the call returned. One that cannot be written as JSON is recorded as the
+     * {@link ResultNotSerializableException} thrown here: the call ran, so its slot must not stay
+     * PENDING (or absent) and run the side effect again on the next run.
+     */
+    private static <T> T recordValue(String id, T value, OutcomeRecorder recorder) {
+        byte[] payload;
+        try {
+            payload = Payloads.encodeResult(id, value);
+        } catch (ResultNotSerializableException e) {
+            recorder.record(null, Payloads.encodeFailure(e));
+            throw e;
+        }
+        recorder.record(payload, null);
         return value;
     }
 
@@ -226,17 +253,8 @@ public class RunnerContextImpl {
 
         private Object recordAt(int i, CompletableFuture<Object> future) throws Exception {
             String id = callables.get(i).getId();
-            Object value;
-            try {
-                value = await(future);
-            } catch (InterruptedException | CancellationException e) {
-                throw e;
-            } catch (Exception e) {
-                context.finalizeCallAt(start + i, id, null, Payloads.encodeFailure(e));
-                throw e;
-            }
-            context.finalizeCallAt(start + i, id, Payloads.encodeResult(value), null);
-            return value;
+            return runAndRecord(id, () -> await(future), false,
+                    (result, exception) -> context.finalizeCallAt(start + i, id, result, exception));
         }
 
         private Object replayAt(int i) throws Exception {

@@ -144,8 +144,12 @@ final class NativeSafetyProbe {
     private static void cleaner() {
         long before = NativeDiagnostics.liveHandleCount();
         check(before == 0, "a fresh JVM owns no native objects: " + before);
-        int made = makeAndDropOwners(500);
-        check(NativeDiagnostics.liveHandleCount() == made, "each owner holds one native object: " + NativeDiagnostics.liveHandleCount());
+        // Held strongly while counting, so no collection can free one early.
+        List<Object> owners = makeOwners(500);
+        check(NativeDiagnostics.liveHandleCount() == owners.size(),
+                "each owner holds one native object: " + NativeDiagnostics.liveHandleCount() + " for " + owners.size());
+        int made = owners.size();
+        owners = null;
         int attempts = 0;
         while (NativeDiagnostics.liveHandleCount() > 0 && attempts < 200) {
             System.gc();
@@ -155,18 +159,25 @@ final class NativeSafetyProbe {
         System.out.println("OK cleaner: " + made + " native objects freed after " + attempts + " GCs");
     }
 
-    /** Makes {@code n} of each kind of owner and returns how many native objects they hold. */
-    private static int makeAndDropOwners(int n) {
+    /** Makes {@code n} of each kind of owner (none closed), each holding one native object. */
+    private static List<Object> makeOwners(int n) {
         String execution = RuntimeIdentity.actionExecution(
                 RuntimeIdentity.rootOccurrence("k".getBytes(StandardCharsets.UTF_8), 0), "act");
+        List<Object> owners = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            new DurableExecutionContext(new ActionState(), null).recordCallCompletion("a", null, null);
+            DurableExecutionContext context = new DurableExecutionContext(new ActionState(), null);
+            context.recordCallCompletion("a", null, null);
             ExecutionIdentity ids = RuntimeIdentity.forExecution(execution);
             ids.emit();
             NativeActionStateStore store = ActionStateStores.inMemory();
-            store.openContext("k", i, "act", EventIdentity.rootOccurrence("k", i), null).recordCallCompletion("a", null, null);
+            DurableExecutionContext stored = store.openContext("k", i, "act", EventIdentity.rootOccurrence("k", i), null);
+            stored.recordCallCompletion("a", null, null);
+            owners.add(context);
+            owners.add(ids);
+            owners.add(store);
+            owners.add(stored);
         }
-        return 4 * n;
+        return owners;
     }
 
     private static void check(boolean condition, String what) {

@@ -12,8 +12,9 @@ import java.util.TreeMap;
 
 /**
  * Runs after {@code gradle jmh}: prints each benchmark as a ratio against the baseline measured in
- * the same run (read from JMH's JSON results), then the bytes the whole-state persister and the
- * file store write per action (counted on one action each, not timed).
+ * the same run (read from JMH's JSON results), Flink Agents 0.3.1 itself where it does the same
+ * work, then the bytes Flink Agents, the whole-state persister and the file store write per action
+ * (counted on one action each, not timed).
  *
  * <p>Usage: {@code BenchReport <results.json>}; a missing file (a failed or filtered-out run)
  * skips the ratio tables.
@@ -47,7 +48,10 @@ public final class BenchReport {
         }
     }
 
+    /** Wall-clock scores (JMH's primary result), by benchmark and parameters. */
     private final Map<String, Score> scores = new HashMap<>();
+    /** CPU time per operation ({@link CpuTimeProfiler}), by benchmark and parameters. */
+    private final Map<String, Score> cpuScores = new HashMap<>();
 
     public static void main(String[] args) throws Exception {
         BenchReport report = new BenchReport();
@@ -55,8 +59,12 @@ public final class BenchReport {
         if (results.isFile() && results.length() > 0) {
             report.load(results);
             System.out.println();
-            System.out.println("Ratios against the baseline measured in the same run (" + results + ";");
-            System.out.println("each score is JMH's average, with the fastest and slowest measured iteration in parentheses):");
+            System.out.println("Ratios against the baseline measured in the same run (" + results + ").");
+            System.out.println("Each score is an average, with the fastest and slowest measured iteration in parentheses. Tables 1 and 3");
+            System.out.println("show CPU time per operation (all JVM threads, CpuTimeProfiler), which holds on a machine shared with other");
+            System.out.println("work, and the wall-clock ratio in their last column; tables 2, 4 and 5 show wall-clock time.");
+            report.printRecovery();
+            report.printRecoveryBreakdown();
             report.printReplay();
             report.printRecord();
             report.printJni();
@@ -76,31 +84,93 @@ public final class BenchReport {
                 params.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
                 sorted.forEach((name, value) -> key.append(' ').append(name).append('=').append(value));
             }
-            JsonNode metric = result.get("primaryMetric");
-            double scale = nanosPer(metric.get("scoreUnit").asText());
-            double min = Double.NaN;
-            double max = Double.NaN;
-            for (JsonNode fork : metric.path("rawData")) {
-                for (JsonNode iteration : fork) {
-                    double value = iteration.asDouble() * scale;
-                    min = Double.isNaN(min) ? value : Math.min(min, value);
-                    max = Double.isNaN(max) ? value : Math.max(max, value);
-                }
+            scores.put(key.toString(), scoreOf(result.get("primaryMetric")));
+            JsonNode cpu = result.path("secondaryMetrics").get(CpuTimeProfiler.LABEL);
+            if (cpu != null) {
+                cpuScores.put(key.toString(), scoreOf(cpu));
             }
-            scores.put(key.toString(), new Score(metric.get("score").asDouble() * scale, min, max));
         }
+    }
+
+    private static Score scoreOf(JsonNode metric) {
+        double scale = nanosPer(metric.get("scoreUnit").asText());
+        double min = Double.NaN;
+        double max = Double.NaN;
+        for (JsonNode fork : metric.path("rawData")) {
+            for (JsonNode iteration : fork) {
+                double value = iteration.asDouble() * scale;
+                min = Double.isNaN(min) ? value : Math.min(min, value);
+                max = Double.isNaN(max) ? value : Math.max(max, value);
+            }
+        }
+        return new Score(metric.get("score").asDouble() * scale, min, max);
     }
 
     private Score score(String benchmark, String params) {
         return scores.get(benchmark + (params.isEmpty() ? "" : " " + params));
     }
 
+    /** The CPU time per operation where the run measured it, else the wall-clock score. */
+    private Score cpu(String benchmark, String params) {
+        Score cpu = cpuScores.get(benchmark + (params.isEmpty() ? "" : " " + params));
+        return cpu != null ? cpu : score(benchmark, params);
+    }
+
+    /** Speed-up of {@code ours} over {@code baseline} by wall-clock time, for the last column of a table. */
+    private String wallVersus(String baseline, String baselineParams, String ours, String oursParams) {
+        Score base = score(baseline, baselineParams);
+        Score our = score(ours, oursParams);
+        return base == null || our == null ? "-" : versus(base, our);
+    }
+
+    private void printRecovery() {
+        System.out.println();
+        System.out.println("1. Recovery: a 16-call action re-run over its recorded state, journal opened in the timed region, 16 hits,");
+        System.out.println("   vs Flink Agents 0.3.1 (its RunnerContextImpl and DurableExecutionContext over its recorded ActionState)");
+        Table table = new Table("payload", "Flink Agents 0.3.1", "new DurableExecutionContext(state, p)", "vs Flink Agents",
+                "file store openContext", "vs Flink Agents", "wall clock: ours, file store");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score theirs = cpu("RecoveryBenchmark.flinkAgents", params);
+            Score ours = cpu("RecoveryBenchmark.ours", params);
+            Score file = cpu("RecoveryBenchmark.fileStore", params);
+            if (theirs != null && ours != null && file != null) {
+                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours), file.toString(), versus(theirs, file),
+                        wallVersus("RecoveryBenchmark.flinkAgents", params, "RecoveryBenchmark.ours", params) + ", "
+                                + wallVersus("RecoveryBenchmark.flinkAgents", params, "RecoveryBenchmark.fileStore", params));
+            }
+        }
+        table.print();
+    }
+
+    /** Where our recovery's time goes: opening the journal (JSON out of Java, parsed by Rust) and the 16 hits. */
+    private void printRecoveryBreakdown() {
+        System.out.println();
+        System.out.println("   Where it goes: opening = Java ActionState to JSON (Jackson) + the native journal parsing it (+ close);");
+        System.out.println("   the 16 hits = one native crossing each, returning the slot, + decoding the result");
+        Table table = new Table("payload", "open (serialize + parse)", "of which serialize", "16 hits (rest)",
+                "file store open", "16 hits (rest)");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score ours = cpu("RecoveryBenchmark.ours", params);
+            Score open = cpu("RecoveryBenchmark.oursOpenOnly", params);
+            Score serialize = cpu("RecoveryBenchmark.oursSerializeOnly", params);
+            Score file = cpu("RecoveryBenchmark.fileStore", params);
+            Score fileOpen = cpu("RecoveryBenchmark.fileStoreOpenOnly", params);
+            if (ours != null && open != null && serialize != null && file != null && fileOpen != null) {
+                table.row(size(payload), open.toString(), serialize.toString(), time(ours.ns - open.ns),
+                        fileOpen.toString(), time(file.ns - fileOpen.ns));
+            }
+        }
+        table.print();
+    }
+
     private void printReplay() {
         System.out.println();
-        System.out.println("1. Replay: a 16-call action re-run over its recorded journal (RunnerContextImpl.durableExecute, 16 hits)");
-        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null)");
+        System.out.println("2. Replay alone: the same 16 hits, the journal opened outside the timed region (per invocation),");
+        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null); Jackson decoding the 16 results for reference");
         Table table = new Table("payload", "replay (16 calls)", "baseline: no context", "ratio", "cost per call",
-                "of which Jackson decode");
+                "Jackson decode per result");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
             Score replay = score("ReplayBenchmark.replay", params);
@@ -117,16 +187,25 @@ public final class BenchReport {
 
     private void printRecord() {
         System.out.println();
-        System.out.println("2. Record path: one fresh action of n durableExecute calls with 1 KB results (open, n calls, complete, close)");
-        System.out.println("   baseline: a Java ActionStatePersister that serializes the whole ActionState on every persist");
-        Table table = new Table("n", "persistence", "time per action", "per call", "speed-up vs whole-state");
+        System.out.println("3. Record path: one fresh action of n durableExecute calls with 1 KB results (open, n calls, complete, close)");
+        System.out.println("   vs Flink Agents 0.3.1 itself (its RunnerContextImpl; every persist serializes the whole state with its");
+        System.out.println("   ActionStateSerde, as its Kafka store does), and vs our runtime with such a whole-state persister");
+        System.out.println("   (CPU time leaves out the file store's fsync waits; the wall-clock column has them)");
+        Table table = new Table("n", "persistence", "CPU time per action", "per call", "vs Flink Agents", "vs whole-state",
+                "wall clock vs Flink Agents");
         for (int n : RECORD_CALLS) {
-            Score base = score("RecordBenchmark.action", "calls=" + n + " persistence=wholeState");
+            String theirParams = "calls=" + n + " persistence=" + Persistence.flinkAgents;
+            Score theirs = cpu("RecordBenchmark.action", theirParams);
+            Score whole = cpu("RecordBenchmark.action", "calls=" + n + " persistence=" + Persistence.wholeState);
             for (Persistence p : Persistence.values()) {
-                Score s = score("RecordBenchmark.action", "calls=" + n + " persistence=" + p);
+                String params = "calls=" + n + " persistence=" + p;
+                Score s = cpu("RecordBenchmark.action", params);
                 if (s != null) {
+                    boolean baseline = p == Persistence.flinkAgents;
                     table.row(Integer.toString(n), describe(p), s.toString(), time(s.ns / n),
-                            base == null ? "-" : p == Persistence.wholeState ? "1 (baseline)" : ratio(base.ns / s.ns));
+                            theirs == null ? "-" : baseline ? "1 (baseline)" : versus(theirs, s),
+                            whole == null || baseline ? "-" : p == Persistence.wholeState ? "1" : versus(whole, s),
+                            baseline ? "-" : wallVersus("RecordBenchmark.action", theirParams, "RecordBenchmark.action", params));
                 }
             }
         }
@@ -135,7 +214,7 @@ public final class BenchReport {
 
     private void printJni() {
         System.out.println();
-        System.out.println("3. JNI boundary: reading a slot's 4-tuple (result payload copied) vs getCurrentCallIndex(), the cheapest native call");
+        System.out.println("4. JNI boundary: reading a slot's 4-tuple (result payload copied) vs getCurrentCallIndex(), the cheapest native call");
         Table table = new Table("payload", "getCurrentCallIndex", "getCurrentCallResultFields", "ratio", "getCallResultFieldsAt(8)", "ratio");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
@@ -159,7 +238,7 @@ public final class BenchReport {
             return;
         }
         System.out.println();
-        System.out.println("4. Handle owner: getCurrentCallIndex() straight to the native method (baseline), through a synchronized");
+        System.out.println("5. Handle owner: getCurrentCallIndex() straight to the native method (baseline), through a synchronized");
         System.out.println("   owner (the pattern before NativeHandle), and through DurableExecutionContext's NativeHandle");
         Table table = new Table("native call alone", "synchronized owner", "overhead", "NativeHandle owner", "overhead");
         table.row(unguarded.toString(), monitor.toString(), time(monitor.ns - unguarded.ns), handle.toString(),
@@ -169,16 +248,21 @@ public final class BenchReport {
 
     private static void printBytes() throws Exception {
         System.out.println();
-        System.out.println("5. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
-        System.out.println("   counted on one action, not timed): whole-state ActionStateSerde rewrite vs the file store's appended records");
-        Table table = new Table("n", "whole-state rewrite", "file store", "ratio");
+        System.out.println("6. Bytes written per action of n calls of 1 KB (initial put, one persist per call, completion;");
+        System.out.println("   counted on one action, not timed): Flink Agents 0.3.1's and our whole-state ActionStateSerde rewrites");
+        System.out.println("   vs the file store's appended records");
+        Table table = new Table("n", "Flink Agents 0.3.1", "whole-state rewrite", "file store", "vs Flink Agents");
         for (int n : RECORD_CALLS) {
+            long theirs = bytesOfOneAction(Persistence.flinkAgents, n);
             long whole = bytesOfOneAction(Persistence.wholeState, n);
             long file = bytesOfOneAction(Persistence.fileStore, n);
-            table.row(Integer.toString(n), String.format(Locale.ROOT, "%,d B", whole), String.format(Locale.ROOT, "%,d B", file),
-                    ratio((double) whole / file));
+            table.row(Integer.toString(n), bytes(theirs), bytes(whole), bytes(file), ratio((double) theirs / file) + " fewer");
         }
         table.print();
+    }
+
+    private static String bytes(long count) {
+        return String.format(Locale.ROOT, "%,d B", count);
     }
 
     private static long bytesOfOneAction(Persistence persistence, int n) throws Exception {
@@ -197,8 +281,10 @@ public final class BenchReport {
                 return "whole-state persister";
             case memoryStore:
                 return "native in-memory store";
-            default:
+            case fileStore:
                 return "native file store, group commit " + BenchSupport.GROUP_COMMIT_BATCH;
+            default:
+                return "Flink Agents 0.3.1, its ActionStateSerde per persist";
         }
     }
 
@@ -234,6 +320,12 @@ public final class BenchReport {
 
     private static String size(int bytes) {
         return bytes >= 1024 ? bytes / 1024 + " KB" : bytes + " B";
+    }
+
+    /** How much faster (or slower) {@code ours} is than the {@code baseline} measured in the same run. */
+    private static String versus(Score baseline, Score ours) {
+        double speedUp = baseline.ns / ours.ns;
+        return speedUp >= 1 ? ratio(speedUp) + " faster" : ratio(1 / speedUp) + " slower";
     }
 
     private static String ratio(double r) {

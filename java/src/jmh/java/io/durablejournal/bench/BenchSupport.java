@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
@@ -52,10 +53,15 @@ public final class BenchSupport {
         return value;
     }
 
-    /** A trivial side effect: returns a precomputed String. */
-    static final class Call implements DurableCallable<String> {
+    /**
+     * A trivial side effect: returns a precomputed String. It is a durable call of both runtimes
+     * (ours and Flink Agents'), so both run the very same calls; it counts how often it really ran
+     * (a replay benchmark checks that it never does).
+     */
+    static final class Call implements DurableCallable<String>, org.apache.flink.agents.api.context.DurableCallable<String> {
         private final String id;
         private final String result;
+        int executions;
 
         Call(String id, String result) {
             this.id = id;
@@ -74,7 +80,22 @@ public final class BenchSupport {
 
         @Override
         public String call() {
+            executions++;
             return result;
+        }
+
+        @Override
+        public Callable<String> reconciler() {
+            return null;
+        }
+    }
+
+    /** Fails when any of the calls really ran (a replay must answer them all from the journal). */
+    static void assertNoneExecuted(Call[] calls) {
+        for (Call call : calls) {
+            if (call.executions != 0) {
+                throw new IllegalStateException(call.getId() + " ran " + call.executions + " times during a replay benchmark");
+            }
         }
     }
 
@@ -88,14 +109,21 @@ public final class BenchSupport {
         return calls;
     }
 
-    /** The ActionState of an action that ran {@code calls} through the journal once. */
+    /** The ActionState of an action that ran {@code calls} through the journal once (their execution counts reset after). */
     static ActionState recordedState(Call[] calls) throws Exception {
         try (DurableExecutionContext journal = new DurableExecutionContext(new ActionState(), null)) {
             RunnerContextImpl runner = new RunnerContextImpl(journal);
             for (Call call : calls) {
                 runner.durableExecute(call);
             }
+            resetExecutions(calls);
             return journal.getActionState();
+        }
+    }
+
+    static void resetExecutions(Call[] calls) {
+        for (Call call : calls) {
+            call.executions = 0;
         }
     }
 
@@ -122,7 +150,12 @@ public final class BenchSupport {
         /** {@code ActionStateStores.inMemory().openContext(...)}: one native delta record per mutation. */
         memoryStore,
         /** The native file store with group commit (one fsync per {@link #GROUP_COMMIT_BATCH} records). */
-        fileStore
+        fileStore,
+        /**
+         * The baseline: Flink Agents 0.3.1's own RunnerContextImpl, whose persister serializes the
+         * whole state with its ActionStateSerde, as its Kafka store does (see {@link FlinkAgentsBaseline}).
+         */
+        flinkAgents
     }
 
     /**
@@ -138,11 +171,13 @@ public final class BenchSupport {
         private final WholeStatePersister persister = new WholeStatePersister();
         private final NativeActionStateStore store;
         private final Path directory;
+        private final FlinkAgentsBaseline.Recorder flinkAgents;
         private long seq;
 
         Recorder(Persistence persistence, int n) throws IOException {
             this.persistence = persistence;
             this.calls = calls(n, RECORD_PAYLOAD_BYTES);
+            this.flinkAgents = persistence == Persistence.flinkAgents ? new FlinkAgentsBaseline.Recorder(calls) : null;
             switch (persistence) {
                 case memoryStore:
                     directory = null;
@@ -159,6 +194,9 @@ public final class BenchSupport {
         }
 
         Object runAction() throws Exception {
+            if (flinkAgents != null) {
+                return flinkAgents.runAction();
+            }
             Object last = null;
             try (DurableExecutionContext journal = open()) {
                 RunnerContextImpl runner = new RunnerContextImpl(journal);
@@ -191,6 +229,8 @@ public final class BenchSupport {
             switch (persistence) {
                 case wholeState:
                     return persister.bytes;
+                case flinkAgents:
+                    return flinkAgents.persister.bytes;
                 case fileStore:
                     return store.stats().bytesAppended();
                 default:
@@ -204,11 +244,16 @@ public final class BenchSupport {
                 store.close();
             }
             if (directory != null) {
-                try (Stream<Path> paths = Files.walk(directory)) {
-                    for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                        Files.delete(path);
-                    }
-                }
+                deleteTree(directory);
+            }
+        }
+    }
+
+    /** Deletes a benchmark's temporary directory and everything in it. */
+    static void deleteTree(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
             }
         }
     }

@@ -18,9 +18,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * Record path with persistence: one fresh action per invocation (open its journal from the
  * initial state, {@code calls} durableExecute calls returning 1 KB results, mark completed,
  * close), persisted four ways (see {@link Persistence}): not at all (floor), by a Java
- * ActionStatePersister that serializes the whole ActionState each time (baseline: Flink Agents'
- * approach), by the native in-memory store, and by the native file store with group commit in a
- * temporary directory. Bytes written per action are printed by {@link BenchReport}, not timed.
+ * ActionStatePersister that serializes the whole ActionState each time (Flink Agents' approach,
+ * in our runtime), by the native in-memory store, and by the native file store with group commit
+ * in a temporary directory; and the baseline, Flink Agents 0.3.1 itself (its RunnerContextImpl,
+ * its ActionStateSerde on every persist). Bytes written per action are printed by {@link
+ * BenchReport}, not timed.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -30,7 +32,7 @@ public class RecordBenchmark {
     @Param({"10", "100"})
     public int calls;
 
-    @Param({"none", "wholeState", "memoryStore", "fileStore"})
+    @Param({"none", "wholeState", "memoryStore", "fileStore", "flinkAgents"})
     public Persistence persistence;
 
     private Recorder recorder;

@@ -1,6 +1,7 @@
 package io.durablejournal.store;
 
 import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
 import java.util.List;
 
@@ -22,8 +23,28 @@ import java.util.List;
  * a {@code STORE_*} code and a message naming the file.
  */
 public interface ActionStateStore extends AutoCloseable {
-    /** Stores a whole ActionState, replacing any entry at this address. */
+    /**
+     * Stores a whole ActionState, replacing any entry at this address. Only what changed since the
+     * stored entry is written: a state that extends it (calls appended, a PENDING slot finalized,
+     * the journal cut, memory updates and output events appended, completion) costs a record of
+     * the new parts, an equal state costs nothing, and anything else is written whole. So a caller
+     * that puts the whole state after every call (Flink Agents' store contract) writes bytes linear
+     * in the calls. {@link #get} returns exactly the last state put.
+     */
     void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state);
+
+    /**
+     * {@link #put} for a state already serialized as the JSON of Flink Agents' {@code
+     * ActionStateSerde} (the format {@link io.durablejournal.ActionStateSerde} reads and writes):
+     * the native store parses the bytes itself, so a caller holding that JSON skips binding it to
+     * an {@link ActionState} and serializing it again.
+     *
+     * @throws io.durablejournal.JournalException with code {@code MALFORMED_JSON} when the bytes
+     *     are not an ActionState; nothing is stored then
+     */
+    default void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
+        put(key, seqNum, actionName, event, ActionStateSerde.deserialize(stateJson));
+    }
 
     /**
      * The stored ActionState, or null. A miss means the re-run has left the recorded history at
@@ -31,6 +52,17 @@ public interface ActionStateStore extends AutoCloseable {
      * dropped too (other keys are untouched).
      */
     ActionState get(Object key, long seqNum, String actionName, EventIdentity event);
+
+    /**
+     * {@link #get} returning the stored state as the JSON of Flink Agents' {@code ActionStateSerde}
+     * (every slot with its explicit status, payloads base64), or null on a miss (which hides later
+     * sequence numbers exactly as {@link #get} does). The native store writes the bytes itself,
+     * so a caller that reads them with its own serde skips the {@link ActionState} in between.
+     */
+    default byte[] getJson(Object key, long seqNum, String actionName, EventIdentity event) {
+        ActionState state = get(key, seqNum, actionName, event);
+        return state == null ? null : ActionStateSerde.serialize(state);
+    }
 
     /**
      * A journal over the stored ActionState, or over {@code initial} (stored first) when there is

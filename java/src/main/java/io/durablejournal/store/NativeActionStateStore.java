@@ -57,20 +57,32 @@ public final class NativeActionStateStore implements ActionStateStore {
 
     @Override
     public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+        putJson(key, seqNum, actionName, event, ActionStateSerde.serialize(Objects.requireNonNull(state, "state")));
+    }
+
+    /** The bytes go to the native store as they are; it parses them and writes the delta. */
+    @Override
+    public void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
         BusinessKey k = BusinessKey.of(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
-        byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
-        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
+        Objects.requireNonNull(stateJson, "stateJson");
+        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), stateJson));
     }
 
     @Override
     public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+        byte[] json = getJson(key, seqNum, actionName, event);
+        return json == null ? null : ActionStateSerde.deserialize(json);
+    }
+
+    /** The JSON as the native store writes it, without a round trip through {@link ActionState}. */
+    @Override
+    public byte[] getJson(Object key, long seqNum, String actionName, EventIdentity event) {
         BusinessKey k = BusinessKey.of(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
-        byte[] json = store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload()));
-        return json == null ? null : ActionStateSerde.deserialize(json);
+        return store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload()));
     }
 
     @Override

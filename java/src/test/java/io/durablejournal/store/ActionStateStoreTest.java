@@ -31,44 +31,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The Java ActionStateStore over both native stores: addressing, the hide-later rule, prune, journals, lifecycle. */
-class ActionStateStoreTest {
+class ActionStateStoreTest extends StoreFixture {
     private static final EventIdentity EVENT = EventIdentity.occurrence("occ-1");
-
-    @TempDir
-    Path tmp;
-
-    private final List<NativeActionStateStore> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeStores() {
-        opened.forEach(NativeActionStateStore::close);
-    }
-
-    private NativeActionStateStore track(NativeActionStateStore store) {
-        opened.add(store);
-        return store;
-    }
-
-    static Stream<Arguments> stores() {
-        return Stream.of(Arguments.of("memory"), Arguments.of("file"));
-    }
-
-    private NativeActionStateStore open(String kind) throws Exception {
-        if (kind.equals("memory")) {
-            return track(ActionStateStores.inMemory());
-        }
-        Path dir = Files.createDirectories(tmp.resolve("store-" + opened.size()));
-        return track(ActionStateStores.openFileStore(dir));
-    }
 
     private static ActionState stateWithOutput(String text) {
         ActionState state = new ActionState();

@@ -1,0 +1,144 @@
+package io.durablejournal.flinkagents.demo;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What one run of the demo job observed, and the crash it injects: shared by the source, the
+ * agent's actions and the test or demo that started the run, all in this JVM (found by run id;
+ * static, so that the functions Flink deserializes reach it). A job jar that ships the agent
+ * must not contain this class, so that the job's class loader finds the application's copy.
+ * Everything waits on monitors; nothing sleeps.
+ */
+public final class Staging {
+    private static final Map<String, Staging> RUNS = new ConcurrentHashMap<>();
+
+    /** The request whose second action crashes once, after its first tool call; null for none. */
+    final String crashRequestId;
+
+    private final Set<String> answered = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger callsRequested = new AtomicInteger();
+    private final AtomicInteger callsExecuted = new AtomicInteger();
+    private final Map<String, AtomicInteger> actionRuns = new ConcurrentHashMap<>();
+    private final Set<String> agentLoaders = ConcurrentHashMap.newKeySet();
+    private final List<String> sinkReceived = Collections.synchronizedList(new ArrayList<>());
+    private boolean crashInjected;
+
+    Staging(String crashRequestId) {
+        this.crashRequestId = crashRequestId;
+    }
+
+    static void register(String runId, Staging staging) {
+        RUNS.put(runId, staging);
+    }
+
+    /** The staging of a run. */
+    public static Staging of(String runId) {
+        Staging staging = RUNS.get(runId);
+        if (staging == null) {
+            throw new IllegalStateException("no staging for run " + runId);
+        }
+        return staging;
+    }
+
+    static void unregister(String runId) {
+        RUNS.remove(runId);
+    }
+
+    /** The body of {@code action} started, in an agent class loaded by {@code agentLoader}. */
+    public void actionStarted(String action, ClassLoader agentLoader) {
+        actionRuns.computeIfAbsent(action, a -> new AtomicInteger()).incrementAndGet();
+        agentLoaders.add(describe(agentLoader));
+    }
+
+    /** A class loader as {@code <identity>:<class>}. */
+    static String describe(ClassLoader loader) {
+        return System.identityHashCode(loader) + ":" + loader.getClass().getName();
+    }
+
+    /** An action asked for a durable call (replayed from the journal or executed). */
+    public void callRequested() {
+        callsRequested.incrementAndGet();
+    }
+
+    /** A durable call executed its side effect. */
+    public void callExecuted() {
+        callsExecuted.incrementAndGet();
+    }
+
+    /** The request's final action sent its answer. */
+    public void answered(String requestId) {
+        answered.add(requestId);
+    }
+
+    /** Whether every request below {@code index} has been answered (by this or an earlier attempt). */
+    boolean answeredBelow(int index) {
+        for (int i = 0; i < index; i++) {
+            if (!answered.contains(SupportRequest.id(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The job's sink received an answer. */
+    public void sinkReceived(String answer) {
+        sinkReceived.add(answer);
+    }
+
+    List<String> answers() {
+        synchronized (sinkReceived) {
+            return new ArrayList<>(sinkReceived);
+        }
+    }
+
+    /** True once, for the crash request: the caller throws. */
+    public synchronized boolean crashNow(String requestId) {
+        if (crashInjected || !requestId.equals(crashRequestId)) {
+            return false;
+        }
+        crashInjected = true;
+        return true;
+    }
+
+    public synchronized boolean crashInjected() {
+        return crashInjected;
+    }
+
+    /**
+     * Until {@code source} is cancelled, which the failover after the crash does; at once when no
+     * crash is planned. (Released at the crash itself, the source would race the failover: a
+     * request emitted then could run on the other subtask before it is cancelled.)
+     */
+    synchronized void holdUntilCancelled(RequestSource source) throws InterruptedException {
+        while (crashRequestId != null && source.isRunning()) {
+            wait();
+        }
+    }
+
+    synchronized void wakeUp() {
+        notifyAll();
+    }
+
+    int callsRequested() {
+        return callsRequested.get();
+    }
+
+    int callsExecuted() {
+        return callsExecuted.get();
+    }
+
+    Set<String> agentLoaders() {
+        return agentLoaders;
+    }
+
+    int actionRuns(String action) {
+        AtomicInteger runs = actionRuns.get(action);
+        return runs == null ? 0 : runs.get();
+    }
+}

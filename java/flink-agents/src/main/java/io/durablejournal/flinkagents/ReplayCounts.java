@@ -1,0 +1,57 @@
+package io.durablejournal.flinkagents;
+
+import io.durablejournal.store.EventIdentity;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.agents.runtime.actionstate.ActionState;
+import org.apache.flink.api.common.accumulators.LongCounter;
+
+/**
+ * What a subtask's store found for Flink Agents' operator since it opened: entries of completed
+ * actions (the operator re-emits their stored output events without running them) and of
+ * interrupted ones with journaled calls (the action runs again and those calls replay): entries
+ * this store did not write itself. Each counts once, however often the operator looks it up; an
+ * entry is forgotten when it is pruned. The counters are Flink accumulators ({@link DurableAgents#ACC_ACTIONS_REEMITTED},
+ * {@link DurableAgents#ACC_ACTIONS_RESUMED}).
+ */
+final class ReplayCounts {
+    final LongCounter actionsReemitted = new LongCounter();
+    final LongCounter actionsResumed = new LongCounter();
+    private final Map<String, Set<List<Object>>> seenByKey = new HashMap<>();
+
+    /** The operator found {@code state} at this entry. */
+    void found(String keyText, long seqNum, String actionName, EventIdentity event, ActionState state) {
+        if (!seen(keyText, seqNum, actionName, event)) {
+            if (state.isCompleted()) {
+                actionsReemitted.add(1L);
+            } else if (!state.getCallResults().isEmpty()) {
+                actionsResumed.add(1L);
+            }
+        }
+    }
+
+    /** This store wrote the entry: later lookups of it are the operator's own bookkeeping, not replays. */
+    void written(String keyText, long seqNum, String actionName, EventIdentity event) {
+        seen(keyText, seqNum, actionName, event);
+    }
+
+    /** Whether the entry was seen before (and from now on, it is). */
+    private boolean seen(String keyText, long seqNum, String actionName, EventIdentity event) {
+        return !seenByKey.computeIfAbsent(keyText, k -> new HashSet<>()).add(Arrays.asList(seqNum, actionName, event));
+    }
+
+    /** The key's entries up to {@code seqNumUpTo} are gone from the store. */
+    void pruned(String keyText, long seqNumUpTo) {
+        Set<List<Object>> seen = seenByKey.get(keyText);
+        if (seen != null) {
+            seen.removeIf(entry -> (Long) entry.get(0) <= seqNumUpTo);
+            if (seen.isEmpty()) {
+                seenByKey.remove(keyText);
+            }
+        }
+    }
+}

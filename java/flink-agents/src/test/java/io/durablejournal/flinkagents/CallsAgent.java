@@ -1,0 +1,46 @@
+package io.durablejournal.flinkagents;
+
+import org.apache.flink.agents.api.Event;
+import org.apache.flink.agents.api.InputEvent;
+import org.apache.flink.agents.api.OutputEvent;
+import org.apache.flink.agents.api.agents.Agent;
+import org.apache.flink.agents.api.annotation.Action;
+import org.apache.flink.agents.api.context.DurableCallable;
+import org.apache.flink.agents.api.context.RunnerContext;
+
+/**
+ * A Flink Agents agent whose one action makes as many durable calls as its input says, each
+ * returning {@value #RESULT_CHARS} characters, and outputs the number of calls it made.
+ */
+public class CallsAgent extends Agent {
+    static final int RESULT_CHARS = 1000;
+
+    @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
+    public static void calls(Event event, RunnerContext ctx) throws Exception {
+        int n = (Integer) InputEvent.fromEvent(event).getInput();
+        for (int i = 0; i < n; i++) {
+            String id = "tool-call:" + i;
+            ctx.durableExecute(new DurableCallable<String>() {
+                @Override
+                public String getId() {
+                    return id;
+                }
+
+                @Override
+                public Class<String> getResultClass() {
+                    return String.class;
+                }
+
+                @Override
+                public String call() {
+                    StringBuilder result = new StringBuilder(RESULT_CHARS);
+                    while (result.length() < RESULT_CHARS) {
+                        result.append((char) ('a' + result.length() % 26));
+                    }
+                    return result.toString();
+                }
+            });
+        }
+        ctx.sendEvent(new OutputEvent(n));
+    }
+}

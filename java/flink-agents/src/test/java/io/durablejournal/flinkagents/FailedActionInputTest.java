@@ -1,0 +1,106 @@
+package io.durablejournal.flinkagents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.flink.ActionStateStoreFactory;
+import java.util.Collections;
+import java.util.Optional;
+import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.agents.runtime.operator.ActionExecutionOperatorFactory;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.StreamOperatorFactory;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The 0.3.1 defect "an action that throws can lose its input", staged on Flink Agents' operator in
+ * Flink's operator test harness (the test thread is the mailbox thread, so the order of mails and
+ * checkpoints is the test's): the record's action throws; the operator has already taken the task
+ * out of keyed state and only enqueued the mail that fails the task; a checkpoint barrier comes
+ * first.
+ */
+class FailedActionInputTest {
+    private static final KeySelector<String, String> ONE_KEY = value -> "k";
+
+    private static AgentPlan plan() throws Exception {
+        return new AgentPlan(new ThrowingAgent());
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, String, Object> harness(StreamOperatorFactory<Object> factory)
+            throws Exception {
+        return new KeyedOneInputStreamOperatorTestHarness<>(factory, ONE_KEY, Types.STRING);
+    }
+
+    /** Runs the next mail of the operator's mailbox (the action of the record just processed). */
+    private static void runNextMail(KeyedOneInputStreamOperatorTestHarness<?, ?, ?> harness) throws Exception {
+        Optional<Mail> mail = harness.getTaskMailbox().tryTake(TaskMailbox.MIN_PRIORITY);
+        assertTrue(mail.isPresent(), "a mail to run");
+        mail.get().run();
+    }
+
+    private static void runAllMails(KeyedOneInputStreamOperatorTestHarness<?, ?, ?> harness) throws Exception {
+        while (harness.getTaskMailbox().hasMail()) {
+            runNextMail(harness);
+        }
+    }
+
+    @Test
+    void flinkAgentsOwnOperatorCheckpointsWithoutTheInputOrTheTaskOfTheFailedAction() throws Exception {
+        OperatorSubtaskState checkpoint;
+        try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> harness =
+                harness(new ActionExecutionOperatorFactory<>(plan(), true))) {
+            harness.open();
+            harness.processElement(new StreamRecord<>(ThrowingAgent.BOOM));
+            runNextMail(harness);
+            assertTrue(harness.getTaskMailbox().hasMail(), "the failure waits in a mail");
+            // The barrier is processed before that mail: the record was consumed before it.
+            checkpoint = harness.snapshot(1, 1);
+        }
+        try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> restored =
+                harness(new ActionExecutionOperatorFactory<>(plan(), true))) {
+            restored.initializeState(checkpoint);
+            restored.open();
+            // As a task does: the mails of the restore (the operator resumes the keys it had in
+            // flight) before the next record.
+            runAllMails(restored);
+            restored.processElement(new StreamRecord<>("after the restore"));
+            runAllMails(restored);
+            assertEquals(Collections.singletonList("ok after the restore"), restored.extractOutputValues(),
+                    "the restored operator knows nothing of the failed record: its input is lost");
+        }
+    }
+
+    @Test
+    void throughDurableAgentsTheCheckpointFailsWithTheActionsException() throws Exception {
+        ActionStateStoreFactory stores = ActionStateStoreFactory.inMemory();
+        try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> harness =
+                harness(new DurableActionExecutionOperatorFactory<>(plan(), true, stores))) {
+            harness.open();
+            harness.processElement(new StreamRecord<>("fine"));
+            runNextMail(harness);
+            assertEquals(Collections.singletonList("ok fine"), harness.extractOutputValues());
+            harness.snapshot(1, 1);
+
+            harness.processElement(new StreamRecord<>(ThrowingAgent.BOOM));
+            runNextMail(harness);
+            Exception refused = assertThrows(Exception.class, () -> harness.snapshot(2, 2));
+            assertTrue(causes(refused).contains("the action failed on boom"),
+                    "the checkpoint failed with the action's own exception: " + causes(refused));
+        }
+    }
+
+    private static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,54 @@
+package io.durablejournal.flinkagents;
+
+import io.durablejournal.flinkagents.demo.AgentJob;
+import io.durablejournal.flinkagents.demo.SupportRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import org.apache.flink.agents.api.Event;
+import org.apache.flink.agents.api.InputEvent;
+import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.agents.plan.actions.Action;
+import org.apache.flink.agents.runtime.actionstate.ActionState;
+import org.apache.flink.agents.runtime.actionstate.ActionStateSerde;
+import org.apache.flink.agents.runtime.actionstate.CallResult;
+
+/** Flink Agents objects for the store tests: the demo agent's actions, its events and states. */
+final class Fixtures {
+    private Fixtures() {}
+
+    /** A fresh plan of the demo agent: new {@code Action} objects each time. */
+    static AgentPlan plan() {
+        try {
+            return AgentJob.plan("no-run", Paths.get("side-effects.log"));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Action draft(AgentPlan plan) {
+        return plan.getActions().get("draft");
+    }
+
+    static Action resolve(AgentPlan plan) {
+        return plan.getActions().get("resolve");
+    }
+
+    /** The input event of request {@code i}, with a new random id each time, as Flink Agents makes it. */
+    static InputEvent input(int i) {
+        return new InputEvent(SupportRequest.number(i));
+    }
+
+    /** An ActionState on {@code event} with {@code calls} successful Java calls of {@code payload} each. */
+    static ActionState stateWithCalls(Event event, int calls, String payload) {
+        ActionState state = new ActionState(event);
+        for (int c = 0; c < calls; c++) {
+            state.addCallResult(new CallResult("call-" + c, "", ("\"" + payload + c + "\"").getBytes(StandardCharsets.UTF_8)));
+        }
+        return state;
+    }
+
+    /** What Flink Agents' Kafka store sends for a state: its whole JSON. */
+    static int wholeStateBytes(ActionState state) {
+        return ActionStateSerde.serialize(state).length;
+    }
+}

@@ -1,0 +1,86 @@
+package io.durablejournal.compat;
+
+import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
+import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.RunnerContextImpl;
+
+/**
+ * One runtime running an action's durable calls over a journal it loads from ActionState JSON and
+ * persists as ActionState JSON, each with its own classes and its own {@code ActionStateSerde}
+ * (as Flink Agents' Kafka store does on every persist).
+ */
+interface JournalRuntime extends AutoCloseable {
+    <T> T durableExecute(DualCall<T> call) throws Exception;
+
+    /** The last state handed to the persister (or the loaded one), serialized by this runtime. */
+    byte[] persistedJson();
+
+    @Override
+    default void close() {}
+
+    /** A runtime's constructor: over a journal in ActionState JSON, or a fresh one for null. */
+    interface Factory {
+        JournalRuntime open(byte[] stateJson);
+    }
+
+    /** durable-journal: {@code new DurableExecutionContext(state, persister)} and its RunnerContextImpl. */
+    final class Ours implements JournalRuntime {
+        private final DurableExecutionContext journal;
+        private final RunnerContextImpl runner;
+        private byte[] persisted;
+
+        Ours(byte[] stateJson) {
+            ActionState state = stateJson == null ? new ActionState() : ActionStateSerde.deserialize(stateJson);
+            persisted = ActionStateSerde.serialize(state);
+            journal = new DurableExecutionContext(state, s -> persisted = ActionStateSerde.serialize(s));
+            runner = new RunnerContextImpl(journal);
+        }
+
+        @Override
+        public <T> T durableExecute(DualCall<T> call) throws Exception {
+            return runner.durableExecute(call);
+        }
+
+        @Override
+        public byte[] persistedJson() {
+            return persisted;
+        }
+
+        @Override
+        public void close() {
+            journal.close();
+        }
+    }
+
+    /**
+     * Apache Flink Agents 0.3.1: its own {@code RunnerContextImpl} with its {@code
+     * DurableExecutionContext}, outside an operator (no metrics, plan or resources; the durable
+     * calls use none of them).
+     */
+    final class FlinkAgents implements JournalRuntime {
+        private final org.apache.flink.agents.runtime.context.RunnerContextImpl runner;
+        private byte[] persisted;
+
+        FlinkAgents(byte[] stateJson) {
+            org.apache.flink.agents.runtime.actionstate.ActionState state = stateJson == null
+                    ? new org.apache.flink.agents.runtime.actionstate.ActionState(null)
+                    : org.apache.flink.agents.runtime.actionstate.ActionStateSerde.deserialize(stateJson);
+            persisted = org.apache.flink.agents.runtime.actionstate.ActionStateSerde.serialize(state);
+            runner = new org.apache.flink.agents.runtime.context.RunnerContextImpl(null, () -> {}, null, null, "compat-test");
+            runner.setDurableExecutionContext(new org.apache.flink.agents.runtime.context.RunnerContextImpl.DurableExecutionContext(
+                    "user-42", 1L, null, null, state,
+                    (key, seq, action, event, s) -> persisted = org.apache.flink.agents.runtime.actionstate.ActionStateSerde.serialize(s)));
+        }
+
+        @Override
+        public <T> T durableExecute(DualCall<T> call) throws Exception {
+            return runner.durableExecute(call);
+        }
+
+        @Override
+        public byte[] persistedJson() {
+            return persisted;
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package io.durablejournal.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
+import io.durablejournal.CallResult;
+import io.durablejournal.JournalException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The store driven the way Flink Agents 0.3.1's operator drives its ActionStateStore: {@code put}
+ * with the whole ActionState so far after every durable call (n + 2 puts per action of n calls).
+ * The native store writes only what changed, so bytes per action grow linearly with the calls,
+ * and {@code get} returns exactly the last state put.
+ */
+class WholeStatePutTest extends StoreFixture {
+    private static final EventIdentity EVENT = EventIdentity.occurrence("occ-1");
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final int PAYLOAD = 1024;
+
+    private static ActionState initialState() {
+        ActionState state = new ActionState();
+        ObjectNode event = JSON.objectNode().put("@class", "org.example.InputEvent").put("input", "question");
+        state.setTaskEvent(event);
+        return state;
+    }
+
+    private static CallResult call(int i) {
+        byte[] payload = new byte[PAYLOAD];
+        Arrays.fill(payload, (byte) 'x');
+        return new CallResult(String.format("tool-call:%05d", i), payload, null);
+    }
+
+    /**
+     * One action of {@code n} calls of 1 KB as 0.3.1's operator persists it: the initial state, the
+     * whole state after each call, then the state read back with its memory update and output added
+     * and marked completed. Returns the bytes the store appended.
+     */
+    private static long bytesOfOneAction(NativeActionStateStore store, long seq, int n) {
+        long before = store.stats().bytesAppended();
+        ActionState state = initialState();
+        store.put("user", seq, "act", EVENT, state);
+        for (int i = 0; i < n; i++) {
+            state.addCallResult(call(i));
+            store.put("user", seq, "act", EVENT, state);
+        }
+        ActionState last = store.get("user", seq, "act", EVENT);
+        assertEquals(state, last, "get returns the last state put");
+        last.addShortTermMemoryUpdate(JSON.objectNode().put("path", "answers").put("value", 1));
+        last.addOutputEvent(JSON.objectNode().put("@class", "org.example.OutputEvent").put("output", "answer"));
+        last.markCompleted();
+        store.put("user", seq, "act", EVENT, last);
+        assertEquals(last, store.get("user", seq, "act", EVENT));
+        return store.stats().bytesAppended() - before;
+    }
+
+    @Test
+    void bytesPerActionOfWholeStatePutsGrowLinearlyWithTheCalls() throws Exception {
+        NativeActionStateStore store = open("file");
+        long base = bytesOfOneAction(store, 0, 0);
+        long perCall = bytesOfOneAction(store, 1, 1) - base;
+        for (int n : new int[] {10, 50}) {
+            assertEquals(base + n * perCall, bytesOfOneAction(store, n, n), "n = " + n);
+        }
+        assertTrue(perCall >= PAYLOAD && perCall < PAYLOAD + 100, perCall + " bytes per 1 KB call");
+        // What a whole-state store writes for the same 50-call action: every state, serialized.
+        long wholeStates = 0;
+        ActionState state = initialState();
+        for (int i = 0; i <= 50; i++) {
+            wholeStates += ActionStateSerde.serialize(state).length;
+            state.addCallResult(call(i));
+        }
+        assertTrue(wholeStates > 15 * bytesOfOneAction(store, 100, 50), "whole states: " + wholeStates);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String slot(String id, String status, String result) {
+        return "{\"functionId\":\"" + id + "\",\"status\":\"" + status + "\",\"resultPayload\":"
+                + (result == null ? "null" : "\"" + result + "\"") + ",\"exceptionPayload\":null}";
+    }
+
+    private static byte[] state(boolean completed, String outputs, String... slots) {
+        return utf8("{\"taskEvent\":{\"@class\":\"org.example.InputEvent\",\"input\":\"q\"},"
+                + "\"sensoryMemoryUpdates\":[],\"shortTermMemoryUpdates\":[],\"outputEvents\":[" + outputs + "],"
+                + "\"callResults\":[" + String.join(",", slots) + "],\"completed\":" + completed + "}");
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void jsonPutsOfGrowingCutAndReappendedStatesReadBackExactly(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        String a = slot("chat", "SUCCEEDED", "ImEi");
+        String pending = slot("tool-call:b", "PENDING", null);
+        String b = slot("tool-call:b", "SUCCEEDED", "");
+        String c = slot("tool-call:c", "SUCCEEDED", "AP+A");
+        String output = "{\"@class\":\"org.example.OutputEvent\",\"output\":\"answer \uD83C\uDF0D\"}";
+        List<byte[]> puts = Arrays.asList(
+                state(false, ""),
+                state(false, "", a),
+                state(false, "", a, pending),
+                state(false, "", a, b),
+                state(false, "", a, b, c),
+                state(false, "", a),          // a re-run diverged after the first call
+                state(false, "", a, c),       // and recorded another one
+                state(false, "", a, c),       // the same state again
+                state(true, output));         // completed, with its output
+        for (byte[] put : puts) {
+            store.putJson("user", 3, "act", EVENT, put);
+            ActionState expected = ActionStateSerde.deserialize(put);
+            assertEquals(expected, ActionStateSerde.deserialize(store.getJson("user", 3, "act", EVENT)));
+            assertEquals(expected, store.get("user", 3, "act", EVENT));
+        }
+        assertNull(store.getJson("user", 2, "act", EVENT));
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aMalformedJsonPutIsRefusedAndChangesNothing(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        byte[] stored = state(false, "", slot("chat", "SUCCEEDED", "ImEi"));
+        store.putJson("user", 0, "act", EVENT, stored);
+        JournalException refused = assertThrows(JournalException.class,
+                () -> store.putJson("user", 0, "act", EVENT, utf8("{\"callResults\":[{\"status\":")));
+        assertEquals(JournalException.Code.MALFORMED_JSON, refused.getCode());
+        assertEquals(ActionStateSerde.deserialize(stored), store.get("user", 0, "act", EVENT));
+        assertThrows(NullPointerException.class, () -> store.putJson("user", 0, "act", EVENT, null));
+    }
+
+    @Test
+    void aReopenedFileStoreReplaysTheDeltasToTheLastStatePut() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("reopened"));
+        ActionState last;
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+            bytesOfOneAction(store, 0, 3);
+            last = initialState();
+            store.put("user", 1, "act", EVENT, last);
+            for (int i = 0; i < 5; i++) {
+                last.addCallResult(call(i));
+                store.put("user", 1, "act", EVENT, last);
+            }
+        }
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+            assertEquals(last, store.get("user", 1, "act", EVENT));
+            assertTrue(store.get("user", 0, "act", EVENT).isCompleted());
+            assertEquals((1 + 3 + 1) + (1 + 5), store.stats().recoveredRecords(), "one record per put");
+        }
+    }
+}
