@@ -65,6 +65,8 @@ fn append_throughput(c: &mut Criterion) {
         ("fsync_per_put", Durability::SyncEachPut),
         ("group_commit_64", Durability::GroupCommit { max_batch: 64 }),
         ("group_commit_512", Durability::GroupCommit { max_batch: 512 }),
+        // Java's FileStoreOptions.osOnly(): no batch is ever full, only markers fsync.
+        ("os_only", Durability::GroupCommit { max_batch: usize::MAX }),
     ];
     for (name, durability) in modes {
         group.bench_function(BenchmarkId::from_parameter(name), |b| {

@@ -43,15 +43,17 @@ public interface ActionStateStoreFactory extends Serializable {
      * is a local disk of the task manager that runs the subtask again (or shared storage).
      */
     static ActionStateStoreFactory fileStores(String baseDirectory) {
-        return new FileStores(baseDirectory, 0);
+        return new FileStores(baseDirectory, FileStoreOptions.defaults());
     }
 
     /** As {@link #fileStores(String)} with group commit: one fsync per {@code maxBatch} records. */
     static ActionStateStoreFactory fileStores(String baseDirectory, int groupCommitBatch) {
-        if (groupCommitBatch < 1) {
-            throw new IllegalArgumentException("group commit needs a batch of at least one record: " + groupCommitBatch);
-        }
-        return new FileStores(baseDirectory, groupCommitBatch);
+        return new FileStores(baseDirectory, FileStoreOptions.defaults().groupCommit(groupCommitBatch));
+    }
+
+    /** As {@link #fileStores(String)} with the given options (durability mode, compaction). */
+    static ActionStateStoreFactory fileStores(String baseDirectory, FileStoreOptions options) {
+        return new FileStores(baseDirectory, options);
     }
 
     /** In-memory stores: journals survive action re-runs within a task, not a task restart. */
@@ -68,25 +70,22 @@ public interface ActionStateStoreFactory extends Serializable {
     final class FileStores implements ActionStateStoreFactory {
         private static final long serialVersionUID = 1L;
         private final String baseDirectory;
-        private final int groupCommitBatch;
+        private final FileStoreOptions options;
 
-        FileStores(String baseDirectory, int groupCommitBatch) {
+        FileStores(String baseDirectory, FileStoreOptions options) {
             this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");
-            this.groupCommitBatch = groupCommitBatch;
+            this.options = Objects.requireNonNull(options, "options");
         }
 
         @Override
         public ActionStateStore open(int subtaskIndex, int parallelism) throws Exception {
             Path dir = Files.createDirectories(subtaskDirectory(baseDirectory, subtaskIndex));
-            FileStoreOptions options = groupCommitBatch == 0
-                    ? FileStoreOptions.defaults()
-                    : FileStoreOptions.defaults().groupCommit(groupCommitBatch);
             return ActionStateStores.openFileStore(dir, options);
         }
 
         @Override
         public String toString() {
-            return "fileStores(" + baseDirectory + (groupCommitBatch == 0 ? "" : ", groupCommit=" + groupCommitBatch) + ")";
+            return "fileStores(" + baseDirectory + ", " + options + ")";
         }
     }
 

@@ -1,19 +1,42 @@
 package io.durablejournal.store;
 
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Objects;
+
 /**
- * How the file store makes writes durable and when it compacts. Immutable; the defaults are an
- * fsync per acknowledged write and compaction once at least 4 MiB and at least as much as is
- * live are garbage.
+ * How the file store makes writes durable and when it compacts. Immutable (and serializable, for
+ * store factories in a job graph); the defaults are an fsync per acknowledged write and compaction
+ * once at least 4 MiB and at least as much as is live are garbage.
+ *
+ * <p>What an acknowledged durable call survives in each mode (a checkpoint's recovery marker
+ * always fsyncs, so what a completed checkpoint saw survives a machine crash in every mode; no
+ * mode survives the loss of the disk, which is what the Kafka store is for):
+ * <ul>
+ *   <li>{@link #syncEachPut()}: a process crash and a machine crash (power loss, kernel panic).</li>
+ *   <li>{@link #groupCommitWithin(int, Duration)}: a process crash; a machine crash loses at most
+ *       the calls acknowledged in the last {@code maxDelay} (or the last {@code maxBatch} calls).</li>
+ *   <li>{@link #groupCommit(int)}: as above, without the time bound: until {@code maxBatch}
+ *       records or the next checkpoint.</li>
+ *   <li>{@link #osOnly()}: a process crash; a machine crash loses what was acknowledged since the
+ *       last checkpoint.</li>
+ * </ul>
  */
-public final class FileStoreOptions {
-    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, -1, 0);
+public final class FileStoreOptions implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0);
+    /** The batch of {@link #osOnly()}: never reached, so only checkpoints, compaction and close fsync. */
+    private static final int NO_BATCH = Integer.MAX_VALUE;
 
     private final int groupCommit;
+    /** Null: no time bound. */
+    private final Duration maxSyncDelay;
     private final long minGarbageBytes;
     private final double garbageRatio;
 
-    private FileStoreOptions(int groupCommit, long minGarbageBytes, double garbageRatio) {
+    private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio) {
         this.groupCommit = groupCommit;
+        this.maxSyncDelay = maxSyncDelay;
         this.minGarbageBytes = minGarbageBytes;
         this.garbageRatio = garbageRatio;
     }
@@ -24,7 +47,7 @@ public final class FileStoreOptions {
 
     /** Every put and journal write returns only after its record is fsynced (the default). */
     public FileStoreOptions syncEachPut() {
-        return new FileStoreOptions(0, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(0, null, minGarbageBytes, garbageRatio);
     }
 
     /**
@@ -36,7 +59,34 @@ public final class FileStoreOptions {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("group commit needs a batch of at least one record: " + maxBatch);
         }
-        return new FileStoreOptions(maxBatch, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(maxBatch, null, minGarbageBytes, garbageRatio);
+    }
+
+    /**
+     * Group commit with an upper bound on how long an acknowledged write waits for its fsync: one
+     * fsync covers every {@code maxBatch} records, and a timer of the store fsyncs whatever is left
+     * every {@code maxDelay}. A machine crash loses at most the writes of the last {@code maxDelay}.
+     */
+    public FileStoreOptions groupCommitWithin(int maxBatch, Duration maxDelay) {
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        if (maxDelay.isNegative() || maxDelay.isZero()) {
+            throw new IllegalArgumentException("maxDelay must be positive: " + maxDelay);
+        }
+        return new FileStoreOptions(groupCommit(maxBatch).groupCommit, maxDelay, minGarbageBytes, garbageRatio);
+    }
+
+    /**
+     * Writes return once handed to the OS, and only recovery markers (checkpoints), compaction and
+     * close fsync: safe from a crash of the process, not from a crash of the machine for what was
+     * written since the last checkpoint.
+     */
+    public FileStoreOptions osOnly() {
+        return new FileStoreOptions(NO_BATCH, null, minGarbageBytes, garbageRatio);
+    }
+
+    /** The time bound of {@link #groupCommitWithin}, or null. */
+    public Duration getMaxSyncDelay() {
+        return maxSyncDelay;
     }
 
     /** Compacts on a prune once garbage is at least {@code minGarbageBytes} and {@code garbageRatio} times the live bytes. */
@@ -47,7 +97,7 @@ public final class FileStoreOptions {
         if (!(garbageRatio >= 0) || Double.isInfinite(garbageRatio)) {
             throw new IllegalArgumentException("garbageRatio must be a finite number >= 0: " + garbageRatio);
         }
-        return new FileStoreOptions(groupCommit, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio);
     }
 
     /** 0 for an fsync per write, else the group-commit batch size. */
@@ -66,7 +116,10 @@ public final class FileStoreOptions {
 
     @Override
     public String toString() {
-        return "FileStoreOptions{" + (groupCommit == 0 ? "syncEachPut" : "groupCommit=" + groupCommit)
+        String durability = groupCommit == 0 ? "syncEachPut"
+                : groupCommit == NO_BATCH ? "osOnly"
+                : "groupCommit=" + groupCommit + (maxSyncDelay == null ? "" : " within " + maxSyncDelay.toMillis() + " ms");
+        return "FileStoreOptions{" + durability
                 + (minGarbageBytes < 0 ? ", default compaction" : ", compaction>=" + minGarbageBytes + "B x" + garbageRatio) + "}";
     }
 }

@@ -26,14 +26,17 @@ import java.util.Objects;
 public final class NativeActionStateStore implements ActionStateStore {
     private final Path directory;
     private final NativeHandle store;
+    /** Null unless group commit has a time bound. */
+    private final SyncTimer syncTimer;
 
-    private NativeActionStateStore(long handle, Path directory) {
+    private NativeActionStateStore(long handle, Path directory, java.time.Duration maxSyncDelay) {
         this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
         this.directory = directory;
+        this.syncTimer = maxSyncDelay == null ? null : new SyncTimer(store, maxSyncDelay, String.valueOf(directory));
     }
 
     static NativeActionStateStore inMemory() {
-        return new NativeActionStateStore(NativeStore.openMemory(), null);
+        return new NativeActionStateStore(NativeStore.openMemory(), null, null);
     }
 
     static NativeActionStateStore openFile(Path dir, FileStoreOptions options) {
@@ -42,7 +45,7 @@ public final class NativeActionStateStore implements ActionStateStore {
         Path absolute = dir.toAbsolutePath();
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
                 options.rawMinGarbageBytes(), options.garbageRatio());
-        return new NativeActionStateStore(handle, absolute);
+        return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
     }
 
     /** The store's directory, or null for the in-memory store. */
@@ -135,6 +138,9 @@ public final class NativeActionStateStore implements ActionStateStore {
      */
     @Override
     public void close() {
+        if (syncTimer != null) {
+            syncTimer.stop();
+        }
         store.close();
     }
 
