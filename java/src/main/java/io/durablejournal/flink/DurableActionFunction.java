@@ -43,9 +43,13 @@ import org.apache.flink.util.Collector;
  * completes ({@link #notifyCheckpointComplete}); entries whose notification was lost to a
  * failure are pruned the first time their key is seen after the restart.
  *
- * <p>The operator must be restored with the parallelism it was checkpointed with: each subtask
- * owns one store (see {@link ActionStateStoreFactory#fileStores}), and keyed state does not move
- * store entries along with it (a rescaled restore is refused by the marker check).
+ * <p>Parallelism: with a per-subtask store (the file store, {@link
+ * ActionStateStoreFactory#fileStores}) the operator must be restored with the parallelism it was
+ * checkpointed with, since keyed state does not move store entries along with it; another
+ * parallelism is refused at restore. A store that {@linkplain
+ * ActionStateStoreFactory#restoresAtAnyParallelism() restores at any parallelism} (the Kafka
+ * store) gets the markers of every subtask and loads the journals of the key groups the subtask
+ * owns now.
  *
  * <p>Counters are Flink accumulators (see the {@code ACC_*} names), summed over subtasks in the
  * {@code JobExecutionResult}; like all accumulators they count the last attempt of each subtask,

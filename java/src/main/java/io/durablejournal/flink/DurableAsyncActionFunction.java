@@ -73,9 +73,13 @@ import org.apache.flink.types.Either;
  * record is never emitted and stays in the checkpointed queue; Flink's restart strategy re-runs it
  * over its journal. There is no timeout: an action may block for as long as its calls do.
  *
- * <p>As for {@link DurableActionFunction}: restore with the parallelism the job was checkpointed
- * with; a fresh start refuses a store holding entries of an earlier run; counters are Flink
- * accumulators with the {@code DurableActionFunction.ACC_*} names.
+ * <p>As for {@link DurableActionFunction}: a per-subtask store is restored at the parallelism it
+ * was checkpointed with, a store that restores at any parallelism at any; a fresh start refuses a
+ * store holding entries of an earlier run; counters are Flink accumulators with the {@code
+ * DurableActionFunction.ACC_*} names. After a rescale Flink hands the restored in-flight records
+ * to the new subtasks round robin, so a record may run in a subtask that does not own its key
+ * (its store loads that key group); with such a store, entries are therefore pruned one by one
+ * ({@link io.durablejournal.store.ActionStateStore#pruneStateAt}), never up to a sequence number.
  */
 public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Sequenced<K, IN>, Either<OUT, Long>>
         implements CheckpointedFunction, CheckpointListener, ResultTypeQueryable<Either<OUT, Long>> {

@@ -15,20 +15,13 @@ import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.AgentAction;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -138,35 +131,10 @@ class BrokerTroubleTest {
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
         assertEquals(0, outcome.duplicateSideEffects(), "no call ran twice: " + outcome.sideEffects);
         assertEquals(0, outcome.callsReplayed, "no failover: the calls waited for the broker instead");
-        Map<String, Integer> values = valueRecordsByKey(topic, 2);
+        Map<String, Integer> values = broker.valueRecordsByKey(topic, 2);
         assertTrue(values.size() >= REQUESTS * 5, "a put, three calls and a completion per request: " + values.size());
         values.values().removeIf(n -> n == 1);
         assertEquals(Map.of(), values, "no journal record reached the topic twice");
-    }
-
-    /** How many times each record key has a value (not a tombstone) in the topic. */
-    private static Map<String, Integer> valueRecordsByKey(String topic, int partitions) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", broker.bootstrapServers());
-        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
-        Map<String, Integer> counts = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            for (int p = 0; p < partitions; p++) {
-                TopicPartition tp = new TopicPartition(topic, p);
-                consumer.assign(List.of(tp));
-                consumer.seekToBeginning(List.of(tp));
-                long end = consumer.endOffsets(List.of(tp)).get(tp);
-                while (consumer.position(tp) < end) {
-                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                        if (record.value() != null) {
-                            counts.merge(java.util.Base64.getEncoder().encodeToString(record.key()), 1, Integer::sum);
-                        }
-                    }
-                }
-            }
-        }
-        return counts;
     }
 
     /**

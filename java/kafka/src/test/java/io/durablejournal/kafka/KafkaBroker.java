@@ -7,8 +7,10 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A real Kafka 4.0 broker (KRaft, broker and controller in one process) in a child JVM on
@@ -83,9 +91,56 @@ final class KafkaBroker {
         configs.put("cleanup.policy", "compact");
         configs.putAll(settings);
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                            .get(30, TimeUnit.SECONDS);
+                    break;
+                } catch (ExecutionException deleting) {
+                    // A topic of this name that a test just deleted may still be on its way out.
+                    if (!(deleting.getCause() instanceof TopicExistsException) || System.nanoTime() > deadline) {
+                        throw deleting;
+                    }
+                }
+            }
+            // The controller has it; wait until the broker's metadata does too (a store describes it first).
+            while (true) {
+                try {
+                    admin.describeTopics(List.of(name)).allTopicNames().get(30, TimeUnit.SECONDS);
+                    return name;
+                } catch (ExecutionException notYet) {
+                    if (!(notYet.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                        throw notYet;
+                    }
+                }
+            }
         }
-        return name;
+    }
+
+    /** How many times each record key (base64) has a value, not a tombstone, in the topic now. */
+    Map<String, Integer> valueRecordsByKey(String topic, int partitions) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrapServers());
+        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        Map<String, Integer> counts = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            for (int p = 0; p < partitions; p++) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                consumer.assign(List.of(tp));
+                consumer.seekToBeginning(List.of(tp));
+                long end = consumer.endOffsets(List.of(tp)).get(tp);
+                while (consumer.position(tp) < end) {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                        if (record.value() != null) {
+                            counts.merge(Base64.getEncoder().encodeToString(record.key()), 1, Integer::sum);
+                        }
+                    }
+                }
+            }
+        }
+        return counts;
     }
 
     Admin admin() {

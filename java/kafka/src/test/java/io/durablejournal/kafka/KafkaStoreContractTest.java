@@ -294,6 +294,58 @@ class KafkaStoreContractTest {
         assertThrows(IllegalArgumentException.class, () -> broker.config("t").with("enable.idempotence", "false"));
     }
 
+    /**
+     * Bounded growth: the broker deletes what a prune made deletable. The topic rolls a segment
+     * every 100 ms and compacts eagerly; the loop keeps writing (and pruning) a small filler entry
+     * so segments roll, and stops once compaction has removed every record of the pruned entries.
+     */
+    @Test
+    void compactionDeletesTheRecordsOfPrunedEntries() throws Exception {
+        String topic = broker.createTopic("journal-compaction-" + UUID.randomUUID(), 1, Map.of(
+                "segment.ms", "100", "min.cleanable.dirty.ratio", "0.01", "delete.retention.ms", "0",
+                "min.compaction.lag.ms", "0"));
+        LogActionStateStore store = fresh(topic);
+        AtomicInteger executions = new AtomicInteger();
+        for (int user = 0; user < 20; user++) {
+            runAction(store, "user-" + user, 0, 5, executions);
+        }
+        runAction(store, "live", 0, 5, executions);
+        for (int user = 0; user < 20; user++) {
+            store.pruneStateAt("user-" + user, 0);
+        }
+        store.sync();
+        assertEquals(21 * 6, broker.valueRecordsByKey(topic, 1).size(), "before compaction every record is there");
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long pruned = Long.MAX_VALUE;
+        for (long filler = 0; pruned > 0 && System.nanoTime() < deadline; filler++) {
+            runAction(store, "filler", filler, 0, executions);
+            store.pruneStateAt("filler", filler);
+            store.sync();
+            pruned = recordsNaming(broker.valueRecordsByKey(topic, 1), "user-");
+        }
+        assertEquals(0, pruned, "the broker deleted every record of the pruned entries");
+        assertEquals(6, recordsNaming(broker.valueRecordsByKey(topic, 1), "live"), "and kept the live entry's six");
+        LogActionStateStore back = restored(topic, 0, MAX_PARALLELISM - 1, List.of(store.getRecoveryMarker()));
+        assertEquals(List.of("result 0 of run 101", "result 1 of run 102", "result 2 of run 103", "result 3 of run 104",
+                "result 4 of run 105"), runAction(back, "live", 0, 5, executions), "the live journal is whole");
+    }
+
+    /** How many of the record keys hold {@code text} (in their state key's business key). */
+    private static long recordsNaming(Map<String, Integer> keys, String text) {
+        byte[] needle = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return keys.keySet().stream().map(k -> java.util.Base64.getDecoder().decode(k)).filter(k -> contains(k, needle)).count();
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Test
     void aRestoreIntoATopicCreatedAgainIsRefused() throws Exception {
         String topic = newTopic(1);
