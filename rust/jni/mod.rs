@@ -1,8 +1,9 @@
 //! The JNI boundary: a thin leaf over the core.
 //!
 //! Conventions every export follows (JNI CONVENTIONS READY):
-//! - Each `Java_*` export is a one-line shim:
-//!   `env.with_env(|env| private_fn(env, ...)).resolve::<ThrowJavaException>()`.
+//! - Each `Java_*` export runs inside
+//!   `env.with_env(|env| ...).resolve::<ThrowJavaException>()`, usually as a
+//!   one-line call into a private function returning `Result`.
 //!   `with_env` catches panics; [`ThrowJavaException`] turns a [`BridgeError`]
 //!   or a panic into a Java exception and never overwrites a pending one.
 //! - Strings that carry identity cross as UTF-8 `byte[]` (never `jstring`,
@@ -31,6 +32,7 @@ pub mod diagnostics;
 pub mod handle;
 pub mod identity;
 pub mod journal;
+pub mod log_store;
 pub mod serde;
 pub mod store;
 

@@ -1,5 +1,7 @@
 //! JNI exports of `io.durablejournal.store.NativeStore`: the Rust
-//! [`crate::store`] (in-memory or file) behind Java's `ActionStateStore`.
+//! [`crate::store`] (in-memory, file or log-backed) behind Java's
+//! `ActionStateStore`. The log-backed store's own exports are in
+//! `log_store.rs`.
 //!
 //! # Sharing one store between many journals
 //!
@@ -49,18 +51,18 @@ type StoreHandle = SharedStore;
 
 const STORE: &str = "action state store";
 
-fn store_handle<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, StoreHandle>> {
+pub(crate) fn store_handle<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, StoreHandle>> {
     // SAFETY: non-zero handles come from `into_raw` below; the Java owner
     // (`NativeHandle`) passes only the handle it holds.
     unsafe { handle::borrow(ptr, STORE) }
 }
 
-fn into_raw(store: AnyStore) -> jlong {
+pub(crate) fn into_raw(store: AnyStore) -> jlong {
     handle::into_raw::<StoreHandle>(SharedStore::new(store))
 }
 
 /// The business key from its boundary form.
-fn business_key(env: &Env<'_>, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>) -> BridgeResult<BusinessKey> {
+pub(crate) fn business_key(env: &Env<'_>, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>) -> BridgeResult<BusinessKey> {
     Ok(match kind {
         KEY_STR => BusinessKey::Str(required_utf8(env, bytes, "key")?),
         KEY_LONG => BusinessKey::Long(number),
@@ -275,6 +277,7 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
     let handle = store_handle(ptr)?;
     let values: [jlong; STATS_LEN] = match &mut *handle.lock()? {
         AnyStore::Memory(s) => [s.len() as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
+        AnyStore::Log(s) => [s.stats().entries as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
         AnyStore::File(s) => {
             let st = s.stats()?;
             let report = s.recovery_report();

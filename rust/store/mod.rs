@@ -1,9 +1,10 @@
 //! ActionState storage (spec §4): where the journal of every action
 //! execution lives between a call and the failover that replays it.
 //!
-//! [`ActionStateStore`] has two implementations: [`MemoryStore`] for tests
-//! and for jobs that opt out of durability, and [`FileStore`], the default,
-//! an append-only log in a directory the user names. A journal persists
+//! [`ActionStateStore`] has three implementations: [`MemoryStore`] for tests
+//! and for jobs that opt out of durability, [`FileStore`], the default,
+//! an append-only log in a directory the user names, and [`LogStore`], the
+//! same records in a replicated log (Kafka) the caller appends to. A journal persists
 //! through a store with [`StorePersister`], which turns each journal
 //! mutation into one delta record, so a call costs O(its payload) bytes.
 //! The format and its guarantees are written down in `docs/store.md`.
@@ -14,6 +15,7 @@ mod codec;
 mod diff;
 pub mod file;
 pub(crate) mod key;
+pub mod log;
 mod marker;
 mod memory;
 mod persister;
@@ -24,6 +26,7 @@ pub use file::{
     CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, StoreStats,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
+pub use log::{LogMarker, LogSink, LogStore};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
 pub use persister::StorePersister;

@@ -20,17 +20,20 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::file::FileStore;
 use super::key::StateKey;
+use super::log::LogStore;
 use super::memory::MemoryStore;
 use super::{ActionStateStore, StorePersister};
 use crate::error::{Error, Result};
 use crate::journal::{Journal, JournalChange, Persister};
 use crate::model::ActionState;
 
-/// Either store, so the file store's extras (its stats and recovery report)
-/// stay reachable through one type.
+/// Any store, so each store's extras (the file store's stats and recovery
+/// report, the log store's loading and markers) stay reachable through one
+/// type.
 pub enum AnyStore {
     Memory(MemoryStore),
     File(Box<FileStore>),
+    Log(Box<LogStore>),
 }
 
 impl AnyStore {
@@ -38,6 +41,7 @@ impl AnyStore {
         match self {
             AnyStore::Memory(s) => s,
             AnyStore::File(s) => s.as_mut(),
+            AnyStore::Log(s) => s.as_mut(),
         }
     }
 }

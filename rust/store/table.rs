@@ -98,6 +98,22 @@ impl StateTable {
         count
     }
 
+    /// Drops the one entry at `key`, if it is there. Returns whether it was.
+    pub fn remove(&mut self, key: &StateKey) -> bool {
+        let Some(seqs) = self.keys.get_mut(&key.business_key) else { return false };
+        let Some(entries) = seqs.get_mut(&key.seq) else { return false };
+        let Some(entry) = entries.remove(&entry_id(key)) else { return false };
+        if entries.is_empty() {
+            seqs.remove(&key.seq);
+        }
+        if seqs.is_empty() {
+            self.keys.remove(&key.business_key);
+        }
+        self.live_bytes -= entry.log_bytes;
+        self.entries -= 1;
+        true
+    }
+
     /// Stores a whole state, replacing any entry at this key.
     pub fn put(&mut self, key: &StateKey, state: ActionState, log_bytes: u64) {
         let seqs = self.keys.entry(key.business_key.clone()).or_default();

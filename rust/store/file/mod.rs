@@ -6,7 +6,7 @@ mod compact;
 mod frame;
 mod inspect;
 mod lock;
-mod record;
+pub(crate) mod record;
 mod recover;
 mod segment;
 

@@ -48,7 +48,10 @@ public final class BenchReport {
         }
     }
 
+    /** Wall-clock scores (JMH's primary result), by benchmark and parameters. */
     private final Map<String, Score> scores = new HashMap<>();
+    /** CPU time per operation ({@link CpuTimeProfiler}), by benchmark and parameters. */
+    private final Map<String, Score> cpuScores = new HashMap<>();
 
     public static void main(String[] args) throws Exception {
         BenchReport report = new BenchReport();
@@ -56,8 +59,10 @@ public final class BenchReport {
         if (results.isFile() && results.length() > 0) {
             report.load(results);
             System.out.println();
-            System.out.println("Ratios against the baseline measured in the same run (" + results + ";");
-            System.out.println("each score is JMH's average, with the fastest and slowest measured iteration in parentheses):");
+            System.out.println("Ratios against the baseline measured in the same run (" + results + ").");
+            System.out.println("Each score is an average, with the fastest and slowest measured iteration in parentheses. Tables 1 and 3");
+            System.out.println("show CPU time per operation (all JVM threads, CpuTimeProfiler), which holds on a machine shared with other");
+            System.out.println("work, and the wall-clock ratio in their last column; tables 2, 4 and 5 show wall-clock time.");
             report.printRecovery();
             report.printRecoveryBreakdown();
             report.printReplay();
@@ -79,23 +84,43 @@ public final class BenchReport {
                 params.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
                 sorted.forEach((name, value) -> key.append(' ').append(name).append('=').append(value));
             }
-            JsonNode metric = result.get("primaryMetric");
-            double scale = nanosPer(metric.get("scoreUnit").asText());
-            double min = Double.NaN;
-            double max = Double.NaN;
-            for (JsonNode fork : metric.path("rawData")) {
-                for (JsonNode iteration : fork) {
-                    double value = iteration.asDouble() * scale;
-                    min = Double.isNaN(min) ? value : Math.min(min, value);
-                    max = Double.isNaN(max) ? value : Math.max(max, value);
-                }
+            scores.put(key.toString(), scoreOf(result.get("primaryMetric")));
+            JsonNode cpu = result.path("secondaryMetrics").get(CpuTimeProfiler.LABEL);
+            if (cpu != null) {
+                cpuScores.put(key.toString(), scoreOf(cpu));
             }
-            scores.put(key.toString(), new Score(metric.get("score").asDouble() * scale, min, max));
         }
+    }
+
+    private static Score scoreOf(JsonNode metric) {
+        double scale = nanosPer(metric.get("scoreUnit").asText());
+        double min = Double.NaN;
+        double max = Double.NaN;
+        for (JsonNode fork : metric.path("rawData")) {
+            for (JsonNode iteration : fork) {
+                double value = iteration.asDouble() * scale;
+                min = Double.isNaN(min) ? value : Math.min(min, value);
+                max = Double.isNaN(max) ? value : Math.max(max, value);
+            }
+        }
+        return new Score(metric.get("score").asDouble() * scale, min, max);
     }
 
     private Score score(String benchmark, String params) {
         return scores.get(benchmark + (params.isEmpty() ? "" : " " + params));
+    }
+
+    /** The CPU time per operation where the run measured it, else the wall-clock score. */
+    private Score cpu(String benchmark, String params) {
+        Score cpu = cpuScores.get(benchmark + (params.isEmpty() ? "" : " " + params));
+        return cpu != null ? cpu : score(benchmark, params);
+    }
+
+    /** Speed-up of {@code ours} over {@code baseline} by wall-clock time, for the last column of a table. */
+    private String wallVersus(String baseline, String baselineParams, String ours, String oursParams) {
+        Score base = score(baseline, baselineParams);
+        Score our = score(ours, oursParams);
+        return base == null || our == null ? "-" : versus(base, our);
     }
 
     private void printRecovery() {
@@ -103,14 +128,16 @@ public final class BenchReport {
         System.out.println("1. Recovery: a 16-call action re-run over its recorded state, journal opened in the timed region, 16 hits,");
         System.out.println("   vs Flink Agents 0.3.1 (its RunnerContextImpl and DurableExecutionContext over its recorded ActionState)");
         Table table = new Table("payload", "Flink Agents 0.3.1", "new DurableExecutionContext(state, p)", "vs Flink Agents",
-                "file store openContext", "vs Flink Agents");
+                "file store openContext", "vs Flink Agents", "wall clock: ours, file store");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
-            Score theirs = score("RecoveryBenchmark.flinkAgents", params);
-            Score ours = score("RecoveryBenchmark.ours", params);
-            Score file = score("RecoveryBenchmark.fileStore", params);
+            Score theirs = cpu("RecoveryBenchmark.flinkAgents", params);
+            Score ours = cpu("RecoveryBenchmark.ours", params);
+            Score file = cpu("RecoveryBenchmark.fileStore", params);
             if (theirs != null && ours != null && file != null) {
-                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours), file.toString(), versus(theirs, file));
+                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours), file.toString(), versus(theirs, file),
+                        wallVersus("RecoveryBenchmark.flinkAgents", params, "RecoveryBenchmark.ours", params) + ", "
+                                + wallVersus("RecoveryBenchmark.flinkAgents", params, "RecoveryBenchmark.fileStore", params));
             }
         }
         table.print();
@@ -125,11 +152,11 @@ public final class BenchReport {
                 "file store open", "16 hits (rest)");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
-            Score ours = score("RecoveryBenchmark.ours", params);
-            Score open = score("RecoveryBenchmark.oursOpenOnly", params);
-            Score serialize = score("RecoveryBenchmark.oursSerializeOnly", params);
-            Score file = score("RecoveryBenchmark.fileStore", params);
-            Score fileOpen = score("RecoveryBenchmark.fileStoreOpenOnly", params);
+            Score ours = cpu("RecoveryBenchmark.ours", params);
+            Score open = cpu("RecoveryBenchmark.oursOpenOnly", params);
+            Score serialize = cpu("RecoveryBenchmark.oursSerializeOnly", params);
+            Score file = cpu("RecoveryBenchmark.fileStore", params);
+            Score fileOpen = cpu("RecoveryBenchmark.fileStoreOpenOnly", params);
             if (ours != null && open != null && serialize != null && file != null && fileOpen != null) {
                 table.row(size(payload), open.toString(), serialize.toString(), time(ours.ns - open.ns),
                         fileOpen.toString(), time(file.ns - fileOpen.ns));
@@ -140,21 +167,19 @@ public final class BenchReport {
 
     private void printReplay() {
         System.out.println();
-        System.out.println("2. Replay alone: the same 16 hits, the journal opened outside the timed region,");
-        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null), and vs Flink Agents 0.3.1 (also opened outside)");
+        System.out.println("2. Replay alone: the same 16 hits, the journal opened outside the timed region (per invocation),");
+        System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null); Jackson decoding the 16 results for reference");
         Table table = new Table("payload", "replay (16 calls)", "baseline: no context", "ratio", "cost per call",
-                "of which Jackson decode", "Flink Agents 0.3.1", "vs Flink Agents");
+                "Jackson decode per result");
         for (int payload : PAYLOADS) {
             String params = "payloadBytes=" + payload;
             Score replay = score("ReplayBenchmark.replay", params);
             Score base = score("ReplayBenchmark.baselineNoContext", params);
             Score decode = score("ReplayBenchmark.decodeOnly", params);
-            Score theirs = score("ReplayBenchmark.replayFlinkAgents", params);
             if (replay != null && base != null) {
                 table.row(size(payload), replay.toString(), base.toString(), ratio(replay.ns / base.ns),
                         time((replay.ns - base.ns) / BenchSupport.REPLAY_CALLS),
-                        decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS),
-                        theirs == null ? "-" : theirs.toString(), theirs == null ? "-" : versus(theirs, replay));
+                        decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS));
             }
         }
         table.print();
@@ -165,16 +190,22 @@ public final class BenchReport {
         System.out.println("3. Record path: one fresh action of n durableExecute calls with 1 KB results (open, n calls, complete, close)");
         System.out.println("   vs Flink Agents 0.3.1 itself (its RunnerContextImpl; every persist serializes the whole state with its");
         System.out.println("   ActionStateSerde, as its Kafka store does), and vs our runtime with such a whole-state persister");
-        Table table = new Table("n", "persistence", "time per action", "per call", "vs Flink Agents", "vs whole-state");
+        System.out.println("   (CPU time leaves out the file store's fsync waits; the wall-clock column has them)");
+        Table table = new Table("n", "persistence", "CPU time per action", "per call", "vs Flink Agents", "vs whole-state",
+                "wall clock vs Flink Agents");
         for (int n : RECORD_CALLS) {
-            Score theirs = score("RecordBenchmark.action", "calls=" + n + " persistence=" + Persistence.flinkAgents);
-            Score whole = score("RecordBenchmark.action", "calls=" + n + " persistence=" + Persistence.wholeState);
+            String theirParams = "calls=" + n + " persistence=" + Persistence.flinkAgents;
+            Score theirs = cpu("RecordBenchmark.action", theirParams);
+            Score whole = cpu("RecordBenchmark.action", "calls=" + n + " persistence=" + Persistence.wholeState);
             for (Persistence p : Persistence.values()) {
-                Score s = score("RecordBenchmark.action", "calls=" + n + " persistence=" + p);
+                String params = "calls=" + n + " persistence=" + p;
+                Score s = cpu("RecordBenchmark.action", params);
                 if (s != null) {
+                    boolean baseline = p == Persistence.flinkAgents;
                     table.row(Integer.toString(n), describe(p), s.toString(), time(s.ns / n),
-                            theirs == null ? "-" : p == Persistence.flinkAgents ? "1 (baseline)" : versus(theirs, s),
-                            whole == null || p == Persistence.flinkAgents ? "-" : p == Persistence.wholeState ? "1" : versus(whole, s));
+                            theirs == null ? "-" : baseline ? "1 (baseline)" : versus(theirs, s),
+                            whole == null || baseline ? "-" : p == Persistence.wholeState ? "1" : versus(whole, s),
+                            baseline ? "-" : wallVersus("RecordBenchmark.action", theirParams, "RecordBenchmark.action", params));
                 }
             }
         }

@@ -82,25 +82,6 @@ public class ReplayBenchmark {
         }
     }
 
-    /** Flink Agents 0.3.1's RunnerContextImpl over its recorded state, made outside the timed region. */
-    @State(Scope.Thread)
-    public static class FlinkAgentsRecovery {
-        org.apache.flink.agents.runtime.actionstate.ActionState recorded;
-        org.apache.flink.agents.runtime.context.RunnerContextImpl runner;
-
-        @Setup(Level.Trial)
-        public void record(Action action) throws Exception {
-            recorded = FlinkAgentsBaseline.recordedState(action.calls);
-        }
-
-        @Setup(Level.Invocation)
-        public void open() {
-            runner = FlinkAgentsBaseline.runner(recorded, (key, seq, a, event, state) -> {
-                throw new IllegalStateException("a replay persisted something");
-            });
-        }
-    }
-
     /** Baseline: the 16 callables run without a journal. */
     @Benchmark
     public void baselineNoContext(Action action, Blackhole bh) throws Exception {
@@ -115,15 +96,6 @@ public class ReplayBenchmark {
     public void decodeOnly(Action action, Blackhole bh) throws Exception {
         for (byte[] payload : action.payloads) {
             bh.consume(MAPPER.readValue(payload, String.class));
-        }
-    }
-
-    /** The 16 calls answered by Flink Agents 0.3.1 from its recorded journal. */
-    @Benchmark
-    public void replayFlinkAgents(Action action, FlinkAgentsRecovery recovery, Blackhole bh) throws Exception {
-        org.apache.flink.agents.runtime.context.RunnerContextImpl runner = recovery.runner;
-        for (Call call : action.calls) {
-            bh.consume(runner.durableExecute(call));
         }
     }
 

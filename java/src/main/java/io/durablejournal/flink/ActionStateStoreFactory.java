@@ -18,6 +18,26 @@ public interface ActionStateStoreFactory extends Serializable {
     ActionStateStore open(int subtaskIndex, int parallelism) throws Exception;
 
     /**
+     * Opens the store of the subtask {@code scope} describes. The operators call this one; the
+     * default calls {@link #open(int, int)}. A factory whose stores need the key groups, the job
+     * or whether the subtask was restored (the Kafka store) overrides it.
+     */
+    default ActionStateStore open(SubtaskScope scope) throws Exception {
+        return open(scope.subtaskIndex(), scope.parallelism());
+    }
+
+    /**
+     * Whether a store of this factory can be restored at another parallelism than its checkpoint
+     * was taken with: then every subtask is handed the recovery markers of all subtasks (Flink
+     * union list state), and the async operator prunes entry by entry ({@link
+     * ActionStateStore#pruneStateAt}). False by default: each subtask gets its own markers back,
+     * which a per-subtask store (the file store) checks, so a rescaled restore is refused.
+     */
+    default boolean restoresAtAnyParallelism() {
+        return false;
+    }
+
+    /**
      * The embedded file store, one directory per subtask: {@code baseDirectory/subtask-<index>}
      * (created when missing). The directory must survive a task restart, so on a real cluster it
      * is a local disk of the task manager that runs the subtask again (or shared storage).

@@ -1,22 +1,16 @@
 package io.durablejournal.flink;
 
 import io.durablejournal.store.ActionStateStore;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -80,15 +74,15 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     private transient DurableActionRunner<IN, OUT> runner;
     private transient ActionStateStore store;
-    private transient ListState<byte[]> recoveryMarkers;
+    private transient RecoveryMarkerState recoveryMarkers;
     private transient ValueState<Long> nextSeq;
     /** The incarnation of this subtask that last saw the key; see {@link #pruneAfterRestart}. */
     private transient ValueState<Long> keySeenBy;
     private transient long incarnation;
-    /** Per key, the largest sequence number completed since the last snapshot. */
-    private transient Map<K, Long> completedSinceSnapshot;
+    /** Records completed since the last snapshot. */
+    private transient PrunePlan<K> completedSinceSnapshot;
     /** Per checkpoint id, what completed before it: pruned when it completes. */
-    private transient NavigableMap<Long, Map<K, Long>> prunableAtCheckpoint;
+    private transient NavigableMap<Long, PrunePlan<K>> prunableAtCheckpoint;
     private transient DurableActionRunner.Counters counters;
 
     /**
@@ -118,15 +112,13 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        recoveryMarkers = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("durable-journal-recovery-markers", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        recoveryMarkers = RecoveryMarkerState.register(context.getOperatorStateStore(), storeFactory);
         if (storeFactory == null) {
             return;
         }
         // Checks the store against the restored markers, or refuses entries of an earlier run on
         // a fresh start (see DurableActionRunner.openStore).
-        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext().getTaskInfo(), context.isRestored(),
-                recoveryMarkers.get());
+        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers);
     }
 
     @Override
@@ -134,7 +126,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         nextSeq = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-next-seq", Types.LONG));
         keySeenBy = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-key-seen-by", Types.LONG));
         incarnation = ThreadLocalRandom.current().nextLong();
-        completedSinceSnapshot = new HashMap<>();
+        completedSinceSnapshot = new PrunePlan<>();
         prunableAtCheckpoint = new TreeMap<>();
         counters = new DurableActionRunner.Counters(getRuntimeContext());
         runner = new DurableActionRunner<>(actionName, action, outputClass);
@@ -159,7 +151,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
             out.collect(output);
         }
         if (store != null) {
-            completedSinceSnapshot.merge(key, seq, Math::max);
+            completedSinceSnapshot.add(key, seq);
         }
         nextSeq.update(seq + 1);
     }
@@ -183,13 +175,12 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        recoveryMarkers.snapshot(store, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         if (store == null) {
-            recoveryMarkers.clear();
             return;
         }
-        recoveryMarkers.update(Collections.singletonList(store.getRecoveryMarker()));
         prunableAtCheckpoint.put(context.getCheckpointId(), completedSinceSnapshot);
-        completedSinceSnapshot = new HashMap<>();
+        completedSinceSnapshot = new PrunePlan<>();
     }
 
     @Override
@@ -197,13 +188,14 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         if (store == null) {
             return;
         }
-        Map<K, Long> prunable = new HashMap<>();
-        Iterator<Map<K, Long>> covered = prunableAtCheckpoint.headMap(checkpointId, true).values().iterator();
+        PrunePlan<K> prunable = new PrunePlan<>();
+        Iterator<PrunePlan<K>> covered = prunableAtCheckpoint.headMap(checkpointId, true).values().iterator();
         while (covered.hasNext()) {
-            covered.next().forEach((key, seq) -> prunable.merge(key, seq, Math::max));
+            prunable.addAll(covered.next());
             covered.remove();
         }
-        prunable.forEach(store::pruneState);
+        // Records of a key run in this subtask only, in order: up to the largest is exact.
+        prunable.applyTo(store, false);
     }
 
     @Override

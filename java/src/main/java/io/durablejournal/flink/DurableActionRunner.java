@@ -110,16 +110,22 @@ final class DurableActionRunner<IN, OUT> {
      * them: its first attempt found the store empty, so they are that attempt's journals, which
      * the replayed records resume.
      */
-    static ActionStateStore openStore(ActionStateStoreFactory factory, TaskInfo task, boolean restored,
-            Iterable<byte[]> recoveryMarkers) throws Exception {
+    static ActionStateStore openStore(ActionStateStoreFactory factory, RuntimeContext context, boolean restored,
+            RecoveryMarkerState recoveryMarkers) throws Exception {
+        TaskInfo task = context.getTaskInfo();
         int subtask = task.getIndexOfThisSubtask();
-        ActionStateStore store = Objects.requireNonNull(factory.open(subtask, task.getNumberOfParallelSubtasks()),
-                "the store factory returned null");
+        List<byte[]> markers = new ArrayList<>();
         if (restored) {
-            List<byte[]> markers = new ArrayList<>();
-            for (byte[] marker : recoveryMarkers) {
-                markers.add(marker);
+            try {
+                markers = recoveryMarkers.restored(task.getNumberOfParallelSubtasks());
+            } catch (IllegalStateException rescaled) {
+                // Another attempt at the same parallelism would be refused again.
+                throw new SuppressRestartsException(rescaled);
             }
+        }
+        SubtaskScope scope = SubtaskScope.of(task, context.getJobInfo().getJobId(), restored);
+        ActionStateStore store = Objects.requireNonNull(factory.open(scope), "the store factory returned null");
+        if (restored) {
             try {
                 store.rebuildState(markers);
             } catch (RuntimeException e) {

@@ -4,10 +4,7 @@ import io.durablejournal.store.ActionStateStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -24,7 +21,6 @@ import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
@@ -101,7 +97,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient DurableActionRunner<IN, OUT> runner;
     private transient DurableActionRunner.Counters counters;
     private transient ActionStateStore store;
-    private transient ListState<byte[]> recoveryMarkers;
+    private transient RecoveryMarkerState recoveryMarkers;
     /** Entries (key, largest sequence number) confirmed emitted and not pruned yet at the snapshot. */
     private transient ListState<Tuple2<K, Long>> prunableState;
     private transient ExecutorService executor;
@@ -113,10 +109,12 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient long nextOrdinal;
     /** Records handed to the executor and not yet confirmed emitted, in ordinal order. */
     private transient ArrayDeque<Invocation<K>> unconfirmed;
-    /** Per key, the largest sequence number confirmed emitted since the last snapshot. */
-    private transient Map<K, Long> confirmedSinceSnapshot;
+    /** Records confirmed emitted since the last snapshot. */
+    private transient PrunePlan<K> confirmedSinceSnapshot;
     /** Per checkpoint id, what was confirmed emitted before it: pruned when it completes. */
-    private transient NavigableMap<Long, Map<K, Long>> prunableAtCheckpoint;
+    private transient NavigableMap<Long, PrunePlan<K>> prunableAtCheckpoint;
+    /** Prune entry by entry: a rescaled restore may run older records of a key in other subtasks. */
+    private transient boolean pruneEntryByEntry;
 
     DurableAsyncActionFunction(String pipeline, String actionName, AgentAction<IN, OUT> action, TypeInformation<OUT> outputType,
             TypeInformation<K> keyType, ActionStateStoreFactory storeFactory, int maxInFlight) {
@@ -145,24 +143,30 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        recoveryMarkers = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("durable-journal-recovery-markers", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        prunableState = context.getOperatorStateStore().getListState(
-                new ListStateDescriptor<>("durable-journal-prunable", new TupleTypeInfo<Tuple2<K, Long>>(keyType, Types.LONG)));
+        recoveryMarkers = RecoveryMarkerState.register(context.getOperatorStateStore(), storeFactory);
+        pruneEntryByEntry = storeFactory != null && storeFactory.restoresAtAnyParallelism();
+        // Union state when rescalable: after a rescale the owner of each key gets its prunable entries.
+        ListStateDescriptor<Tuple2<K, Long>> prunable = new ListStateDescriptor<>(
+                pruneEntryByEntry ? "durable-journal-prunable-all" : "durable-journal-prunable",
+                new TupleTypeInfo<Tuple2<K, Long>>(keyType, Types.LONG));
+        prunableState = pruneEntryByEntry
+                ? context.getOperatorStateStore().getUnionListState(prunable)
+                : context.getOperatorStateStore().getListState(prunable);
         unconfirmed = new ArrayDeque<>();
-        confirmedSinceSnapshot = new HashMap<>();
+        confirmedSinceSnapshot = new PrunePlan<>();
         prunableAtCheckpoint = new TreeMap<>();
         if (storeFactory == null) {
             return;
         }
-        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext().getTaskInfo(), context.isRestored(),
-                recoveryMarkers.get());
+        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers);
         if (context.isRestored()) {
             // Emitted before the restored checkpoint, so never replayed from it: their prune may
             // have been lost with the failure.
-            for (Tuple2<K, Long> prunable : prunableState.get()) {
-                store.pruneState(prunable.f0, prunable.f1);
+            PrunePlan<K> restoredPlan = new PrunePlan<>();
+            for (Tuple2<K, Long> entry : prunableState.get()) {
+                restoredPlan.add(entry.f0, entry.f1);
             }
+            restoredPlan.applyTo(store, pruneEntryByEntry);
         }
     }
 
@@ -269,26 +273,23 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         long through = ledger.confirmedThrough();
         while (!unconfirmed.isEmpty() && unconfirmed.peekFirst().ordinal <= through) {
             Invocation<K> emitted = unconfirmed.pollFirst();
-            confirmedSinceSnapshot.merge(emitted.key, emitted.seq, Math::max);
+            confirmedSinceSnapshot.add(emitted.key, emitted.seq);
         }
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        recoveryMarkers.snapshot(store, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         if (store == null) {
-            recoveryMarkers.clear();
             prunableState.clear();
             return;
         }
         // Called on the task thread right before the async operator writes its queue to the same
         // checkpoint, so what is confirmed here is not in that queue.
         collectConfirmed();
-        recoveryMarkers.update(Collections.singletonList(store.getRecoveryMarker()));
         prunableAtCheckpoint.put(context.getCheckpointId(), confirmedSinceSnapshot);
-        confirmedSinceSnapshot = new HashMap<>();
-        List<Tuple2<K, Long>> prunable = new ArrayList<>();
-        merge(prunableAtCheckpoint.values()).forEach((key, seq) -> prunable.add(Tuple2.of(key, seq)));
-        prunableState.update(prunable);
+        confirmedSinceSnapshot = new PrunePlan<>();
+        prunableState.update(merge(prunableAtCheckpoint.values()).entries(pruneEntryByEntry));
     }
 
     @Override
@@ -296,18 +297,19 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         if (store == null) {
             return;
         }
-        NavigableMap<Long, Map<K, Long>> covered = prunableAtCheckpoint.headMap(checkpointId, true);
-        Map<K, Long> prunable = merge(covered.values());
+        NavigableMap<Long, PrunePlan<K>> covered = prunableAtCheckpoint.headMap(checkpointId, true);
+        PrunePlan<K> prunable = merge(covered.values());
         covered.clear();
-        // A key's later records (in flight or not started) have larger sequence numbers: the
-        // output is ordered and the key's records run in order.
-        prunable.forEach(store::pruneState);
+        // A key's later records in this subtask (in flight or not started) have larger sequence
+        // numbers: the output is ordered and the key's records run in order. After a rescale an
+        // older record of the key may still run in another subtask: then each entry goes alone.
+        prunable.applyTo(store, pruneEntryByEntry);
     }
 
-    private static <K> Map<K, Long> merge(Collection<Map<K, Long>> plans) {
-        Map<K, Long> merged = new HashMap<>();
-        for (Map<K, Long> plan : plans) {
-            plan.forEach((key, seq) -> merged.merge(key, seq, Math::max));
+    private static <K> PrunePlan<K> merge(Collection<PrunePlan<K>> plans) {
+        PrunePlan<K> merged = new PrunePlan<>();
+        for (PrunePlan<K> plan : plans) {
+            merged.addAll(plan);
         }
         return merged;
     }

@@ -84,6 +84,17 @@ public interface ActionStateStore extends AutoCloseable {
     /** Drops every entry of {@code key} with a sequence number up to and including {@code seqNumUpTo}. */
     void pruneState(Object key, long seqNumUpTo);
 
+    /**
+     * Drops the entries of {@code key} at exactly {@code seqNum}. An operator whose records of one
+     * key may run in several subtasks at once (Flink's async operator after a rescale) prunes with
+     * this, so that no subtask drops an entry another one still replays. The default prunes up to
+     * {@code seqNum}, which is the same for a store that is only restored at the parallelism it was
+     * written with: there a key's records all run in one subtask, in order.
+     */
+    default void pruneStateAt(Object key, long seqNum) {
+        pruneState(key, seqNum);
+    }
+
     /** The store's current position for Flink to checkpoint; everything before it is durable. */
     byte[] getRecoveryMarker();
 

@@ -134,11 +134,13 @@ class NativeHandleTest {
     @Test
     void theCleanerWaitsForACallInFlight() throws Exception {
         CountDownLatch freed = new CountDownLatch(1);
-        NativeHandle handle = createAndDropOwner(address -> {
+        Object[] owner = {new Object()};
+        NativeHandle handle = new NativeHandle(owner[0], "Thing", ADDRESS, address -> {
             released.add(address);
             freed.countDown();
         });
         HeldCall call = new HeldCall(handle, () -> {});
+        owner[0] = null;
         for (int attempt = 0; attempt < 200 && !handle.isClosed(); attempt++) {
             System.gc();
         }

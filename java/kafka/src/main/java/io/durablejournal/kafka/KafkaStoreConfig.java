@@ -1,0 +1,102 @@
+package io.durablejournal.kafka;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Where a Kafka-backed journal store writes: the cluster, the topic, and Kafka client settings.
+ * Immutable and serializable (it travels in the job graph inside {@link KafkaStoreFactory}).
+ *
+ * <p>The topic must exist with {@code cleanup.policy=compact} (see {@code docs/kafka-store.md});
+ * the store refuses to start otherwise. Client settings are passed to Kafka's producer and
+ * consumer as given, except the ones durability depends on, which the store sets and a setting
+ * here may not weaken: {@code acks=all} and {@code enable.idempotence=true}.
+ */
+public final class KafkaStoreConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Settings the store uses unless {@link #with} overrides them. */
+    static final Map<String, String> DEFAULTS;
+
+    static {
+        Map<String, String> defaults = new TreeMap<>();
+        // A durable call waits for its record's acknowledgement: bound how long (send retries
+        // included) before it fails with STORE_IO, and how long send() may block on metadata.
+        defaults.put("delivery.timeout.ms", "30000");
+        defaults.put("request.timeout.ms", "10000");
+        defaults.put("max.block.ms", "10000");
+        defaults.put("linger.ms", "0");
+        // Admin and consumer calls (topic checks, end offsets, rebuild reads).
+        defaults.put("default.api.timeout.ms", "30000");
+        DEFAULTS = Collections.unmodifiableMap(defaults);
+    }
+
+    private final String bootstrapServers;
+    private final String topic;
+    private final TreeMap<String, String> settings;
+
+    private KafkaStoreConfig(String bootstrapServers, String topic, TreeMap<String, String> settings) {
+        this.bootstrapServers = bootstrapServers;
+        this.topic = topic;
+        this.settings = settings;
+    }
+
+    /** The topic {@code topic} on the cluster reached through {@code bootstrapServers} ({@code host:port,...}). */
+    public static KafkaStoreConfig of(String bootstrapServers, String topic) {
+        if (Objects.requireNonNull(bootstrapServers, "bootstrapServers").isEmpty()) {
+            throw new IllegalArgumentException("bootstrapServers must not be empty");
+        }
+        if (Objects.requireNonNull(topic, "topic").isEmpty()) {
+            throw new IllegalArgumentException("topic must not be empty");
+        }
+        return new KafkaStoreConfig(bootstrapServers, topic, new TreeMap<>(DEFAULTS));
+    }
+
+    /** The same with one Kafka client setting added or replaced (e.g. security or timeouts). */
+    public KafkaStoreConfig with(String key, String value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (key.equals("acks") && !value.equals("all") && !value.equals("-1")) {
+            throw new IllegalArgumentException("acks=" + value + " would acknowledge a journal record before every in-sync"
+                    + " replica has it; the store needs acks=all");
+        }
+        if (key.equals("enable.idempotence") && !value.equals("true")) {
+            throw new IllegalArgumentException("enable.idempotence=" + value + " lets a retried send duplicate or reorder"
+                    + " journal records; the store needs the idempotent producer");
+        }
+        TreeMap<String, String> copy = new TreeMap<>(settings);
+        copy.put(key, value);
+        return new KafkaStoreConfig(bootstrapServers, topic, copy);
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    /** The client settings, the store's own included, as Kafka clients take them. */
+    Properties clientProperties() {
+        Properties props = new Properties();
+        props.putAll(settings);
+        props.put("bootstrap.servers", bootstrapServers);
+        return props;
+    }
+
+    /** A client setting as a number, or {@code fallback} when it is not set. */
+    long number(String key, long fallback) {
+        String value = settings.get(key);
+        return value == null ? fallback : Long.parseLong(value.trim());
+    }
+
+    @Override
+    public String toString() {
+        return "Kafka topic '" + topic + "' at " + bootstrapServers;
+    }
+}

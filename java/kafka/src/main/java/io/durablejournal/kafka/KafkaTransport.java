@@ -1,0 +1,189 @@
+package io.durablejournal.kafka;
+
+import io.durablejournal.store.LogTransport;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka topic as the {@link LogTransport} of a native log-backed store: an idempotent producer
+ * with {@code acks=all} whose every batch is waited for, and a consumer (no group, nothing
+ * committed) that reads partitions from their start when the store loads.
+ *
+ * <p>Appends fail within {@code max.block.ms} + {@code delivery.timeout.ms} when the cluster
+ * cannot take them; the producer keeps retrying within that time, so a broker restart in between
+ * delays the call and loses nothing (the idempotent producer writes each record once, in order).
+ */
+final class KafkaTransport implements LogTransport {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaTransport.class);
+
+    private final KafkaStoreConfig config;
+    private final String name;
+    private final byte[] topicId;
+    private final int partitions;
+    private final long apiTimeoutMs;
+    private final KafkaProducer<byte[], byte[]> producer;
+    /** Created on first read; used under the store's lock only (KafkaConsumer is not thread-safe). */
+    private KafkaConsumer<byte[], byte[]> consumer;
+
+    private KafkaTransport(KafkaStoreConfig config, TopicCheck.Topic topic, KafkaProducer<byte[], byte[]> producer) {
+        this.config = config;
+        this.name = config.toString();
+        this.topicId = topic.id;
+        this.partitions = topic.partitions;
+        this.apiTimeoutMs = config.number("default.api.timeout.ms", 60_000);
+        this.producer = producer;
+    }
+
+    /** Checks the topic (see {@link TopicCheck}) and connects a producer to it. */
+    static KafkaTransport open(KafkaStoreConfig config) throws Exception {
+        long timeoutMs = config.number("default.api.timeout.ms", 60_000);
+        TopicCheck.Topic topic;
+        try (Admin admin = Admin.create(config.clientProperties())) {
+            topic = TopicCheck.check(admin, config, timeoutMs);
+        }
+        if (topic.replicationFactor < 2) {
+            LOG.warn("{} has a replication factor of {}: its journals do not survive the loss of that broker's disk",
+                    config, topic.replicationFactor);
+        }
+        Properties props = config.clientProperties();
+        props.put("acks", "all");
+        props.put("enable.idempotence", "true");
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        return new KafkaTransport(config, topic, new KafkaProducer<>(props));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public byte[] logId() {
+        return topicId.clone();
+    }
+
+    @Override
+    public int partitions() {
+        return partitions;
+    }
+
+    @Override
+    public long[] append(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(keys.length);
+        try {
+            for (int i = 0; i < keys.length; i++) {
+                sent.add(producer.send(new ProducerRecord<>(config.topic(), partitions[i], keys[i], values[i])));
+            }
+            long[] offsets = new long[keys.length];
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = sent.get(i).get().offset();
+            }
+            return offsets;
+        } catch (ExecutionException e) {
+            throw notAcknowledged(keys.length, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw notAcknowledged(keys.length, e);
+        } catch (RuntimeException e) {
+            throw notAcknowledged(keys.length, e);
+        }
+    }
+
+    private IOException notAcknowledged(int records, Throwable cause) {
+        return new IOException(records + " journal record(s) not acknowledged within delivery.timeout.ms="
+                + config.number("delivery.timeout.ms", 120_000) + ": " + cause, cause);
+    }
+
+    @Override
+    public long[] endOffsets() {
+        List<TopicPartition> all = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            all.add(new TopicPartition(config.topic(), p));
+        }
+        Map<TopicPartition, Long> ends = consumer().endOffsets(all, Duration.ofMillis(apiTimeoutMs));
+        long[] out = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            out[p] = ends.get(all.get(p));
+        }
+        return out;
+    }
+
+    @Override
+    public void read(int partition, long endOffset, RecordBatches records) throws IOException {
+        KafkaConsumer<byte[], byte[]> reader = consumer();
+        TopicPartition tp = new TopicPartition(config.topic(), partition);
+        reader.assign(Collections.singleton(tp));
+        reader.seekToBeginning(Collections.singleton(tp));
+        long deadline = System.nanoTime() + Duration.ofMillis(apiTimeoutMs).toNanos();
+        while (reader.position(tp, Duration.ofMillis(apiTimeoutMs)) < endOffset) {
+            ConsumerRecords<byte[], byte[]> polled = reader.poll(Duration.ofMillis(200));
+            if (polled.isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("reading " + name + " partition " + partition + " made no progress for " + apiTimeoutMs
+                            + " ms (default.api.timeout.ms), at offset " + reader.position(tp) + " of " + endOffset);
+                }
+                continue;
+            }
+            deadline = System.nanoTime() + Duration.ofMillis(apiTimeoutMs).toNanos();
+            List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> record : polled.records(tp)) {
+                if (record.offset() < endOffset) {
+                    batch.add(record);
+                }
+            }
+            long[] offsets = new long[batch.size()];
+            byte[][] keys = new byte[batch.size()][];
+            byte[][] values = new byte[batch.size()][];
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = batch.get(i).offset();
+                keys[i] = batch.get(i).key();
+                values[i] = batch.get(i).value();
+            }
+            records.accept(offsets, keys, values);
+        }
+        reader.unsubscribe();
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        if (consumer == null) {
+            Properties props = config.clientProperties();
+            props.put("enable.auto.commit", "false");
+            props.put("auto.offset.reset", "earliest");
+            props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+            props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+            consumer = new KafkaConsumer<>(props);
+        }
+        return consumer;
+    }
+
+    @Override
+    public void close() {
+        try {
+            producer.close(Duration.ofMillis(apiTimeoutMs));
+        } finally {
+            if (consumer != null) {
+                consumer.close(Duration.ofMillis(apiTimeoutMs));
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.durablejournal.kafka;
+
+import io.durablejournal.JournalException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * What the store requires of its topic, checked before it writes anything: a topic that would
+ * delete live journals (retention), or reject every write (min.insync.replicas above the
+ * replication factor), is refused at start with the setting to change, instead of failing later.
+ */
+final class TopicCheck {
+    /** What the store needs to know about a topic that passed. */
+    static final class Topic {
+        final byte[] id;
+        final int partitions;
+        final int replicationFactor;
+
+        Topic(byte[] id, int partitions, int replicationFactor) {
+            this.id = id;
+            this.partitions = partitions;
+            this.replicationFactor = replicationFactor;
+        }
+    }
+
+    private TopicCheck() {}
+
+    static Topic check(Admin admin, KafkaStoreConfig config, long timeoutMs) throws Exception {
+        String topic = config.topic();
+        TopicDescription description;
+        Config settings;
+        try {
+            description = admin.describeTopics(Collections.singleton(topic)).allTopicNames().get(timeoutMs, TimeUnit.MILLISECONDS).get(topic);
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Map<ConfigResource, Config> configs = admin.describeConfigs(Collections.singleton(resource)).all()
+                    .get(timeoutMs, TimeUnit.MILLISECONDS);
+            settings = configs.get(resource);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw refuse(config, "does not exist; create it with cleanup.policy=compact (see docs/kafka-store.md)");
+            }
+            throw new JournalException(JournalException.Code.STORE_IO, config + " could not be described: " + e.getCause(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new JournalException(JournalException.Code.STORE_IO, config + " could not be described within " + timeoutMs
+                    + " ms (default.api.timeout.ms): is the cluster reachable?", e);
+        }
+        String policy = value(settings, "cleanup.policy");
+        if (!policy.contains("compact")) {
+            throw refuse(config, "has cleanup.policy=" + policy + ": Kafka would delete journals of actions still in"
+                    + " flight by age or size; set cleanup.policy=compact (pruned entries are deleted by compaction)");
+        }
+        if (policy.contains("delete")) {
+            String retentionMs = value(settings, "retention.ms");
+            String retentionBytes = value(settings, "retention.bytes");
+            if (!retentionMs.equals("-1") || !retentionBytes.equals("-1")) {
+                throw refuse(config, "has cleanup.policy=" + policy + " with retention.ms=" + retentionMs + " and retention.bytes="
+                        + retentionBytes + ": retention would delete journals still in use; use cleanup.policy=compact"
+                        + " alone (or set both retention settings to -1)");
+            }
+        }
+        int replicas = description.partitions().get(0).replicas().size();
+        int minInSync = Integer.parseInt(value(settings, "min.insync.replicas"));
+        if (minInSync > replicas) {
+            throw refuse(config, "has min.insync.replicas=" + minInSync + " but a replication factor of " + replicas
+                    + ": every acks=all write would be refused");
+        }
+        Uuid id = description.topicId();
+        byte[] bytes = new byte[16];
+        long high = id.getMostSignificantBits();
+        long low = id.getLeastSignificantBits();
+        for (int i = 0; i < 8; i++) {
+            bytes[i] = (byte) (high >>> (56 - 8 * i));
+            bytes[8 + i] = (byte) (low >>> (56 - 8 * i));
+        }
+        return new Topic(bytes, description.partitions().size(), replicas);
+    }
+
+    private static String value(Config settings, String name) {
+        ConfigEntry entry = settings.get(name);
+        return entry == null || entry.value() == null ? "" : entry.value();
+    }
+
+    private static IllegalStateException refuse(KafkaStoreConfig config, String why) {
+        return new IllegalStateException("the journal store cannot use " + config + ": the topic " + why);
+    }
+}

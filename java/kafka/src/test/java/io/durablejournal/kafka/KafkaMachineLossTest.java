@@ -1,0 +1,168 @@
+package io.durablejournal.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.demo.AgentJob;
+import io.durablejournal.demo.Request;
+import io.durablejournal.demo.RequestSource;
+import io.durablejournal.demo.SupportAgent;
+import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.AgentAction;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The loss of the machine that ran the job: the agent job of the demo ({@link AgentJob}: twelve
+ * requests, three durable calls each, a checkpoint completed before request 5) crashes in request
+ * 7 after two calls, and at that moment every local directory of the job (the machine's disk) is
+ * deleted. Flink restarts the job from the checkpoint, as it would on another machine.
+ *
+ * <p>With the Kafka store nothing the journal needs was on that disk: every side effect runs
+ * exactly once. With the file store the journals went with the disk, and the restore is refused
+ * (its recovery marker names a store that no longer exists) instead of running calls again.
+ */
+class KafkaMachineLossTest {
+    private static final int REQUESTS = 12;
+    private static final int GATE = 5;
+    private static final int CRASH = 7;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
+
+    private static KafkaBroker broker;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.shared();
+    }
+
+    /** The demo's agent, which deletes the machine's directory right before its injected crash. */
+    static final class LosesTheMachine implements AgentAction<Request, String> {
+        private static final long serialVersionUID = 1L;
+        private final SupportAgent agent;
+        private final String machine;
+
+        LosesTheMachine(SupportAgent agent, Path machine) {
+            this.agent = agent;
+            this.machine = machine.toString();
+        }
+
+        @Override
+        public String run(Request request, RunnerContextImpl ctx) throws Exception {
+            try {
+                return agent.run(request, ctx);
+            } catch (SupportAgent.InjectedCrash crash) {
+                deleteRecursively(Path.of(machine));
+                throw crash;
+            }
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private AgentJob.Settings settings(String name, ActionStateStoreFactory stores) throws IOException {
+        AgentJob.Settings settings = new AgentJob.Settings();
+        settings.workDir = tmp.resolve(name);
+        settings.requests = REQUESTS;
+        settings.gateAt = GATE;
+        settings.crashAt = CRASH;
+        settings.crashAfterCalls = 2;
+        settings.parallelism = 2;
+        settings.storeFactory = stores;
+        settings.agent = new LosesTheMachine(settings.supportAgent(), machine(settings));
+        Files.createDirectories(machine(settings));
+        return settings;
+    }
+
+    /** The directory that stands for the task manager's local disk. */
+    private static Path machine(AgentJob.Settings settings) {
+        return settings.workDir.resolve("machine");
+    }
+
+    private static AgentJob.Outcome run(AgentJob.Settings settings) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                AgentJob.flinkConfiguration(Duration.ofMillis(100)));
+        return AgentJob.run(env, settings);
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void withTheKafkaStoreEverySideEffectRunsExactlyOnceAfterTheMachineIsLost() throws Exception {
+        String topic = broker.createTopic("journal-machine-loss-" + UUID.randomUUID(), 3);
+        AgentJob.Settings settings = settings("kafka", KafkaActionStateStores.factory(broker.config(topic)));
+        AgentJob.Outcome outcome = run(settings);
+        System.out.println("[timing] agent job with the Kafka store: " + outcome.wallMillis + " ms");
+
+        assertTrue(outcome.crashed, "the crash was injected");
+        assertFalse(Files.exists(machine(settings)), "the machine's directory was deleted before the restart");
+        assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
+        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
+        repeated.values().removeIf(n -> n == 1);
+        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(REQUESTS * 3, outcome.sideEffects.size());
+        assertEquals(2, outcome.callsReplayed, "the two calls of " + RequestSource.requestId(CRASH) + " replayed from Kafka");
+        assertEquals(1, outcome.actionsResumed);
+        assertEquals(CRASH - GATE, outcome.actionsReemitted, "actions completed after the checkpoint re-emitted from Kafka");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void withTheFileStoreTheJournalsGoWithTheMachineAndTheRestoreIsRefused() throws Exception {
+        AgentJob.Settings probe = new AgentJob.Settings();
+        probe.workDir = tmp.resolve("file");
+        String stores = machine(probe).resolve("store").toString();
+        AgentJob.Settings settings = settings("file", ActionStateStoreFactory.fileStores(stores));
+
+        Exception failure = assertThrows(Exception.class, () -> run(settings));
+        String causes = causes(failure);
+        assertTrue(causes.contains("different store directory"), causes);
+        // What was lost: request 7's two recorded calls, and the outputs of requests 5 and 6
+        // completed after the checkpoint. Refusing keeps them from running again.
+        Map<String, Integer> sideEffects = io.durablejournal.demo.SideEffectLog.counts(settings.sideEffectLog());
+        assertEquals(CRASH * 3 + 2, sideEffects.size(), "requests 0..6 and two calls of request 7 ran before the crash");
+        assertTrue(sideEffects.values().stream().allMatch(n -> n == 1), "and nothing ran again: " + sideEffects);
+    }
+
+    private static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,314 @@
+package io.durablejournal.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.durablejournal.ActionState;
+import io.durablejournal.DurableCallable;
+import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.JournalException;
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.LogActionStateStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.runtime.state.KeyGroupRange;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Kafka-backed store on a real broker: what every store promises (addressing, journals that
+ * persist each call before it returns, the hide-later rule, prune, markers) and what the Kafka one
+ * adds (restore at another parallelism, one history per job, topics that would lose journals
+ * refused at start).
+ */
+class KafkaStoreContractTest {
+    private static final int MAX_PARALLELISM = KafkaActionStateStores.DEFAULT_MAX_PARALLELISM;
+    private static KafkaBroker broker;
+
+    private final List<LogActionStateStore> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.shared();
+    }
+
+    @AfterEach
+    void closeStores() {
+        opened.forEach(LogActionStateStore::close);
+    }
+
+    private LogActionStateStore track(LogActionStateStore store) {
+        opened.add(store);
+        return store;
+    }
+
+    private static String newTopic(int partitions) throws Exception {
+        return broker.createTopic("journal-" + UUID.randomUUID(), partitions);
+    }
+
+    private LogActionStateStore fresh(String topic) {
+        return track(KafkaActionStateStores.openFresh(broker.config(topic)));
+    }
+
+    /** A store of {@code topic} owning key groups {@code first..last}, restored from {@code markers}. */
+    private LogActionStateStore restored(String topic, int first, int last, List<byte[]> markers) {
+        LogActionStateStore store = track(KafkaActionStateStores.open(broker.config(topic), MAX_PARALLELISM, first, last));
+        store.rebuildState(markers);
+        return store;
+    }
+
+    private static EventIdentity event(Object key, long seq) {
+        return EventIdentity.rootOccurrence(key, seq);
+    }
+
+    private static long endOffset(String topic, int partition) throws Exception {
+        try (Admin admin = broker.admin()) {
+            TopicPartition tp = new TopicPartition(topic, partition);
+            return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+        }
+    }
+
+    /** Runs an action of {@code calls} durable calls over the store's journal for (key, seq); returns the results. */
+    private static List<String> runAction(LogActionStateStore store, Object key, long seq, int calls, AtomicInteger executions)
+            throws Exception {
+        List<String> results = new ArrayList<>();
+        try (DurableExecutionContext journal = store.openContext(key, seq, "act", event(key, seq), null)) {
+            RunnerContextImpl ctx = new RunnerContextImpl(journal);
+            for (int i = 0; i < calls; i++) {
+                int call = i;
+                results.add(ctx.durableExecute(DurableCallable.of("tool-call:" + call, String.class,
+                        () -> "result " + call + " of run " + executions.incrementAndGet())));
+            }
+        }
+        return results;
+    }
+
+    @Test
+    void everyDurableCallIsOneRecordTheBrokerAcknowledgedBeforeTheCallReturns() throws Exception {
+        String topic = newTopic(1);
+        LogActionStateStore store = fresh(topic);
+        try (DurableExecutionContext journal = store.openContext("user-1", 0, "act", event("user-1", 0), null)) {
+            assertEquals(1, endOffset(topic, 0), "the initial put");
+            RunnerContextImpl ctx = new RunnerContextImpl(journal);
+            for (int i = 1; i <= 3; i++) {
+                int call = i;
+                ctx.durableExecute(DurableCallable.of("tool-call:" + call, String.class, () -> "r" + call));
+                assertEquals(1 + i, endOffset(topic, 0), "call " + i + " is in the topic when durableExecute returns");
+            }
+        }
+        assertEquals(4, store.stats().recordsAppended());
+    }
+
+    @Test
+    void aStoreRestoredFromItsMarkerHasEveryJournalAndTheCallsReplay() throws Exception {
+        String topic = newTopic(3);
+        AtomicInteger executions = new AtomicInteger();
+        List<byte[]> markers = new ArrayList<>();
+        Map<Object, List<String>> firstRun = new HashMap<>();
+        Object[] keys = {"user-ü-🌍", 42L, 42, "42", new byte[] {0, 1, 2}};
+        try (LogActionStateStore first = KafkaActionStateStores.openFresh(broker.config(topic))) {
+            for (Object key : keys) {
+                firstRun.put(key instanceof byte[] ? "bytes" : key, runAction(first, key, 0, 2, executions));
+            }
+            markers.add(first.getRecoveryMarker());
+            // Written after the marker: the journal of an action in flight across the checkpoint.
+            firstRun.put("after", runAction(first, "user-after", 7, 3, executions));
+        }
+        assertEquals(13, executions.get());
+
+        LogActionStateStore second = restored(topic, 0, MAX_PARALLELISM - 1, markers);
+        for (Object key : keys) {
+            assertEquals(firstRun.get(key instanceof byte[] ? "bytes" : key), runAction(second, key, 0, 2, executions),
+                    "the re-run of " + key + " replays its recorded results");
+        }
+        assertEquals(firstRun.get("after"), runAction(second, "user-after", 7, 3, executions));
+        assertEquals(13, executions.get(), "no call ran twice");
+        assertEquals(6, second.stats().entries());
+    }
+
+    @Test
+    void putGetAndAMissThatHidesTheKeysLaterEntries() throws Exception {
+        String topic = newTopic(2);
+        LogActionStateStore store = fresh(topic);
+        ActionState state = new ActionState();
+        state.addOutputEvent(TextNode.valueOf("answer"));
+        state.markCompleted();
+        for (long seq = 0; seq < 3; seq++) {
+            store.put(1L, seq, "act", event(1L, seq), state);
+            store.put("1", seq, "act", event("1", seq), state);
+        }
+        assertEquals(state, store.get(1L, 1, "act", event(1L, 1)));
+        assertNull(store.get(1L, 1, "other-action", event(1L, 1)), "a miss at seq 1 ...");
+        assertNull(store.get(1L, 2, "act", event(1L, 2)), "... hides seq 2 of that key");
+        assertEquals(state, store.get(1L, 0, "act", event(1L, 0)), "but not seq 0");
+        assertEquals(state, store.get("1", 2, "act", event("1", 2)), "nor the String key \"1\"");
+        byte[] marker = store.getRecoveryMarker();
+        LogActionStateStore back = restored(topic, 0, MAX_PARALLELISM - 1, List.of(marker));
+        assertNull(back.get(1L, 2, "act", event(1L, 2)), "the hidden entry stays gone after a restore");
+        assertEquals(state, back.get("1", 2, "act", event("1", 2)));
+    }
+
+    @Test
+    void pruneDropsEntriesAndAppendsTombstonesForTheirRecords() throws Exception {
+        String topic = newTopic(1);
+        LogActionStateStore store = fresh(topic);
+        AtomicInteger executions = new AtomicInteger();
+        for (long seq = 0; seq < 3; seq++) {
+            runAction(store, "user", seq, 2, executions);
+        }
+        store.pruneState("user", 1);
+        assertEquals(1, store.stats().entries());
+        assertEquals(6, store.stats().tombstonesPending(), "a tombstone for each of the 3 records (put, 2 calls) of 2 entries");
+        byte[] marker = store.getRecoveryMarker();
+        assertEquals(0, store.stats().tombstonesPending(), "the marker covers them");
+        assertEquals(9 + 6, endOffset(topic, 0));
+        store.pruneStateAt("user", 2);
+        store.sync();
+        assertEquals(9 + 6 + 3, endOffset(topic, 0));
+
+        LogActionStateStore back = restored(topic, 0, MAX_PARALLELISM - 1, List.of(marker));
+        assertEquals(0, back.stats().entries(), "nothing pruned comes back");
+    }
+
+    /** The key groups of {@code subtask} of {@code parallelism} subtasks. */
+    private static KeyGroupRange range(int parallelism, int subtask) {
+        return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(MAX_PARALLELISM, parallelism, subtask);
+    }
+
+    /** Writes one journal per user from the stores of {@code parallelism} subtasks of one history; returns their markers. */
+    private List<byte[]> writeAsSubtasks(String topic, int parallelism, List<String> users, byte[] lineage) throws Exception {
+        List<byte[]> markers = new ArrayList<>();
+        for (int subtask = 0; subtask < parallelism; subtask++) {
+            KeyGroupRange range = range(parallelism, subtask);
+            try (LogActionStateStore store = KafkaActionStateStores.open(broker.config(topic), MAX_PARALLELISM,
+                    range.getStartKeyGroup(), range.getEndKeyGroup())) {
+                store.startFresh(lineage);
+                for (String user : users) {
+                    if (range.contains(KeyGroupRangeAssignment.assignToKeyGroup(user, MAX_PARALLELISM))) {
+                        runAction(store, user, 0, 1, new AtomicInteger());
+                    }
+                }
+                markers.add(store.getRecoveryMarker());
+            }
+        }
+        return markers;
+    }
+
+    @Test
+    void aRescaledRestoreGivesEveryStoreTheJournalsOfTheKeyGroupsItNowOwns() throws Exception {
+        String topic = newTopic(4);
+        List<String> users = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            users.add("user-" + i);
+        }
+        List<byte[]> markers = writeAsSubtasks(topic, 2, users, KafkaActionStateStores.randomLineage());
+        for (int parallelism : new int[] {3, 1}) {
+            long total = 0;
+            for (int subtask = 0; subtask < parallelism; subtask++) {
+                KeyGroupRange range = range(parallelism, subtask);
+                LogActionStateStore store = restored(topic, range.getStartKeyGroup(), range.getEndKeyGroup(), markers);
+                long owned = users.stream().filter(u -> range.contains(KeyGroupRangeAssignment.assignToKeyGroup(u, MAX_PARALLELISM))).count();
+                assertTrue(owned > 0);
+                assertEquals(owned, store.stats().entries(), "subtask " + subtask + " of " + parallelism + " loads its keys only");
+                for (String user : users) {
+                    if (range.contains(KeyGroupRangeAssignment.assignToKeyGroup(user, MAX_PARALLELISM))) {
+                        AtomicInteger executions = new AtomicInteger();
+                        runAction(store, user, 0, 1, executions);
+                        assertEquals(0, executions.get(), user + " finds its journal at parallelism " + parallelism);
+                    }
+                }
+                total += store.stats().entries();
+            }
+            assertEquals(users.size(), total, "together the stores hold every journal, once");
+        }
+    }
+
+    @Test
+    void markersOfTwoHistoriesAreRefused() throws Exception {
+        String topic = newTopic(2);
+        List<byte[]> markers = new ArrayList<>(writeAsSubtasks(topic, 1, List.of("a"), KafkaActionStateStores.randomLineage()));
+        markers.addAll(writeAsSubtasks(topic, 1, List.of("b"), KafkaActionStateStores.randomLineage()));
+        JournalException mixed = assertThrows(JournalException.class, () -> restored(topic, 0, MAX_PARALLELISM - 1, markers));
+        assertEquals(JournalException.Code.ILLEGAL_STATE, mixed.getCode());
+        assertTrue(mixed.getMessage().contains("two histories"), mixed.getMessage());
+    }
+
+    @Test
+    void aFreshHistoryNeverReadsAnotherJobsJournals() throws Exception {
+        String topic = newTopic(1);
+        AtomicInteger executions = new AtomicInteger();
+        byte[] earlierMarker;
+        try (LogActionStateStore earlier = KafkaActionStateStores.openFresh(broker.config(topic))) {
+            runAction(earlier, "user", 0, 2, executions);
+            earlierMarker = earlier.getRecoveryMarker();
+        }
+        LogActionStateStore later = fresh(topic);
+        assertNull(later.get("user", 0, "act", event("user", 0)), "the earlier job's entry is not this job's");
+        runAction(later, "user", 0, 2, executions);
+        assertEquals(4, executions.get());
+        LogActionStateStore earlierAgain = restored(topic, 0, MAX_PARALLELISM - 1, List.of(earlierMarker));
+        assertEquals(1, earlierAgain.stats().entries(), "the earlier history is still there for its own restore");
+        assertEquals(List.of("result 0 of run 1", "result 1 of run 2"), runAction(earlierAgain, "user", 0, 2, executions));
+    }
+
+    @Test
+    void aTopicThatWouldLoseOrRefuseJournalsIsRefusedAtStart() throws Exception {
+        String missing = "journal-missing-" + UUID.randomUUID();
+        IllegalStateException absent = assertThrows(IllegalStateException.class,
+                () -> KafkaActionStateStores.openFresh(broker.config(missing)));
+        assertTrue(absent.getMessage().contains("does not exist") && absent.getMessage().contains(missing), absent.getMessage());
+
+        String deleting = broker.createTopic("journal-" + UUID.randomUUID(), 1, Map.of("cleanup.policy", "delete"));
+        IllegalStateException retention = assertThrows(IllegalStateException.class,
+                () -> KafkaActionStateStores.openFresh(broker.config(deleting)));
+        assertTrue(retention.getMessage().contains("cleanup.policy=delete"), retention.getMessage());
+
+        String both = broker.createTopic("journal-" + UUID.randomUUID(), 1, Map.of("cleanup.policy", "compact,delete"));
+        IllegalStateException timed = assertThrows(IllegalStateException.class,
+                () -> KafkaActionStateStores.openFresh(broker.config(both)));
+        assertTrue(timed.getMessage().contains("retention.ms=604800000"), timed.getMessage());
+        String forever = broker.createTopic("journal-" + UUID.randomUUID(), 1,
+                Map.of("cleanup.policy", "compact,delete", "retention.ms", "-1", "retention.bytes", "-1"));
+        fresh(forever);
+
+        String unwritable = broker.createTopic("journal-" + UUID.randomUUID(), 1, Map.of("min.insync.replicas", "2"));
+        IllegalStateException isr = assertThrows(IllegalStateException.class,
+                () -> KafkaActionStateStores.openFresh(broker.config(unwritable)));
+        assertTrue(isr.getMessage().contains("min.insync.replicas=2"), isr.getMessage());
+
+        assertThrows(IllegalArgumentException.class, () -> broker.config("t").with("acks", "1"));
+        assertThrows(IllegalArgumentException.class, () -> broker.config("t").with("enable.idempotence", "false"));
+    }
+
+    @Test
+    void aRestoreIntoATopicCreatedAgainIsRefused() throws Exception {
+        String topic = newTopic(1);
+        byte[] marker;
+        try (LogActionStateStore store = KafkaActionStateStores.openFresh(broker.config(topic))) {
+            runAction(store, "user", 0, 1, new AtomicInteger());
+            marker = store.getRecoveryMarker();
+        }
+        try (Admin admin = broker.admin()) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        }
+        broker.createTopic(topic, 1);
+        JournalException refused = assertThrows(JournalException.class,
+                () -> restored(topic, 0, MAX_PARALLELISM - 1, List.of(marker)));
+        assertEquals(JournalException.Code.ILLEGAL_STATE, refused.getCode());
+        assertTrue(refused.getMessage().contains("topic id differs"), refused.getMessage());
+    }
+}

@@ -1,0 +1,220 @@
+package io.durablejournal.store;
+
+import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
+import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.JournalException;
+import io.durablejournal.Utf8;
+import io.durablejournal.internal.NativeHandle;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToIntFunction;
+
+/**
+ * The native log-backed store (rust/store/log) over a {@link LogTransport} (a Kafka topic, see
+ * {@code io.durablejournal.kafka}): every journal mutation is one record of the core's delta
+ * format, acknowledged by the log before the durable call returns, so the journals survive the
+ * loss of the machine that wrote them. The records, their keys and the rebuild are native; this
+ * class owns the handle, computes each key's Flink key group and drives the reads.
+ *
+ * <p>A store owns a range of Flink key groups (a subtask's; all of them outside Flink). Its history
+ * is set once, before any keyed call: {@link #startFresh} (a new job), {@link #continueHistory} (a
+ * job that failed before its first checkpoint) or {@link #rebuildState} (a restore from the
+ * markers of a checkpoint taken at any parallelism). The last two read the log's partitions that
+ * hold the owned key groups. A key of another key group is loaded the first time it is used (after
+ * a rescale, Flink's async operator hands its in-flight records to any subtask).
+ *
+ * <p>Thread-safe. Storage failures are {@link JournalException}s with code {@code STORE_IO} naming
+ * the log; the mutation that failed is undone.
+ */
+public final class LogActionStateStore implements ActionStateStore {
+    private final LogTransport transport;
+    private final ToIntFunction<Object> keyGroupOf;
+    private final int firstKeyGroup;
+    private final int lastKeyGroup;
+    private final NativeHandle store;
+
+    private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int firstKeyGroup, int lastKeyGroup,
+            long handle) {
+        this.transport = transport;
+        this.keyGroupOf = keyGroupOf;
+        this.firstKeyGroup = firstKeyGroup;
+        this.lastKeyGroup = lastKeyGroup;
+        this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
+    }
+
+    /**
+     * A store over {@code transport} owning key groups {@code firstKeyGroup..lastKeyGroup} of
+     * {@code maxParallelism}; {@code keyGroupOf} gives a business key's key group (Flink's {@code
+     * KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism)}). It takes ownership of the
+     * transport (closing the store closes it, as does a failure here).
+     */
+    public static LogActionStateStore open(LogTransport transport, int maxParallelism, int firstKeyGroup, int lastKeyGroup,
+            ToIntFunction<Object> keyGroupOf) {
+        Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(keyGroupOf, "keyGroupOf");
+        try {
+            long handle = NativeLogStore.open(transport, Utf8.encode(transport.name(), "transport.name()"), transport.logId(),
+                    transport.partitions(), maxParallelism, firstKeyGroup, lastKeyGroup);
+            return new LogActionStateStore(transport, keyGroupOf, firstKeyGroup, lastKeyGroup, handle);
+        } catch (RuntimeException | Error e) {
+            transport.close();
+            throw e;
+        }
+    }
+
+    /** Begins a new history named {@code lineage} (16 bytes; Flink's job id): nothing to read. */
+    public synchronized void startFresh(byte[] lineage) {
+        Objects.requireNonNull(lineage, "lineage");
+        store.accept(h -> NativeLogStore.startFresh(h, lineage));
+    }
+
+    /** Continues history {@code lineage} without a checkpoint: reads the owned key groups' journals. */
+    public synchronized void continueHistory(byte[] lineage) {
+        Objects.requireNonNull(lineage, "lineage");
+        store.accept(h -> NativeLogStore.continueHistory(h, lineage));
+        load(firstKeyGroup, lastKeyGroup, endOffsets());
+    }
+
+    /**
+     * Continues the history of the checkpoint whose markers (of every subtask, at whatever
+     * parallelism it ran) are given: checks the log still holds everything they saw, then reads
+     * the owned key groups' journals, the records written after the markers included.
+     */
+    @Override
+    public synchronized void rebuildState(List<byte[]> recoveryMarkers) {
+        Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
+        byte[][] markers = new byte[recoveryMarkers.size()][];
+        for (int i = 0; i < markers.length; i++) {
+            markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
+        }
+        long[] ends = endOffsets();
+        store.accept(h -> NativeLogStore.restore(h, markers, ends));
+        load(firstKeyGroup, lastKeyGroup, ends);
+    }
+
+    private long[] endOffsets() {
+        try {
+            return transport.endOffsets();
+        } catch (Exception e) {
+            throw transportFailure("reading the end offsets of", e);
+        }
+    }
+
+    /** Reads key groups {@code first..last} from the partitions holding them, up to {@code ends}. */
+    private void load(int first, int last, long[] ends) {
+        store.accept(h -> {
+            for (int partition : NativeLogStore.beginLoad(h, first, last)) {
+                try {
+                    transport.read(partition, ends[partition],
+                            (offsets, keys, values) -> NativeLogStore.ingest(h, first, last, partition, offsets, keys, values));
+                } catch (JournalException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw transportFailure("reading partition " + partition + " of", e);
+                }
+            }
+            NativeLogStore.finishLoad(h, first, last);
+        });
+    }
+
+    private JournalException transportFailure(String what, Exception cause) {
+        return new JournalException(JournalException.Code.STORE_IO, what + " " + transport.name() + " failed: " + cause, cause);
+    }
+
+    /** The key in boundary form, with its key group bound (and loaded first if it is another subtask's). */
+    private BusinessKey bind(Object key) {
+        BusinessKey k = BusinessKey.of(key);
+        int keyGroup = keyGroupOf.applyAsInt(key);
+        if (store.applyAsInt(h -> NativeLogStore.bindKeyGroup(h, k.kind, k.number, k.bytes, k.typeName, keyGroup)) >= 0) {
+            load(keyGroup, keyGroup, endOffsets());
+        }
+        return k;
+    }
+
+    @Override
+    public synchronized void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+        BusinessKey k = bind(key);
+        byte[] action = Utf8.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
+        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
+    }
+
+    @Override
+    public synchronized ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+        BusinessKey k = bind(key);
+        byte[] action = Utf8.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] json = store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+                event.payload()));
+        return json == null ? null : ActionStateSerde.deserialize(json);
+    }
+
+    @Override
+    public synchronized DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
+            ActionState initial) {
+        BusinessKey k = bind(key);
+        byte[] action = Utf8.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
+        return store.apply(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+                event.payload(), json));
+    }
+
+    /** Prunes what is in memory here; a key group never loaded here has nothing to prune. */
+    @Override
+    public synchronized void pruneState(Object key, long seqNumUpTo) {
+        BusinessKey k = BusinessKey.of(key);
+        store.accept(h -> NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo));
+    }
+
+    /** Drops the entries of {@code key} at exactly {@code seqNum}, leaving any other sequence number. */
+    @Override
+    public synchronized void pruneStateAt(Object key, long seqNum) {
+        BusinessKey k = BusinessKey.of(key);
+        store.accept(h -> NativeLogStore.pruneAt(h, k.kind, k.number, k.bytes, k.typeName, seqNum));
+    }
+
+    /** The marker: this history, the log's shape and the offsets reached (pending tombstones go out first). */
+    @Override
+    public synchronized byte[] getRecoveryMarker() {
+        return store.apply(NativeLogStore::marker);
+    }
+
+    /** Appends the tombstones of pruned entries now (they otherwise go out with the next record). */
+    public synchronized void sync() {
+        store.accept(NativeStore::sync);
+    }
+
+    public synchronized LogStoreStats stats() {
+        return new LogStoreStats(store.apply(NativeLogStore::stats));
+    }
+
+    /** The log, for people. */
+    public String describe() {
+        return transport.name();
+    }
+
+    /**
+     * Appends pending tombstones, releases the native store and closes the transport. Idempotent.
+     * A store dropped without it has its native store released once collected, but its Kafka
+     * clients stay open: close it.
+     */
+    @Override
+    public synchronized void close() {
+        if (store.isClosed()) {
+            return;
+        }
+        try {
+            store.close();
+        } finally {
+            transport.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LogActionStateStore{" + transport.name() + ", key groups " + firstKeyGroup + ".." + lastKeyGroup + "}";
+    }
+}

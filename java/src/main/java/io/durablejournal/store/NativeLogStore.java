@@ -1,0 +1,45 @@
+package io.durablejournal.store;
+
+import io.durablejournal.NativeLibrary;
+
+/**
+ * The native log-backed store's own entry points (rust/jni/log_store.rs). Its handle is an
+ * ordinary native store handle: {@link NativeStore}'s put, get, openContext, prune, sync and close
+ * work on it too. Business keys cross as in {@link NativeStore}. The owner ({@link
+ * LogActionStateStore}) checks for close and never passes 0.
+ */
+final class NativeLogStore {
+    static {
+        NativeLibrary.load();
+    }
+
+    private NativeLogStore() {}
+
+    /** A store appending through {@code transport.append}, owning key groups {@code first..last}. */
+    static native long open(LogTransport transport, byte[] name, byte[] logId, int partitions, int maxParallelism,
+            int firstKeyGroup, int lastKeyGroup);
+
+    static native void startFresh(long handle, byte[] lineage);
+
+    static native void continueHistory(long handle, byte[] lineage);
+
+    static native void restore(long handle, byte[][] markers, long[] endOffsets);
+
+    /** The partitions to read to load key groups {@code first..last}. */
+    static native int[] beginLoad(long handle, int firstKeyGroup, int lastKeyGroup);
+
+    static native void ingest(long handle, int firstKeyGroup, int lastKeyGroup, int partition, long[] offsets,
+            byte[][] keys, byte[][] values);
+
+    static native void finishLoad(long handle, int firstKeyGroup, int lastKeyGroup);
+
+    /** -1 when the key group is loaded, else the partition to load it from. */
+    static native int bindKeyGroup(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, int keyGroup);
+
+    static native void pruneAt(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seq);
+
+    static native byte[] marker(long handle);
+
+    /** See {@link LogStoreStats} for the layout. */
+    static native long[] stats(long handle);
+}

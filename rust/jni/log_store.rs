@@ -1,0 +1,263 @@
+//! JNI exports of `io.durablejournal.store.NativeLogStore`: the Rust
+//! [`LogStore`] with a Java [`LogTransport`](JavaTransport) as its sink.
+//!
+//! The store lives in the same handle type as the other native stores
+//! (`AnyStore::Log` in a `SharedStore`), so `NativeStore`'s put, get, openContext, prune,
+//! sync and close work on it unchanged (and journals persist into it through
+//! the same shared persister). The exports here are what only a log-backed
+//! store has: its history (start, continue, restore from markers), loading
+//! records read from the log, key groups, exact prunes and markers.
+//!
+//! Java owns the transport (Kafka's client); Rust owns the records. Every
+//! append calls back into Java (`LogTransport.append`) on the thread that
+//! runs the store operation, which is inside a JNI call already, and waits
+//! for the log's acknowledgement there. A Java exception from the transport
+//! becomes a `STORE_IO` error naming the log, and the mutation is undone.
+
+use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray};
+use jni::sys::{jint, jlong};
+use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue, JavaVM};
+
+use super::store::{business_key, into_raw, store_handle};
+use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use crate::error::{Error, Result};
+use crate::store::log::{KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
+use crate::store::AnyStore;
+
+/// A Java `io.durablejournal.store.LogTransport` as the store's sink.
+struct JavaTransport {
+    vm: JavaVM,
+    transport: Global<JObject<'static>>,
+    name: String,
+}
+
+impl JavaTransport {
+    fn call_append(&self, records: &[LogRecord]) -> jni::errors::Result<Vec<u64>> {
+        self.vm.attach_current_thread(|env| -> jni::errors::Result<Vec<u64>> {
+            let partitions: Vec<jint> = records.iter().map(|r| r.partition as jint).collect();
+            let partition_array = env.new_int_array(records.len())?;
+            partition_array.set_region(env, 0, &partitions)?;
+            let keys = JObjectArray::<JByteArray>::new(env, records.len(), JByteArray::null())?;
+            let values = JObjectArray::<JByteArray>::new(env, records.len(), JByteArray::null())?;
+            for (i, record) in records.iter().enumerate() {
+                let key = env.byte_array_from_slice(&record.key)?;
+                keys.set_element(env, i, &key)?;
+                env.delete_local_ref(key);
+                if let Some(value) = &record.value {
+                    let value = env.byte_array_from_slice(value)?;
+                    values.set_element(env, i, &value)?;
+                    env.delete_local_ref(value);
+                }
+            }
+            let offsets = env
+                .call_method(
+                    self.transport.as_obj(),
+                    jni_str!("append"),
+                    jni_sig!("([I[[B[[B)[J"),
+                    &[JValue::Object(&partition_array), JValue::Object(&keys), JValue::Object(&values)],
+                )?
+                .l()?;
+            let offsets = env.cast_local::<JLongArray>(offsets)?;
+            let mut out = vec![0i64; offsets.len(env)?];
+            offsets.get_region(env, 0, &mut out)?;
+            Ok(out.into_iter().map(|o| o as u64).collect())
+        })
+    }
+}
+
+impl LogSink for JavaTransport {
+    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+        self.call_append(records).map_err(|e| {
+            let cause = match e {
+                jni::errors::Error::CaughtJavaException { name, msg, .. } => format!("{name}: {msg}"),
+                other => format!("calling the transport failed: {other}"),
+            };
+            Error::StoreIo { path: self.name.clone().into(), source: std::io::Error::other(cause) }
+        })
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+fn id16(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<[u8; 16]> {
+    let bytes = required_bytes(env, array, name)?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| Error::InvalidArgument(format!("{name} must be 16 bytes, not {}", b.len())).into())
+}
+
+fn key_groups(first: jint, last: jint) -> BridgeResult<KeyGroupRange> {
+    let non_negative = |v: jint| {
+        u32::try_from(v).map_err(|_| BridgeError::from(Error::InvalidArgument(format!("negative key group {v}"))))
+    };
+    Ok(KeyGroupRange { first: non_negative(first)?, last: non_negative(last)? })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn open(env: &mut Env<'_>, transport: &JObject<'_>, name: &JByteArray<'_>, log_id: &JByteArray<'_>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> BridgeResult<jlong> {
+    if transport.is_null() {
+        return Err(BridgeError::NullArgument("transport"));
+    }
+    let name = required_utf8(env, name, "name")?;
+    let positive = |v: jint, what: &str| {
+        u32::try_from(v).map_err(|_| BridgeError::from(Error::InvalidArgument(format!("{what} must not be negative: {v}"))))
+    };
+    let layout = LogLayout::new(id16(env, log_id, "logId")?, positive(partitions, "partitions")?, positive(max_parallelism, "maxParallelism")?)?;
+    let sink = JavaTransport { vm: env.get_java_vm()?, transport: env.new_global_ref(transport)?, name };
+    let store = LogStore::new(Box::new(sink), layout, key_groups(first, last)?)?;
+    Ok(into_raw(AnyStore::Log(Box::new(store))))
+}
+
+/// Runs `op` on the log store behind `ptr` under the store's lock.
+fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
+    let handle = store_handle(ptr)?;
+    let mut guard = handle.lock()?;
+    match &mut *guard {
+        AnyStore::Log(store) => Ok(op(store)?),
+        _ => Err(Error::InvalidArgument("not a log-backed store".into()).into()),
+    }
+}
+
+/// The elements of a `byte[][]`, null elements as None.
+fn byte_arrays<'l>(env: &mut Env<'l>, array: &JObjectArray<'l, JByteArray<'l>>, name: &'static str) -> BridgeResult<Vec<Option<Vec<u8>>>> {
+    for_each_element(env, array, name, |env, element| optional_bytes(env, element))
+}
+
+fn longs(env: &Env<'_>, array: &JLongArray<'_>, name: &'static str) -> BridgeResult<Vec<u64>> {
+    if array.is_null() {
+        return Err(BridgeError::NullArgument(name));
+    }
+    let mut out = vec![0i64; array.len(env)?];
+    array.get_region(env, 0, &mut out)?;
+    out.into_iter()
+        .map(|v| u64::try_from(v).map_err(|_| Error::InvalidArgument(format!("{name} holds a negative offset {v}")).into()))
+        .collect()
+}
+
+fn restore<'l>(env: &mut Env<'l>, ptr: jlong, markers: &JObjectArray<'l, JByteArray<'l>>, end_offsets: &JLongArray<'l>) -> BridgeResult<()> {
+    let mut decoded = Vec::new();
+    for marker in byte_arrays(env, markers, "recoveryMarkers")? {
+        let marker = marker.ok_or(BridgeError::NullArgument("recoveryMarkers element"))?;
+        decoded.push(LogMarker::from_bytes(&marker)?);
+    }
+    let ends = longs(env, end_offsets, "endOffsets")?;
+    with_log(ptr, |store| store.restore(&decoded, &ends))
+}
+
+fn begin_load<'l>(env: &mut Env<'l>, ptr: jlong, first: jint, last: jint) -> BridgeResult<JIntArray<'l>> {
+    let partitions = with_log(ptr, |store| store.begin_load(KeyGroupRange { first: first as u32, last: last as u32 }))?;
+    let partitions: Vec<jint> = partitions.into_iter().map(|p| p as jint).collect();
+    let array = env.new_int_array(partitions.len())?;
+    array.set_region(env, 0, &partitions)?;
+    Ok(array)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn ingest<'l>(env: &mut Env<'l>, ptr: jlong, first: jint, last: jint, partition: jint, offsets: &JLongArray<'l>, keys: &JObjectArray<'l, JByteArray<'l>>, values: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
+    let range = key_groups(first, last)?;
+    let partition = u32::try_from(partition).map_err(|_| Error::InvalidArgument(format!("negative partition {partition}")))?;
+    let offsets = longs(env, offsets, "offsets")?;
+    let keys = byte_arrays(env, keys, "keys")?;
+    let values = byte_arrays(env, values, "values")?;
+    if keys.len() != offsets.len() || values.len() != offsets.len() {
+        return Err(Error::InvalidArgument(format!("{} offsets, {} keys and {} values", offsets.len(), keys.len(), values.len())).into());
+    }
+    with_log(ptr, |store| {
+        for ((offset, key), value) in offsets.iter().zip(&keys).zip(&values) {
+            let key = key.as_deref().ok_or_else(|| Error::InvalidArgument(format!("a record without a key at offset {offset}")))?;
+            store.ingest(range, partition, *offset, key, value.as_deref())?;
+        }
+        Ok(())
+    })
+}
+
+fn lineage(env: &Env<'_>, bytes: &JByteArray<'_>) -> BridgeResult<Lineage> {
+    Ok(Lineage(id16(env, bytes, "lineage")?))
+}
+
+/// `-1` when the key group is loaded, else the partition to load it from.
+fn bind_key_group(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, key_group: jint) -> BridgeResult<jint> {
+    let business_key = business_key(env, kind, number, bytes, type_name)?;
+    let key_group = key_groups(key_group, key_group)?.first;
+    let to_load = with_log(ptr, |store| store.bind_key_group(&business_key, key_group))?;
+    Ok(to_load.map_or(-1, |partition| partition as jint))
+}
+
+fn prune_at(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, seq: jlong) -> BridgeResult<()> {
+    let business_key = business_key(env, kind, number, bytes, type_name)?;
+    with_log(ptr, |store| store.prune_entries_at(&business_key, seq))
+}
+
+/// `[entries, recordsAppended, bytesAppended, tombstonesAppended,
+/// tombstonesPending, recordsLoaded]`, shared with `LogStoreStats.java`.
+fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
+    let s = with_log(ptr, |store| Ok(store.stats()))?;
+    let values = [
+        s.entries as jlong,
+        s.records_appended as jlong,
+        s.bytes_appended as jlong,
+        s.tombstones_appended as jlong,
+        s.tombstones_pending as jlong,
+        s.records_loaded as jlong,
+    ];
+    let array = env.new_long_array(values.len())?;
+    array.set_region(env, 0, &values)?;
+    Ok(array)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_open<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, transport: JObject<'l>, name: JByteArray<'l>, log_id: JByteArray<'l>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> jlong {
+    env.with_env(|env| open(env, &transport, &name, &log_id, partitions, max_parallelism, first, last)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_startFresh<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, lineage_id: JByteArray<'l>) {
+    env.with_env(|env| { let lineage = lineage(env, &lineage_id)?; with_log(ptr, |s| s.start_fresh(lineage)) }).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_continueHistory<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, lineage_id: JByteArray<'l>) {
+    env.with_env(|env| { let lineage = lineage(env, &lineage_id)?; with_log(ptr, |s| s.continue_history(lineage)) }).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_restore<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, markers: JObjectArray<'l, JByteArray<'l>>, end_offsets: JLongArray<'l>) {
+    env.with_env(|env| restore(env, ptr, &markers, &end_offsets)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_beginLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) -> JIntArray<'l> {
+    env.with_env(|env| begin_load(env, ptr, first, last)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_ingest<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint, partition: jint, offsets: JLongArray<'l>, keys: JObjectArray<'l, JByteArray<'l>>, values: JObjectArray<'l, JByteArray<'l>>) {
+    env.with_env(|env| ingest(env, ptr, first, last, partition, &offsets, &keys, &values)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_finishLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) {
+    env.with_env(|_| { let range = key_groups(first, last)?; with_log(ptr, |s| s.finish_load(range)) }).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, key_group: jint) -> jint {
+    env.with_env(|env| bind_key_group(env, ptr, kind, number, &bytes, &type_name, key_group)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong) {
+    env.with_env(|env| prune_at(env, ptr, kind, number, &bytes, &type_name, seq)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+    env.with_env(|env| -> BridgeResult<JByteArray<'l>> { let marker = with_log(ptr, |s| s.marker())?; Ok(env.byte_array_from_slice(&marker.to_bytes())?) }).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
+    env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
+}

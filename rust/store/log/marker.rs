@@ -1,0 +1,90 @@
+//! Recovery markers of a log-backed store: what the Flink operator
+//! checkpoints for each subtask, so that a restore (at any parallelism) can
+//! tell which history to continue and whether the log still holds
+//! everything the checkpoint saw.
+
+use crate::error::{Error, Result};
+use crate::store::codec::{DecodeError, DecodeResult, Reader, Writer};
+
+use super::layout::{Lineage, LogLayout};
+
+const MAGIC: &[u8; 4] = b"DJLM";
+const VERSION: u8 = 1;
+
+/// A store's lineage, the log's shape, and per partition the offset after
+/// the last record this store had appended (and the log acknowledged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogMarker {
+    pub lineage: Lineage,
+    pub layout: LogLayout,
+    /// One per partition.
+    pub positions: Vec<u64>,
+}
+
+impl LogMarker {
+    /// `DJLM`, version, lineage, log id, partitions, max parallelism, then
+    /// one position per partition.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.raw(MAGIC);
+        w.u8(VERSION);
+        w.raw(&self.lineage.0);
+        w.raw(&self.layout.log_id);
+        w.u32(self.layout.partitions);
+        w.u32(self.layout.max_parallelism);
+        for position in &self.positions {
+            w.u64(*position);
+        }
+        w.into_bytes()
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<LogMarker> {
+        let refuse = |why: String| Error::InvalidArgument(format!("not a recovery marker of a log-backed store: {why}"));
+        if bytes.len() < 5 || &bytes[..4] != MAGIC {
+            return Err(refuse(format!("{} bytes not starting with DJLM", bytes.len())));
+        }
+        if bytes[4] != VERSION {
+            return Err(refuse(format!("unsupported version {}", bytes[4])));
+        }
+        read_body(&mut Reader::new(&bytes[5..])).map_err(|e| refuse(e.0))
+    }
+}
+
+fn read_body(r: &mut Reader<'_>) -> DecodeResult<LogMarker> {
+    let lineage = Lineage(r.raw(16)?.try_into().expect("16 bytes"));
+    let log_id = r.raw(16)?.try_into().expect("16 bytes");
+    let partitions = r.u32()?;
+    let max_parallelism = r.u32()?;
+    let mut positions = Vec::new();
+    while !r.is_at_end() {
+        positions.push(r.u64()?);
+    }
+    if positions.len() != partitions as usize {
+        return Err(DecodeError(format!("{} positions for {partitions} partitions", positions.len())));
+    }
+    Ok(LogMarker { lineage, layout: LogLayout { log_id, partitions, max_parallelism }, positions })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_marker_round_trips_and_garbage_is_refused() {
+        let marker = LogMarker {
+            lineage: Lineage([1; 16]),
+            layout: LogLayout { log_id: [2; 16], partitions: 3, max_parallelism: 128 },
+            positions: vec![0, 7, u64::MAX],
+        };
+        let bytes = marker.to_bytes();
+        assert_eq!(LogMarker::from_bytes(&bytes).unwrap(), marker);
+        assert!(LogMarker::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        assert!(LogMarker::from_bytes(b"DJRM\x01").is_err(), "a file store marker is not a log marker");
+        let mut version = bytes.clone();
+        version[4] = 9;
+        assert!(LogMarker::from_bytes(&version).is_err());
+        let mut extra = bytes;
+        extra.extend_from_slice(&[0; 8]);
+        assert!(LogMarker::from_bytes(&extra).is_err());
+    }
+}

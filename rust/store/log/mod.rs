@@ -1,0 +1,582 @@
+//! A store whose durability is a replicated, partitioned log (Kafka) instead
+//! of a local directory: the journals survive the loss of the machine that
+//! wrote them, and a job restored at another parallelism finds them.
+//!
+//! Every mutation is one record in the core's delta format (the records the
+//! file store writes, `file::record`), appended through a [`LogSink`] that
+//! returns once the log has acknowledged it; the live entries are kept in
+//! memory in the same [`StateTable`] as the other stores. After a restore,
+//! the caller reads the log and hands its records to [`LogStore::ingest`],
+//! which rebuilds the entries of the key groups the store owns.
+//!
+//! What the log needs to know lives here too:
+//! - record keys ([`record_key`]): one per delta, so a compacted topic
+//!   keeps every record an entry needs; pruning an entry appends a tombstone
+//!   per record, which lets compaction delete them;
+//! - partitions: a business key's records all go to the partition of its
+//!   Flink key group ([`LogLayout::partition_of`]), so they stay in order;
+//! - lineage ([`Lineage`]): each record names the job history it belongs
+//!   to, and a store reads back only its own;
+//! - recovery markers ([`LogMarker`]): the lineage, the log's shape and the
+//!   offsets the store had reached, checked on restore.
+//!
+//! The transport (Kafka's Java client) is the caller's: this module knows
+//! nothing of Kafka's API, or of JNI.
+
+mod layout;
+mod marker;
+mod record_key;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+pub use layout::{KeyGroupRange, Lineage, LogLayout, MAX_KEY_GROUPS};
+pub use marker::LogMarker;
+
+use super::file::record::{self, Record};
+use super::key::{BusinessKey, EventIdentity, StateKey};
+use super::marker::RecoveryMarker;
+use super::table::StateTable;
+use super::{ActionStateStore, STORE_NAME};
+use crate::error::{Error, Result};
+use crate::journal::JournalChange;
+use crate::model::ActionState;
+
+/// One record to append: a value, or `None` for a tombstone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRecord {
+    pub partition: u32,
+    pub key: Vec<u8>,
+    pub value: Option<Vec<u8>>,
+}
+
+/// Where a [`LogStore`] appends.
+pub trait LogSink: Send {
+    /// Appends `records` in order (order matters within a partition) and
+    /// returns, once the log has acknowledged every one of them, the offset
+    /// each got. An error means some of them may or may not be in the log;
+    /// the store never reuses the key of a record that may be there.
+    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>>;
+
+    /// The log, for people (e.g. "Kafka topic 'journal'"), used in errors.
+    fn name(&self) -> &str;
+}
+
+/// Counters since the store was created.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogStats {
+    pub entries: usize,
+    /// Records appended and acknowledged, tombstones included.
+    pub records_appended: u64,
+    /// Their keys and values.
+    pub bytes_appended: u64,
+    pub tombstones_appended: u64,
+    /// Tombstones waiting for the next append (see [`LogStore::sync`]).
+    pub tombstones_pending: usize,
+    /// Records of this store's lineage and key groups applied while loading.
+    pub records_loaded: u64,
+}
+
+/// What the store knows of an entry's records in the log.
+#[derive(Clone, Copy, Debug)]
+struct EntryLog {
+    key_group: u32,
+    /// Ordinals used so far: the next record of the entry gets this one.
+    records: u64,
+}
+
+/// An [`ActionStateStore`] over a [`LogSink`]. See the module docs.
+///
+/// Lifecycle: [`LogStore::new`], then exactly one of
+/// [`LogStore::start_fresh`] (a new history), [`LogStore::continue_history`]
+/// or [`LogStore::restore`] (both followed by loading the owned key groups:
+/// [`LogStore::begin_load`], [`LogStore::ingest`], [`LogStore::finish_load`]).
+/// Keyed operations need the business key's key group bound first
+/// ([`LogStore::bind_key_group`]) and loaded.
+pub struct LogStore {
+    sink: Box<dyn LogSink>,
+    layout: LogLayout,
+    owned: KeyGroupRange,
+    lineage: Option<Lineage>,
+    /// Key group ranges whose entries are in memory: the owned range once
+    /// loaded, and single key groups of other subtasks loaded on demand.
+    loaded: Vec<KeyGroupRange>,
+    table: StateTable,
+    entries: BTreeMap<StateKey, EntryLog>,
+    key_groups: HashMap<BusinessKey, u32>,
+    /// Tombstones of removed entries; they go out ahead of the next record.
+    pending: Vec<LogRecord>,
+    /// Per partition, the offset after the last record this store appended.
+    positions: Vec<u64>,
+    stats: LogStats,
+    closed: bool,
+}
+
+impl LogStore {
+    /// A store over `sink`, whose log has `layout`, owning the key groups in
+    /// `owned`. It holds nothing and refuses writes until its history is
+    /// set (see the type's docs).
+    pub fn new(sink: Box<dyn LogSink>, layout: LogLayout, owned: KeyGroupRange) -> Result<LogStore> {
+        let layout = LogLayout::new(layout.log_id, layout.partitions, layout.max_parallelism)?;
+        let owned = KeyGroupRange::new(owned.first, owned.last, &layout)?;
+        Ok(LogStore {
+            sink,
+            layout,
+            owned,
+            lineage: None,
+            loaded: Vec::new(),
+            table: StateTable::default(),
+            entries: BTreeMap::new(),
+            key_groups: HashMap::new(),
+            pending: Vec::new(),
+            positions: vec![0; layout.partitions as usize],
+            stats: LogStats::default(),
+            closed: false,
+        })
+    }
+
+    pub fn layout(&self) -> &LogLayout {
+        &self.layout
+    }
+
+    pub fn owned(&self) -> KeyGroupRange {
+        self.owned
+    }
+
+    pub fn lineage(&self) -> Option<Lineage> {
+        self.lineage
+    }
+
+    pub fn stats(&self) -> LogStats {
+        LogStats { entries: self.table.len(), tombstones_pending: self.pending.len(), ..self.stats }
+    }
+
+    /// Begins a new history: nothing of `lineage` is in the log yet, so the
+    /// owned key groups are loaded (empty) at once.
+    pub fn start_fresh(&mut self, lineage: Lineage) -> Result<()> {
+        self.set_lineage(lineage)?;
+        self.loaded.push(self.owned);
+        Ok(())
+    }
+
+    /// Continues `lineage` without a checkpoint (a job that failed before
+    /// its first checkpoint completed): load the owned key groups next.
+    pub fn continue_history(&mut self, lineage: Lineage) -> Result<()> {
+        self.set_lineage(lineage)
+    }
+
+    /// Continues the history of a checkpoint, given the markers every
+    /// subtask checkpointed (any number of them: the job may have had
+    /// another parallelism) and the log's current end offset per partition.
+    /// Refuses markers of different lineages, a log of another shape (or a
+    /// topic created again), and a log that ends before an offset a marker
+    /// saw (acknowledged records lost). Load the owned key groups next.
+    pub fn restore(&mut self, markers: &[LogMarker], end_offsets: &[u64]) -> Result<()> {
+        let name = self.sink.name().to_string();
+        let first = markers.first().ok_or_else(|| {
+            Error::IllegalState(format!("the checkpoint holds no recovery marker of {name}: nothing to restore from"))
+        })?;
+        for marker in markers {
+            if marker.lineage != first.lineage {
+                return Err(Error::IllegalState(format!(
+                    "the checkpoint's recovery markers belong to two histories in {name} ({} and {}): they were \
+                     not taken by one job",
+                    first.lineage, marker.lineage
+                )));
+            }
+            self.check_layout(&marker.layout, &name)?;
+        }
+        if end_offsets.len() != self.positions.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} end offsets for the {} partitions of {name}",
+                end_offsets.len(),
+                self.positions.len()
+            )));
+        }
+        let mut seen = vec![0u64; self.positions.len()];
+        for marker in markers {
+            for (max, position) in seen.iter_mut().zip(&marker.positions) {
+                *max = (*max).max(*position);
+            }
+        }
+        for (partition, (end, saw)) in end_offsets.iter().zip(&seen).enumerate() {
+            if end < saw {
+                return Err(Error::IllegalState(format!(
+                    "{name} partition {partition} ends at offset {end} but the checkpoint saw records up to offset \
+                     {saw}: acknowledged journal records are gone (the topic was truncated or lost data); \
+                     restoring would run journaled calls again"
+                )));
+            }
+        }
+        self.set_lineage(first.lineage)?;
+        self.positions = seen;
+        Ok(())
+    }
+
+    fn check_layout(&self, theirs: &LogLayout, name: &str) -> Result<()> {
+        let ours = &self.layout;
+        if theirs.log_id != ours.log_id {
+            return Err(Error::IllegalState(format!(
+                "the checkpoint was taken against another log than {name} (its topic id differs: the topic was \
+                 deleted and created again, or it is another topic); its journals are not there"
+            )));
+        }
+        if theirs.partitions != ours.partitions {
+            return Err(Error::IllegalState(format!(
+                "{name} had {} partitions when the checkpoint was taken and has {} now: a business key's records \
+                 would no longer be in one partition; keep the partition count of the topic",
+                theirs.partitions, ours.partitions
+            )));
+        }
+        if theirs.max_parallelism != ours.max_parallelism {
+            return Err(Error::IllegalState(format!(
+                "the checkpoint was taken with max parallelism {} and the job now has {}: key groups moved; \
+                 Flink needs the same max parallelism to restore keyed state too",
+                theirs.max_parallelism, ours.max_parallelism
+            )));
+        }
+        Ok(())
+    }
+
+    fn set_lineage(&mut self, lineage: Lineage) -> Result<()> {
+        self.open()?;
+        if let Some(current) = self.lineage {
+            return Err(Error::IllegalState(format!(
+                "the store already continues history {current}; open a new store for another"
+            )));
+        }
+        self.lineage = Some(lineage);
+        Ok(())
+    }
+
+    /// The marker to checkpoint: appends pending tombstones first, so that
+    /// everything up to it is acknowledged.
+    pub fn marker(&mut self) -> Result<LogMarker> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        self.flush()?;
+        Ok(LogMarker { lineage, layout: self.layout, positions: self.positions.clone() })
+    }
+
+    /// Starts loading `range`: returns the partitions to read from their
+    /// start to the end offsets the caller fetched first, handing every
+    /// record to [`LogStore::ingest`], then [`LogStore::finish_load`].
+    pub fn begin_load(&mut self, range: KeyGroupRange) -> Result<Vec<u32>> {
+        self.open()?;
+        self.require_lineage()?;
+        let range = KeyGroupRange::new(range.first, range.last, &self.layout)?;
+        if let Some(loaded) = self.loaded.iter().find(|loaded| loaded.overlaps(&range)) {
+            return Err(Error::IllegalState(format!("key groups {range} overlap {loaded}, which is loaded already")));
+        }
+        Ok(self.layout.partitions_of(range))
+    }
+
+    /// Applies one record read from the log while loading `range`: records
+    /// of other lineages and key groups are skipped; a tombstone removes
+    /// its entry. A record that does not decode, or a delta without its
+    /// entry, is `StoreCorrupt` naming the partition and offset.
+    pub fn ingest(&mut self, range: KeyGroupRange, partition: u32, offset: u64, key: &[u8], value: Option<&[u8]>) -> Result<()> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        if partition >= self.layout.partitions {
+            return Err(Error::InvalidArgument(format!("partition {partition} of a {}-partition log", self.layout.partitions)));
+        }
+        let corrupt = |reason: String| Error::StoreCorrupt {
+            path: PathBuf::from(format!("{} partition {partition}", self.sink.name())),
+            offset,
+            reason,
+        };
+        let (record_lineage, key_group) = record_key::prefix(key).map_err(|e| corrupt(format!("record key: {e}")))?;
+        if record_lineage != lineage || !range.contains(key_group) {
+            return Ok(());
+        }
+        if key_group >= self.layout.max_parallelism || self.layout.partition_of(key_group) != partition {
+            return Err(corrupt(format!("key group {key_group} does not belong in this partition")));
+        }
+        let (state_key, ordinal) = record_key::entry(key).map_err(|e| corrupt(format!("record key: {e}")))?;
+        let bound = *self.key_groups.entry(state_key.business_key.clone()).or_insert(key_group);
+        if bound != key_group {
+            return Err(corrupt(format!("business key in key groups {bound} and {key_group}")));
+        }
+        let Some(value) = value else {
+            self.forget(&state_key);
+            self.stats.records_loaded += 1;
+            return Ok(());
+        };
+        let bytes = (key.len() + value.len()) as u64;
+        match record::decode(value).map_err(|e| corrupt(format!("record: {e}")))? {
+            Record::Put { key: stored, state } if stored == state_key => self.table.put(&state_key, state, bytes),
+            Record::Change { key: stored, change } if stored == state_key => {
+                self.table.apply(&state_key, change.as_change(), bytes).map_err(&corrupt)?;
+            }
+            other => return Err(corrupt(format!("unexpected record for {state_key:?}: {other:?}"))),
+        }
+        let entry = self.entries.entry(state_key).or_insert(EntryLog { key_group, records: 0 });
+        entry.records = entry.records.max(ordinal + 1);
+        self.stats.records_loaded += 1;
+        Ok(())
+    }
+
+    /// Ends loading `range`: its entries are served from now on.
+    pub fn finish_load(&mut self, range: KeyGroupRange) -> Result<()> {
+        self.open()?;
+        self.require_lineage()?;
+        self.loaded.push(KeyGroupRange::new(range.first, range.last, &self.layout)?);
+        Ok(())
+    }
+
+    /// Names the key group of a business key (Flink's, from the Java key's
+    /// hash and the max parallelism) before an operation on it. Returns the
+    /// partition to load it from when the key group is not loaded yet (a
+    /// key of another subtask's range, which Flink hands over after a
+    /// rescale with an async operator's in-flight records). A business key
+    /// whose entries are in another key group is refused: the key's hash or
+    /// the max parallelism changed, and its journals would be lost.
+    pub fn bind_key_group(&mut self, business_key: &BusinessKey, key_group: u32) -> Result<Option<u32>> {
+        self.open()?;
+        self.layout.check_key_group(key_group)?;
+        match self.key_groups.get(business_key) {
+            Some(bound) if *bound != key_group => {
+                return Err(Error::IllegalState(format!(
+                    "business key {business_key:?} has entries in key group {bound} but is now in key group \
+                     {key_group}: its hashCode or the max parallelism changed"
+                )));
+            }
+            Some(_) => {}
+            None => {
+                self.key_groups.insert(business_key.clone(), key_group);
+            }
+        }
+        Ok(if self.is_loaded(key_group) { None } else { Some(self.layout.partition_of(key_group)) })
+    }
+
+    fn is_loaded(&self, key_group: u32) -> bool {
+        self.loaded.iter().any(|range| range.contains(key_group))
+    }
+
+    /// Drops the entries of `business_key` at exactly `seq` (every action
+    /// and event). What an operator whose records of one key may run in
+    /// several subtasks prunes with, so it never drops another subtask's.
+    pub fn prune_entries_at(&mut self, business_key: &BusinessKey, seq: i64) -> Result<()> {
+        self.open()?;
+        let keys = self.keys_of(business_key, |s| s == seq);
+        self.remove(keys, true)
+    }
+
+    fn open(&self) -> Result<()> {
+        if self.closed {
+            Err(Error::Closed(STORE_NAME))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn require_lineage(&self) -> Result<Lineage> {
+        self.lineage.ok_or_else(|| {
+            Error::IllegalState("the log-backed store has no history yet: start it fresh or restore it first".into())
+        })
+    }
+
+    /// The key group a write to `key` goes to: its entry's, else the bound one.
+    fn key_group_for_write(&self, key: &StateKey) -> Result<u32> {
+        let key_group = match self.entries.get(key) {
+            Some(entry) => entry.key_group,
+            None => *self.key_groups.get(&key.business_key).ok_or_else(|| {
+                Error::IllegalState(format!("no key group bound for business key {:?}", key.business_key))
+            })?,
+        };
+        if !self.is_loaded(key_group) {
+            return Err(Error::IllegalState(format!("key group {key_group} is not loaded; load it before using it")));
+        }
+        Ok(key_group)
+    }
+
+    fn record(&self, lineage: &Lineage, key_group: u32, key: &StateKey, ordinal: u64, value: Option<Vec<u8>>) -> LogRecord {
+        LogRecord {
+            partition: self.layout.partition_of(key_group),
+            key: record_key::encode(lineage, key_group, key, ordinal),
+            value,
+        }
+    }
+
+    /// Appends the pending tombstones and `record` as one batch. After a
+    /// failure the tombstones stay pending (appending one twice is harmless).
+    fn append(&mut self, record: Option<LogRecord>) -> Result<()> {
+        let mut batch = std::mem::take(&mut self.pending);
+        let tombstones = batch.len();
+        batch.extend(record);
+        if batch.is_empty() {
+            return Ok(());
+        }
+        match self.sink.append(&batch) {
+            Ok(offsets) if offsets.len() == batch.len() => {
+                for (record, offset) in batch.iter().zip(offsets) {
+                    let position = &mut self.positions[record.partition as usize];
+                    *position = (*position).max(offset + 1);
+                    self.stats.bytes_appended += (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+                }
+                self.stats.records_appended += batch.len() as u64;
+                self.stats.tombstones_appended += tombstones as u64;
+                Ok(())
+            }
+            outcome => {
+                batch.truncate(tombstones);
+                batch.append(&mut self.pending);
+                self.pending = batch;
+                match outcome {
+                    Err(e) => Err(e),
+                    Ok(offsets) => Err(Error::IllegalState(format!(
+                        "{} acknowledged {} of {} records",
+                        self.sink.name(),
+                        offsets.len(),
+                        tombstones + 1
+                    ))),
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        self.append(None)
+    }
+
+    /// Entries of `business_key` whose sequence number passes `select`.
+    fn keys_of(&self, business_key: &BusinessKey, select: impl Fn(i64) -> bool) -> Vec<StateKey> {
+        self.entries
+            .range(first_key_of(business_key)..)
+            .take_while(|(key, _)| &key.business_key == business_key)
+            .filter(|(key, _)| select(key.seq))
+            .map(|(key, _)| key.clone())
+            .collect()
+    }
+
+    /// Removes entries from memory; with `tombstones`, queues a tombstone
+    /// for every record each of them has in the log.
+    fn remove(&mut self, keys: Vec<StateKey>, tombstones: bool) -> Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let lineage = self.require_lineage()?;
+        for key in keys {
+            if let Some(entry) = self.entries.get(&key).copied() {
+                if tombstones {
+                    for ordinal in 0..entry.records {
+                        let tombstone = self.record(&lineage, entry.key_group, &key, ordinal, None);
+                        self.pending.push(tombstone);
+                    }
+                }
+            }
+            self.forget(&key);
+        }
+        Ok(())
+    }
+
+    /// Drops an entry from memory (and its business key's binding once it
+    /// has no entries left).
+    fn forget(&mut self, key: &StateKey) {
+        self.table.remove(key);
+        self.entries.remove(key);
+        let has_entries = self.entries.range(first_key_of(&key.business_key)..).next().is_some_and(|(k, _)| k.business_key == key.business_key);
+        if !has_entries {
+            self.key_groups.remove(&key.business_key);
+        }
+    }
+}
+
+/// The smallest entry address of a business key (entries sort by business
+/// key, then sequence number, action and event).
+fn first_key_of(business_key: &BusinessKey) -> StateKey {
+    StateKey::new(business_key.clone(), i64::MIN, String::new(), EventIdentity::Occurrence(String::new()))
+}
+
+impl ActionStateStore for LogStore {
+    fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        let key_group = self.key_group_for_write(key)?;
+        let existing = self.entries.get(key).copied();
+        let ordinal = existing.map_or(0, |e| e.records);
+        let value = record::encode_put(key, state);
+        let record = self.record(&lineage, key_group, key, ordinal, Some(value));
+        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+        // A failed put of an existing entry may still be in the log: its
+        // ordinal is used up. A new entry's first put may reuse 0, since a
+        // whole-state record supersedes whatever the failed one was.
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.records = ordinal + 1;
+        }
+        self.append(Some(record))?;
+        self.table.put(key, state.clone(), bytes);
+        self.entries.insert(key.clone(), EntryLog { key_group, records: ordinal + 1 });
+        Ok(())
+    }
+
+    fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        self.table.check(key, change).map_err(Error::IllegalState)?;
+        let key_group = self.key_group_for_write(key)?;
+        let entry = self.entries.get_mut(key).expect("check found the entry, so it has a log");
+        let ordinal = entry.records;
+        entry.records += 1;
+        let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
+        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+        self.append(Some(record))?;
+        self.table.apply(key, change, bytes).map_err(Error::IllegalState)
+    }
+
+    /// A miss drops the business key's later entries. Their tombstones are
+    /// appended only for key groups this store owns: a key of another
+    /// subtask's range (here only for an async operator's in-flight record
+    /// after a rescale) is that subtask's to decide about.
+    fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
+        self.open()?;
+        if let Some(state) = self.table.get(key) {
+            return Ok(Some(state.clone()));
+        }
+        let key_group = self.key_groups.get(&key.business_key).copied();
+        if let Some(key_group) = key_group.filter(|kg| !self.is_loaded(*kg)) {
+            return Err(Error::IllegalState(format!("key group {key_group} is not loaded; load it before using it")));
+        }
+        let later = self.keys_of(&key.business_key, |seq| seq > key.seq);
+        let owned = key_group.is_some_and(|kg| self.owned.contains(kg));
+        self.remove(later, owned)?;
+        Ok(None)
+    }
+
+    fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
+        self.open()?;
+        let keys = self.keys_of(business_key, |seq| seq <= seq_up_to);
+        self.remove(keys, true)
+    }
+
+    /// A log-backed store's position is a [`LogMarker`] (per-partition
+    /// offsets), not a single counter: see [`LogStore::marker`].
+    fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
+        Err(Error::IllegalState("a log-backed store checkpoints log markers (LogStore::marker), not store positions".into()))
+    }
+
+    /// See [`LogStore::restore`], which takes log markers.
+    fn rebuild_state(&mut self, _markers: &[RecoveryMarker]) -> Result<()> {
+        Err(Error::IllegalState("a log-backed store restores from log markers (LogStore::restore)".into()))
+    }
+
+    /// Appends the pending tombstones. Every other record is acknowledged
+    /// by the log before the call that wrote it returns.
+    fn sync(&mut self) -> Result<()> {
+        self.open()?;
+        self.flush()
+    }
+
+    fn close(&mut self) -> Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let flushed = if self.lineage.is_some() { self.flush() } else { Ok(()) };
+        self.closed = true;
+        flushed
+    }
+}

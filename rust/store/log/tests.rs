@@ -1,0 +1,488 @@
+//! The log-backed store over an in-memory partitioned log that behaves as
+//! Kafka does where it matters: offsets per partition that never repeat,
+//! compaction by record key (with and without the tombstones still there),
+//! and appends that fail, before or after reaching the log.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::error::ErrorCode;
+use crate::journal::Journal;
+use crate::model::CallResult;
+use crate::store::StorePersister;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Outage {
+    None,
+    /// Nothing reaches the log.
+    Refused,
+    /// Everything reaches the log, but the acknowledgement is lost.
+    AckLost,
+}
+
+#[derive(Default)]
+struct Partition {
+    next_offset: u64,
+    records: Vec<(u64, Vec<u8>, Option<Vec<u8>>)>,
+}
+
+struct MemLog {
+    partitions: Vec<Partition>,
+    outage: Outage,
+}
+
+#[derive(Clone)]
+struct SharedLog(Arc<Mutex<MemLog>>);
+
+impl SharedLog {
+    fn new(partitions: u32) -> SharedLog {
+        let partitions = (0..partitions).map(|_| Partition::default()).collect();
+        SharedLog(Arc::new(Mutex::new(MemLog { partitions, outage: Outage::None })))
+    }
+
+    fn set_outage(&self, outage: Outage) {
+        self.0.lock().unwrap().outage = outage;
+    }
+
+    fn end_offsets(&self) -> Vec<u64> {
+        self.0.lock().unwrap().partitions.iter().map(|p| p.next_offset).collect()
+    }
+
+    fn record_count(&self) -> usize {
+        self.0.lock().unwrap().partitions.iter().map(|p| p.records.len()).sum()
+    }
+
+    /// Kafka's log compaction: only the newest record of each key is kept;
+    /// with `drop_tombstones`, the tombstones too are gone (as once
+    /// `delete.retention.ms` has passed). Offsets do not change.
+    fn compact(&self, drop_tombstones: bool) {
+        let mut log = self.0.lock().unwrap();
+        for partition in &mut log.partitions {
+            let mut newest = HashSet::new();
+            let mut kept = Vec::new();
+            for (offset, key, value) in partition.records.iter().rev() {
+                if newest.insert(key.clone()) && !(drop_tombstones && value.is_none()) {
+                    kept.push((*offset, key.clone(), value.clone()));
+                }
+            }
+            kept.reverse();
+            partition.records = kept;
+        }
+    }
+
+    fn sink(&self) -> Box<dyn LogSink> {
+        Box::new(self.clone())
+    }
+}
+
+impl LogSink for SharedLog {
+    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+        let mut log = self.0.lock().unwrap();
+        if log.outage == Outage::Refused {
+            return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("unreachable") });
+        }
+        let offsets = records
+            .iter()
+            .map(|r| {
+                let partition = &mut log.partitions[r.partition as usize];
+                let offset = partition.next_offset;
+                partition.next_offset += 1;
+                partition.records.push((offset, r.key.clone(), r.value.clone()));
+                offset
+            })
+            .collect();
+        if log.outage == Outage::AckLost {
+            return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("ack lost") });
+        }
+        Ok(offsets)
+    }
+
+    fn name(&self) -> &str {
+        "memory log"
+    }
+}
+
+const PARTITIONS: u32 = 3;
+const MAX_PARALLELISM: u32 = 8;
+const ALL: KeyGroupRange = KeyGroupRange { first: 0, last: MAX_PARALLELISM - 1 };
+
+fn layout() -> LogLayout {
+    LogLayout::new([9; 16], PARTITIONS, MAX_PARALLELISM).unwrap()
+}
+
+fn fresh(log: &SharedLog, owned: KeyGroupRange) -> LogStore {
+    let mut store = LogStore::new(log.sink(), layout(), owned).unwrap();
+    store.start_fresh(Lineage([1; 16])).unwrap();
+    store
+}
+
+/// Reads every partition holding `range` from its start, as a Kafka consumer would.
+fn load(store: &mut LogStore, log: &SharedLog, range: KeyGroupRange) {
+    let partitions = store.begin_load(range).unwrap();
+    let records: Vec<(u32, u64, Vec<u8>, Option<Vec<u8>>)> = {
+        let log = log.0.lock().unwrap();
+        partitions
+            .iter()
+            .flat_map(|p| log.partitions[*p as usize].records.iter().map(move |(o, k, v)| (*p, *o, k.clone(), v.clone())))
+            .collect()
+    };
+    for (partition, offset, key, value) in records {
+        store.ingest(range, partition, offset, &key, value.as_deref()).unwrap();
+    }
+    store.finish_load(range).unwrap();
+}
+
+fn restored(log: &SharedLog, owned: KeyGroupRange, markers: &[LogMarker]) -> LogStore {
+    let mut store = LogStore::new(log.sink(), layout(), owned).unwrap();
+    store.restore(markers, &log.end_offsets()).unwrap();
+    load(&mut store, log, owned);
+    store
+}
+
+/// Test business keys "user-N" live in key group N % MAX_PARALLELISM.
+fn user(n: u32) -> BusinessKey {
+    BusinessKey::Str(format!("user-{n}"))
+}
+
+fn key(n: u32, seq: i64) -> StateKey {
+    StateKey::new(user(n), seq, "act", EventIdentity::Occurrence(format!("occ-{n}-{seq}")))
+}
+
+fn bind(store: &mut LogStore, n: u32) -> Option<u32> {
+    store.bind_key_group(&user(n), n % MAX_PARALLELISM).unwrap()
+}
+
+fn ok(id: &str) -> CallResult {
+    CallResult::completed(id, Some(id.as_bytes().to_vec()), None)
+}
+
+/// Opens the entry (the initial put) and records `calls` through a journal,
+/// binding the key's key group first as the Java store does before each call.
+fn run_calls(store: &mut LogStore, k: &StateKey, calls: &[&str]) -> Journal {
+    let BusinessKey::Str(name) = &k.business_key else { panic!("test keys are user-N") };
+    bind(store, name["user-".len()..].parse().unwrap());
+    if store.get(k).unwrap().is_none() {
+        store.put(k, &ActionState::default()).unwrap();
+    }
+    let mut journal = Journal::new(store.get(k).unwrap().unwrap());
+    for id in calls {
+        journal.record_call_completion(id, Some(id.as_bytes().to_vec()), None, &mut StorePersister::new(store, k)).unwrap();
+    }
+    journal
+}
+
+fn complete(store: &mut LogStore, k: &StateKey) {
+    let mut journal = Journal::new(store.get(k).unwrap().unwrap());
+    journal.mark_completed(&mut StorePersister::new(store, k)).unwrap();
+}
+
+fn ids(state: &ActionState) -> Vec<String> {
+    state.call_results.iter().map(CallResult::function_id_for_display).collect()
+}
+
+#[test]
+fn a_restored_store_has_every_journal_the_first_one_recorded() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut first = fresh(&log, ALL);
+    for n in 0..5 {
+        bind(&mut first, n);
+        run_calls(&mut first, &key(n, 0), &["chat", "tool"]);
+    }
+    let marker = first.marker().unwrap();
+    bind(&mut first, 1);
+    run_calls(&mut first, &key(1, 1), &["after-the-marker"]);
+
+    let mut second = restored(&log, ALL, &[marker]);
+    for n in 0..5 {
+        bind(&mut second, n);
+        assert_eq!(ids(&second.get(&key(n, 0)).unwrap().unwrap()), ["chat", "tool"]);
+    }
+    assert_eq!(
+        ids(&second.get(&key(1, 1)).unwrap().unwrap()),
+        ["after-the-marker"],
+        "records written after the marker are the journals of actions in flight: kept"
+    );
+    assert_eq!(second.stats().entries, 6);
+}
+
+#[test]
+fn compaction_keeps_exactly_what_a_rebuild_needs() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 2);
+    bind(&mut store, 3);
+    // An entry replaced by a whole-state put, completed and pruned.
+    run_calls(&mut store, &key(2, 0), &["a", "b"]);
+    store.put(&key(2, 0), &ActionState { call_results: vec![ok("a")], ..Default::default() }).unwrap();
+    complete(&mut store, &key(2, 0));
+    store.prune_state(&user(2), 0).unwrap();
+    // One re-created at the same address after a miss dropped it.
+    run_calls(&mut store, &key(3, 5), &["x", "y", "z"]);
+    assert_eq!(store.get(&key(3, 4)).unwrap(), None, "a miss drops the later entry 3/5");
+    bind(&mut store, 3);
+    run_calls(&mut store, &key(3, 5), &["only"]);
+    // And one in flight whose re-run diverged after its first call.
+    run_calls(&mut store, &key(2, 1), &["p", "q", "r"]);
+    let mut rerun = Journal::new(store.get(&key(2, 1)).unwrap().unwrap());
+    assert!(rerun.match_next_or_clear_subsequent("p").is_some());
+    assert!(rerun.match_next_or_clear_subsequent("not-q").is_none());
+    rerun.record_call_completion("s", None, None, &mut StorePersister::new(&mut store, &key(2, 1))).unwrap();
+    let marker = store.marker().unwrap();
+
+    let expect = |s: &mut LogStore| {
+        bind(s, 2);
+        bind(s, 3);
+        assert_eq!(s.stats().entries, 2, "2/0 was pruned");
+        assert_eq!(ids(&s.get(&key(2, 1)).unwrap().unwrap()), ["p", "s"]);
+        assert_eq!(ids(&s.get(&key(3, 5)).unwrap().unwrap()), ["only"]);
+    };
+    expect(&mut restored(&log, ALL, &[marker.clone()]));
+    let before = log.record_count();
+    log.compact(false);
+    assert!(log.record_count() < before, "compaction deleted the pruned and superseded records");
+    expect(&mut restored(&log, ALL, &[marker.clone()]));
+    log.compact(true);
+    expect(&mut restored(&log, ALL, &[marker]));
+}
+
+#[test]
+fn a_pruned_entry_leaves_nothing_but_tombstones_and_they_compact_away() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 1);
+    run_calls(&mut store, &key(1, 0), &["a", "b", "c"]);
+    complete(&mut store, &key(1, 0));
+    store.prune_state(&user(1), 0).unwrap();
+    assert_eq!(store.stats().tombstones_pending, 5, "a tombstone per record: put, three calls, completion");
+    store.sync().unwrap();
+    assert_eq!(store.stats().tombstones_pending, 0);
+    log.compact(true);
+    assert_eq!(log.record_count(), 0, "nothing of a pruned entry is left once tombstones expire");
+}
+
+#[test]
+fn tombstones_go_out_ahead_of_the_next_record_and_are_retried_after_a_failure() {
+    let log = SharedLog::new(1);
+    let mut store = LogStore::new(log.sink(), LogLayout::new([9; 16], 1, MAX_PARALLELISM).unwrap(), ALL).unwrap();
+    store.start_fresh(Lineage([1; 16])).unwrap();
+    bind(&mut store, 1);
+    run_calls(&mut store, &key(1, 0), &["a"]);
+    store.prune_state(&user(1), 0).unwrap();
+    bind(&mut store, 1);
+    let appended = store.stats().records_appended;
+    log.set_outage(Outage::Refused);
+    assert!(store.put(&key(1, 1), &ActionState::default()).is_err());
+    assert_eq!(store.stats().tombstones_pending, 2, "kept for the next append");
+    log.set_outage(Outage::None);
+    store.put(&key(1, 1), &ActionState::default()).unwrap();
+    let stats = store.stats();
+    assert_eq!((stats.tombstones_pending, stats.records_appended - appended, stats.tombstones_appended), (0, 3, 2));
+    let log = log.0.lock().unwrap();
+    let values: Vec<bool> = log.partitions[0].records.iter().map(|(_, _, v)| v.is_some()).collect();
+    assert_eq!(values, [true, true, false, false, true], "put, call, two tombstones, then the new put");
+}
+
+#[test]
+fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 0);
+    let k = key(0, 0);
+    let mut journal = run_calls(&mut store, &k, &["a"]);
+    for outage in [Outage::Refused, Outage::AckLost] {
+        log.set_outage(outage);
+        let err = journal.record_call_completion("b", None, None, &mut StorePersister::new(&mut store, &k)).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
+        assert_eq!(journal.len(), 1, "the journal undid the call");
+        assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["a"], "the store did not apply it");
+    }
+    log.set_outage(Outage::None);
+    journal.record_call_completion("c", None, None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["a", "c"]);
+    // The record whose acknowledgement was lost is in the log, at index 1,
+    // where "c" was put after it: the rebuild ends as the store did.
+    let marker = store.marker().unwrap();
+    let mut again = restored(&log, ALL, &[marker.clone()]);
+    bind(&mut again, 0);
+    assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["a", "c"]);
+    log.compact(true);
+    let mut compacted = restored(&log, ALL, &[marker]);
+    bind(&mut compacted, 0);
+    assert_eq!(ids(&compacted.get(&k).unwrap().unwrap()), ["a", "c"], "no two records of the entry share a key");
+}
+
+#[test]
+fn after_a_rescale_each_store_loads_the_key_groups_it_owns_now() {
+    let log = SharedLog::new(PARTITIONS);
+    let halves = [KeyGroupRange { first: 0, last: 3 }, KeyGroupRange { first: 4, last: 7 }];
+    let mut markers = Vec::new();
+    for half in halves {
+        let mut store = fresh(&log, half);
+        for n in (0..MAX_PARALLELISM).filter(|n| half.contains(*n)) {
+            bind(&mut store, n);
+            run_calls(&mut store, &key(n, 0), &["call"]);
+        }
+        markers.push(store.marker().unwrap());
+    }
+    let thirds = [KeyGroupRange { first: 0, last: 2 }, KeyGroupRange { first: 3, last: 5 }, KeyGroupRange { first: 6, last: 7 }];
+    for third in thirds {
+        let mut store = restored(&log, third, &markers);
+        assert_eq!(store.stats().entries as u32, third.last - third.first + 1, "{third}");
+        for n in (0..MAX_PARALLELISM).filter(|n| third.contains(*n)) {
+            assert_eq!(bind(&mut store, n), None);
+            assert_eq!(ids(&store.get(&key(n, 0)).unwrap().unwrap()), ["call"]);
+        }
+    }
+    let mut one = restored(&log, ALL, &markers);
+    assert_eq!(one.stats().entries as u32, MAX_PARALLELISM);
+    assert_eq!(one.marker().unwrap().positions, log.end_offsets(), "the restored marker covers both stores' records");
+}
+
+#[test]
+fn a_key_group_of_another_subtask_is_loaded_on_demand_and_its_history_left_to_its_owner() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut writer = fresh(&log, ALL);
+    for seq in 0..3 {
+        bind(&mut writer, 6);
+        run_calls(&mut writer, &key(6, seq), &["call"]);
+    }
+    let marker = writer.marker().unwrap();
+
+    let mine = KeyGroupRange { first: 0, last: 3 };
+    let mut store = restored(&log, mine, &[marker]);
+    let partition = bind(&mut store, 6).expect("key group 6 is another subtask's");
+    assert_eq!(partition, layout().partition_of(6));
+    let err = store.put(&key(6, 9), &ActionState::default()).unwrap_err();
+    assert!(err.to_string().contains("not loaded"), "{err}");
+    assert!(store.get(&key(6, 0)).is_err(), "no answer from a key group not loaded");
+    load(&mut store, &log, KeyGroupRange::single(6));
+    assert_eq!(bind(&mut store, 6), None);
+    assert_eq!(ids(&store.get(&key(6, 1)).unwrap().unwrap()), ["call"]);
+    assert_eq!(store.get(&key(6, 0)).unwrap().map(|s| ids(&s)), Some(vec!["call".to_string()]));
+    // A miss on another subtask's key forgets its later entries here only.
+    let before = log.record_count();
+    assert_eq!(store.get(&StateKey::new(user(6), 0, "other", EventIdentity::Occurrence("x".into()))).unwrap(), None);
+    store.sync().unwrap();
+    assert_eq!(log.record_count(), before, "no tombstone for the owner's entries");
+    // An exact prune of the entry this store ran does append its tombstones.
+    store.prune_entries_at(&user(6), 0).unwrap();
+    store.sync().unwrap();
+    assert_eq!(log.record_count(), before + 2);
+}
+
+#[test]
+fn an_exact_prune_keeps_the_other_sequence_numbers() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 5);
+    for seq in 0..3 {
+        run_calls(&mut store, &key(5, seq), &["call"]);
+    }
+    store.prune_entries_at(&user(5), 1).unwrap();
+    assert!(store.get(&key(5, 0)).unwrap().is_some());
+    assert!(store.get(&key(5, 2)).unwrap().is_some());
+    assert_eq!(store.stats().entries, 2);
+}
+
+#[test]
+fn records_of_another_lineage_are_never_read() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut earlier = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    earlier.start_fresh(Lineage([7; 16])).unwrap();
+    bind(&mut earlier, 0);
+    run_calls(&mut earlier, &key(0, 0), &["stale"]);
+    let mut ours = fresh(&log, ALL);
+    bind(&mut ours, 0);
+    assert_eq!(ours.get(&key(0, 0)).unwrap(), None);
+    run_calls(&mut ours, &key(0, 0), &["fresh"]);
+    let marker = ours.marker().unwrap();
+    let mut back = restored(&log, ALL, &[marker]);
+    bind(&mut back, 0);
+    assert_eq!(ids(&back.get(&key(0, 0)).unwrap().unwrap()), ["fresh"]);
+
+    let mut continued = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    continued.continue_history(Lineage([7; 16])).unwrap();
+    load(&mut continued, &log, ALL);
+    bind(&mut continued, 0);
+    assert_eq!(ids(&continued.get(&key(0, 0)).unwrap().unwrap()), ["stale"], "a lineage continues without a marker");
+}
+
+#[test]
+fn restores_that_would_lose_journals_are_refused() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 4);
+    run_calls(&mut store, &key(4, 0), &["call"]);
+    let marker = store.marker().unwrap();
+    let attempt = |layout: LogLayout, markers: &[LogMarker], ends: &[u64]| {
+        let mut s = LogStore::new(log.sink(), layout, ALL).unwrap();
+        let err = s.restore(markers, ends).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::IllegalState, "{err}");
+        err.to_string()
+    };
+    let ends = log.end_offsets();
+    assert!(attempt(layout(), &[], &ends).contains("no recovery marker"));
+    let recreated = LogLayout::new([8; 16], PARTITIONS, MAX_PARALLELISM).unwrap();
+    assert!(attempt(recreated, &[marker.clone()], &ends).contains("topic id differs"));
+    let more = LogLayout::new([9; 16], PARTITIONS + 1, MAX_PARALLELISM).unwrap();
+    assert!(attempt(more, &[marker.clone()], &[0, 0, 0, 0]).contains("partitions"));
+    let regrouped = LogLayout::new([9; 16], PARTITIONS, MAX_PARALLELISM * 2).unwrap();
+    let err = LogStore::new(log.sink(), regrouped, KeyGroupRange { first: 0, last: 15 }).unwrap().restore(&[marker.clone()], &ends);
+    assert!(err.unwrap_err().to_string().contains("max parallelism"));
+    let truncated: Vec<u64> = ends.iter().map(|e| e.saturating_sub(1)).collect();
+    assert!(attempt(layout(), &[marker.clone()], &truncated).contains("acknowledged journal records are gone"));
+    let other = LogMarker { lineage: Lineage([2; 16]), ..marker.clone() };
+    assert!(attempt(layout(), &[marker, other], &ends).contains("two histories"));
+}
+
+#[test]
+fn a_business_key_that_changes_key_group_is_refused() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 3);
+    store.put(&key(3, 0), &ActionState::default()).unwrap();
+    let err = store.bind_key_group(&user(3), 4).unwrap_err();
+    assert!(err.to_string().contains("hashCode or the max parallelism changed"), "{err}");
+    assert!(store.bind_key_group(&user(3), MAX_PARALLELISM).is_err(), "outside the key groups");
+    let unbound = store.put(&key(1, 0), &ActionState::default()).unwrap_err();
+    assert!(unbound.to_string().contains("no key group bound"), "{unbound}");
+}
+
+#[test]
+fn writes_need_a_history_and_an_open_store() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    bind(&mut store, 0);
+    assert!(store.put(&key(0, 0), &ActionState::default()).unwrap_err().to_string().contains("no history"));
+    store.start_fresh(Lineage([1; 16])).unwrap();
+    assert!(store.start_fresh(Lineage([1; 16])).is_err(), "one history per store");
+    assert!(store.get_recovery_marker().is_err() && store.rebuild_state(&[]).is_err(), "log markers only");
+    store.close().unwrap();
+    store.close().unwrap();
+    assert_eq!(store.get(&key(0, 0)).unwrap_err().code(), ErrorCode::Closed);
+    assert_eq!(store.marker().unwrap_err().code(), ErrorCode::Closed);
+}
+
+#[test]
+fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    bind(&mut store, 0);
+    store.put(&key(0, 0), &ActionState::default()).unwrap();
+    let marker = store.marker().unwrap();
+    {
+        let mut inner = log.0.lock().unwrap();
+        let record = &mut inner.partitions[0].records[0];
+        record.2.as_mut().unwrap().truncate(3);
+    }
+    let mut reader = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    reader.restore(&[marker], &log.end_offsets()).unwrap();
+    reader.begin_load(ALL).unwrap();
+    let (offset, k, v) = log.0.lock().unwrap().partitions[0].records[0].clone();
+    let err = reader.ingest(ALL, 0, offset, &k, v.as_deref()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::StoreCorrupt);
+    assert!(err.to_string().contains("memory log partition 0") && err.to_string().contains("offset 0"), "{err}");
+    let garbage = reader.ingest(ALL, 0, 1, b"not ours", Some(b"x")).unwrap_err();
+    assert_eq!(garbage.code(), ErrorCode::StoreCorrupt);
+}
