@@ -201,7 +201,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     @Override
     public void close() throws Exception {
         if (store != null) {
-            store.close();
+            DurableActionRunner.closeStore(store);
             store = null;
         }
     }

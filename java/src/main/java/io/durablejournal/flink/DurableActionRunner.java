@@ -16,6 +16,8 @@ import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@link DurableActionFunction} and {@link DurableAsyncActionFunction} share: opening a
@@ -28,6 +30,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * DurableExecutionContext}, used only by the thread that runs that action.
  */
 final class DurableActionRunner<IN, OUT> {
+    private static final Logger LOG = LoggerFactory.getLogger(DurableActionRunner.class);
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -129,20 +132,36 @@ final class DurableActionRunner<IN, OUT> {
             try {
                 store.rebuildState(markers);
             } catch (RuntimeException e) {
-                store.close();
+                closeStore(store);
                 throw e;
             }
         } else if (task.getAttemptNumber() == 0 && store instanceof NativeActionStateStore) {
             NativeActionStateStore nativeStore = (NativeActionStateStore) store;
             long entries = nativeStore.stats().entries();
             if (entries > 0) {
-                store.close();
+                closeStore(store);
                 throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
                         + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier run, but this job starts"
                         + " without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
             }
         }
         return store;
+    }
+
+    /**
+     * Closes the subtask's store when its function closes, which Flink also does while cleaning up
+     * after a failure: an exception thrown there is fatal to the whole task manager in Flink 2.2
+     * ("exception in exception handler"). So a failing close (a store whose directory is gone, a
+     * Kafka store that cannot send its last tombstones) is logged, not thrown. Nothing a checkpoint
+     * relies on is lost by it: getting the recovery marker made everything before it durable.
+     */
+    static void closeStore(ActionStateStore store) {
+        try {
+            store.close();
+        } catch (RuntimeException e) {
+            LOG.warn("closing the action state store {} failed; what the last checkpoint relies on was durable when it was"
+                    + " taken", store, e);
+        }
     }
 
     /** What running records did; confined to one thread, then added to the {@link Counters}. */

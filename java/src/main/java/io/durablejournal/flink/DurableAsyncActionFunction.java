@@ -330,7 +330,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ledger = null;
             }
             if (store != null) {
-                store.close();
+                DurableActionRunner.closeStore(store);
                 store = null;
             }
         }
