@@ -24,14 +24,15 @@ public final class KafkaStoreConfig implements Serializable {
 
     static {
         Map<String, String> defaults = new TreeMap<>();
-        // A durable call waits for its record's acknowledgement: bound how long (send retries
-        // included) before it fails with STORE_IO, and how long send() may block on metadata.
-        defaults.put("delivery.timeout.ms", "30000");
-        defaults.put("request.timeout.ms", "10000");
-        defaults.put("max.block.ms", "10000");
+        // A durable call waits for its record's acknowledgement, retries included, at most
+        // max.block.ms (metadata) + delivery.timeout.ms before it fails with STORE_IO: long
+        // enough to ride out a broker restart or a leader election (Kafka's own defaults).
+        defaults.put("delivery.timeout.ms", "120000");
+        defaults.put("request.timeout.ms", "30000");
+        defaults.put("max.block.ms", "60000");
         defaults.put("linger.ms", "0");
         // Admin and consumer calls (topic checks, end offsets, rebuild reads).
-        defaults.put("default.api.timeout.ms", "30000");
+        defaults.put("default.api.timeout.ms", "60000");
         DEFAULTS = Collections.unmodifiableMap(defaults);
     }
 

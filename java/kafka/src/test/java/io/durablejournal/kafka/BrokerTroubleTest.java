@@ -116,7 +116,11 @@ class BrokerTroubleTest {
         settings.gateAt = -1;
         settings.crashAt = -1;
         settings.parallelism = 2;
-        settings.storeFactory = KafkaActionStateStores.factory(broker.config(topic));
+        // A call waits for the broker as long as these allow; a restart must fit in them, also on a
+        // loaded machine (a KRaft broker restart took 5 to 15 s here).
+        settings.storeFactory = KafkaActionStateStores.factory(broker.config(topic)
+                .with("max.block.ms", "180000")
+                .with("delivery.timeout.ms", "180000"));
         settings.agent = new RestartsTheBroker(settings.supportAgent(), "req-05", runId);
         AgentJob.Outcome outcome;
         try {

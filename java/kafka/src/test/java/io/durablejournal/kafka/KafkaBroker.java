@@ -76,9 +76,9 @@ final class KafkaBroker {
         return "127.0.0.1:" + brokerPort;
     }
 
-    /** A store config for {@code topic} on this broker, with timeouts short enough for tests. */
+    /** A store config for {@code topic} on this broker. */
     KafkaStoreConfig config(String topic) {
-        return KafkaStoreConfig.of(bootstrapServers(), topic).with("default.api.timeout.ms", "20000");
+        return KafkaStoreConfig.of(bootstrapServers(), topic);
     }
 
     /** Creates a compacted topic the store accepts. */
