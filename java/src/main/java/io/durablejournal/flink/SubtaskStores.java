@@ -1,0 +1,89 @@
+package io.durablejournal.flink;
+
+import io.durablejournal.store.ActionStateStore;
+import io.durablejournal.store.NativeActionStateStore;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+
+/**
+ * How a journaling operator opens its subtask's store when it starts: our operators ({@link
+ * DurableActionFunction}, {@link DurableAsyncActions}) and Flink Agents' operator through the
+ * adapter ({@code io.durablejournal.flinkagents}) alike, so that every store factory is opened
+ * the same way whichever operator runs it.
+ *
+ * <p>Refusals that another attempt would meet again fail the job for good ({@link
+ * SuppressRestartsException}) with a message that says what to do.
+ */
+public final class SubtaskStores {
+    private SubtaskStores() {}
+
+    /**
+     * Refuses a restore at another parallelism than the checkpoint's, unless the factory's stores
+     * restore at any parallelism ({@link ActionStateStoreFactory#restoresAtAnyParallelism()}): a
+     * per-subtask store (the file store) holds the journals of its own keys only, and keys move to
+     * other subtasks at another parallelism.
+     *
+     * @param checkpointed the parallelism each subtask recorded in the checkpoint
+     */
+    public static void checkRestoredParallelism(ActionStateStoreFactory factory, Iterable<Integer> checkpointed,
+            int currentParallelism) {
+        if (factory.restoresAtAnyParallelism()) {
+            return;
+        }
+        for (int parallelism : checkpointed) {
+            if (parallelism != currentParallelism) {
+                throw new SuppressRestartsException(new IllegalStateException("the checkpoint was taken at parallelism "
+                        + parallelism + " and the job now runs at " + currentParallelism + ": each subtask's store holds the"
+                        + " journals of its own keys, and keys move to other subtasks at another parallelism; restore at"
+                        + " parallelism " + parallelism + ", or use a store that restores at any parallelism (the Kafka store)"));
+            }
+        }
+    }
+
+    /**
+     * Opens the store of the subtask {@code scope} describes ({@link
+     * ActionStateStoreFactory#open(SubtaskScope)}). A restored subtask's store is checked against
+     * the checkpoint's {@code recoveryMarkers} ({@link ActionStateStore#rebuildState}: a replaced,
+     * wiped or older store fails the restore instead of silently re-running journaled calls) and
+     * keeps the entries written after them, the journals of the records Flink replays. A store
+     * that restores at any parallelism is handed the markers of every subtask of the checkpoint
+     * and rebuilds the journals of the keys the scope's key groups now hold.
+     *
+     * <p>A first attempt that starts without a checkpoint numbers its records from 0 again, so
+     * entries an earlier run left in a native store would be taken for this run's journals: that
+     * is refused for good. A later attempt without a checkpoint (the job failed before its first
+     * checkpoint completed) keeps them: its first attempt found the store empty, so they are that
+     * attempt's journals, which the replayed records resume. (The Kafka store needs no such check:
+     * a first attempt begins a history of its own, named by the job id.)
+     */
+    public static ActionStateStore open(ActionStateStoreFactory factory, SubtaskScope scope, List<byte[]> recoveryMarkers)
+            throws Exception {
+        Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
+        ActionStateStore store = Objects.requireNonNull(factory.open(scope), "the store factory returned null");
+        try {
+            if (scope.restored()) {
+                store.rebuildState(recoveryMarkers);
+            } else if (scope.attemptNumber() == 0) {
+                refuseEntriesOfAnEarlierRun(store, scope);
+            }
+            return store;
+        } catch (RuntimeException e) {
+            DurableActionRunner.closeStore(store);
+            throw e;
+        }
+    }
+
+    private static void refuseEntriesOfAnEarlierRun(ActionStateStore store, SubtaskScope scope) {
+        if (store instanceof NativeActionStateStore) {
+            NativeActionStateStore nativeStore = (NativeActionStateStore) store;
+            long entries = nativeStore.stats().entries();
+            if (entries > 0) {
+                throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask "
+                        + scope.subtaskIndex() + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier"
+                        + " run, but this job starts without a checkpoint; restore the job from its checkpoint or savepoint,"
+                        + " or remove the store directory"));
+            }
+        }
+    }
+}
