@@ -205,7 +205,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     @Override
     public void close() throws Exception {
         if (store != null) {
-            DurableActionRunner.closeStore(store);
+            SubtaskStores.close(store);
             store = null;
         }
     }

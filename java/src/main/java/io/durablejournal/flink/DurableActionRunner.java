@@ -14,8 +14,6 @@ import java.util.Objects;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.RuntimeContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What {@link DurableActionFunction} and {@link DurableAsyncActionFunction} share: opening a
@@ -28,7 +26,6 @@ import org.slf4j.LoggerFactory;
  * DurableExecutionContext}, used only by the thread that runs that action.
  */
 final class DurableActionRunner<IN, OUT> {
-    private static final Logger LOG = LoggerFactory.getLogger(DurableActionRunner.class);
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -108,22 +105,6 @@ final class DurableActionRunner<IN, OUT> {
                 ? recoveryMarkers.restored(factory, task.getNumberOfParallelSubtasks())
                 : Collections.emptyList();
         return SubtaskStores.open(factory, SubtaskScope.of(task, context.getJobInfo().getJobId(), restored), markers);
-    }
-
-    /**
-     * Closes the subtask's store when its function closes, which Flink also does while cleaning up
-     * after a failure: an exception thrown there is fatal to the whole task manager in Flink 2.2
-     * ("exception in exception handler"). So a failing close (a store whose directory is gone, a
-     * Kafka store that cannot send its last tombstones) is logged, not thrown. Nothing a checkpoint
-     * relies on is lost by it: getting the recovery marker made everything before it durable.
-     */
-    static void closeStore(ActionStateStore store) {
-        try {
-            store.close();
-        } catch (RuntimeException e) {
-            LOG.warn("closing the action state store {} failed; what the last checkpoint relies on was durable when it was"
-                    + " taken", store, e);
-        }
     }
 
     /** What running records did; confined to one thread, then added to the {@link Counters}. */

@@ -334,7 +334,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ledger = null;
             }
             if (store != null) {
-                DurableActionRunner.closeStore(store);
+                SubtaskStores.close(store);
                 store = null;
             }
         }

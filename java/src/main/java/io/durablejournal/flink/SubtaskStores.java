@@ -5,6 +5,8 @@ import io.durablejournal.store.NativeActionStateStore;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a journaling operator opens its subtask's store when it starts: our operators ({@link
@@ -16,6 +18,8 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * SuppressRestartsException}) with a message that says what to do.
  */
 public final class SubtaskStores {
+    private static final Logger LOG = LoggerFactory.getLogger(SubtaskStores.class);
+
     private SubtaskStores() {}
 
     /**
@@ -69,8 +73,24 @@ public final class SubtaskStores {
             }
             return store;
         } catch (RuntimeException e) {
-            DurableActionRunner.closeStore(store);
+            close(store);
             throw e;
+        }
+    }
+
+    /**
+     * Closes a subtask's store when its operator closes, which Flink also does while cleaning up
+     * after a failure: an exception thrown there is fatal to the whole task manager in Flink 2.2
+     * ("exception in exception handler"). So a failing close (a store whose directory is gone, a
+     * Kafka store that cannot send its last tombstones) is logged, not thrown. Nothing a checkpoint
+     * relies on is lost by it: getting the recovery marker made everything before it durable.
+     */
+    public static void close(ActionStateStore store) {
+        try {
+            store.close();
+        } catch (RuntimeException e) {
+            LOG.warn("closing the action state store {} failed; what the last checkpoint relies on was durable when it was"
+                    + " taken", store, e);
         }
     }
 

@@ -209,14 +209,19 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return new SubtaskMarker(subtask, parallelism, open().getRecoveryMarker()).encode();
     }
 
-    /** Syncs and releases the native store (the file store's directory lock). Idempotent. */
+    /**
+     * Syncs and releases the store (the file store's directory lock, the Kafka store's clients).
+     * Idempotent. Flink Agents' operator closes it while Flink cleans up after a failure too,
+     * where an exception is fatal to the task manager: a failing close is logged, not thrown
+     * ({@link SubtaskStores#close}).
+     */
     @Override
     public synchronized void close() {
         closed = true;
         if (store != null) {
             io.durablejournal.store.ActionStateStore closing = store;
             store = null;
-            closing.close();
+            SubtaskStores.close(closing);
         }
     }
 
