@@ -35,15 +35,16 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  *       the key's text makes both find it. The key type's {@code toString()} must be deterministic
  *       across JVMs and tell distinct keys apart (strings, numbers, {@code Row} and tuples do; a
  *       {@code _} in it means nothing); a key class that does not override {@code toString()}
- *       is refused with an {@link IllegalArgumentException}.</li>
+ *       is refused with an {@link IllegalArgumentException}. (The Kafka store groups entries by
+ *       the key group of this text, which is Flink's for a {@code String} key.)</li>
  *   <li><b>action</b>: its name, unique in the agent plan (Flink Agents' Kafka store uses the
  *       action's identity hash code, which differs in every JVM).</li>
  *   <li><b>event</b>: a digest of its type and attributes ({@link EventDigests}), never its id,
  *       which is random for every record, a replayed one included.</li>
  * </ul>
  *
- * <p>The store is {@link Serializable} so that it can sit in an operator factory; the native
- * store is opened lazily in the subtask that uses it (each subtask and each restart runs its own
+ * <p>The store is {@link Serializable} so that it can sit in an operator factory; the
+ * durable-journal store is opened lazily in the subtask that uses it (each subtask and each restart runs its own
  * copy) and is never serialized. Calls come from the subtask's mailbox thread; they are
  * synchronized all the same.
  */
@@ -83,13 +84,12 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (attemptNumber < 0) {
             throw new IllegalArgumentException("attempt " + attemptNumber);
         }
-        // Checks the subtask, the parallelisms and the job id.
-        new SubtaskScope(subtaskIndex, parallelism, maxParallelism, attemptNumber, false, jobId);
         this.subtask = subtaskIndex;
         this.parallelism = parallelism;
         this.maxParallelism = maxParallelism;
         this.attempt = attemptNumber;
         this.jobId = jobId;
+        scope(false); // checks the subtask, the parallelisms and the job id
     }
 
     @Override
@@ -147,9 +147,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             throw new IllegalStateException(describe() + " is restored before it is used, and it was used already");
         }
         List<byte[]> markers = markersToRestore(recoveryMarkers);
-        SubtaskScope scope = new SubtaskScope(subtask, parallelism, maxParallelism, attempt, !recoveryMarkers.isEmpty(), jobId);
         try {
-            opened(SubtaskStores.open(stores, scope, markers));
+            opened(SubtaskStores.open(stores, scope(!recoveryMarkers.isEmpty()), markers));
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -246,8 +245,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         checkOpen();
         if (store == null) {
             try {
-                opened(Objects.requireNonNull(stores.open(new SubtaskScope(subtask, parallelism, maxParallelism, attempt, false,
-                        jobId)), "the store factory returned null"));
+                opened(Objects.requireNonNull(stores.open(scope(false)), "the store factory returned null"));
             } catch (RuntimeException e) {
                 throw e;
             } catch (Exception e) {
@@ -255,6 +253,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             }
         }
         return store;
+    }
+
+    /** This subtask's scope; {@code restored} when the checkpoint holds markers of this store. */
+    private SubtaskScope scope(boolean restored) {
+        return new SubtaskScope(subtask, parallelism, maxParallelism, attempt, restored, jobId);
     }
 
     private void checkOpen() {
