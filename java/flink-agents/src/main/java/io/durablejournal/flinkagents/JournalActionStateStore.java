@@ -18,6 +18,8 @@ import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flink Agents' {@link ActionStateStore} SPI over durable-journal's stores: one per subtask,
@@ -50,6 +52,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  */
 public final class JournalActionStateStore implements ActionStateStore, Serializable {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(JournalActionStateStore.class);
 
     private final ActionStateStoreFactory stores;
     private final int subtask;
@@ -64,6 +67,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
     private transient Map<String, Long> prunedThrough;
     private transient ReplayCounts replays;
+    private transient boolean warnedOfKeyGroups;
 
     /**
      * The store of one subtask of Flink Agents' operator; the store itself is opened on first use
@@ -95,6 +99,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     @Override
     public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
         String keyText = keyText(key);
+        warnOfKeyGroupsOnce(key);
         io.durablejournal.store.ActionStateStore opened = open();
         EventIdentity eventIdentity = events.identityOf(event);
         opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
@@ -276,6 +281,20 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private IllegalStateException cannotOpen(Exception e) {
         return new IllegalStateException("cannot open the action state store of subtask " + subtask + " with " + stores + ": "
                 + e.getMessage(), e);
+    }
+
+    /**
+     * A store that restores at any parallelism (the Kafka store) groups entries by the key group
+     * of the key's text, which is Flink's own only for a {@code String} key: another key type
+     * works, but its subtask loads key groups it does not own from the store on first use.
+     */
+    private void warnOfKeyGroupsOnce(Object key) {
+        if (!warnedOfKeyGroups && !(key instanceof String) && stores.restoresAtAnyParallelism()) {
+            warnedOfKeyGroups = true;
+            LOG.warn("{}: the Flink keys are {}, not Strings: their journals are grouped by the key groups of their text, not"
+                    + " Flink's, and the subtask reads such key groups from the store on first use; key the stream by a"
+                    + " String", describe(), key.getClass().getName());
+        }
     }
 
     /** The text the store files a Flink key under (see the class comment). */
