@@ -1,11 +1,8 @@
 package io.durablejournal.flink;
 
 import io.durablejournal.store.ActionStateStore;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -83,10 +80,8 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     /** The incarnation of this subtask that last saw the key; see {@link #pruneAfterRestart}. */
     private transient ValueState<Long> keySeenBy;
     private transient long incarnation;
-    /** Records completed since the last snapshot. */
-    private transient PrunePlan<K> completedSinceSnapshot;
-    /** Per checkpoint id, what completed before it: pruned when it completes. */
-    private transient NavigableMap<Long, PrunePlan<K>> prunableAtCheckpoint;
+    /** Completed records, pruned when a checkpoint taken after them completes. */
+    private transient PruneSchedule<K> prunes;
     private transient DurableActionRunner.Counters counters;
 
     /**
@@ -130,8 +125,8 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         nextSeq = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-next-seq", Types.LONG));
         keySeenBy = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-key-seen-by", Types.LONG));
         incarnation = ThreadLocalRandom.current().nextLong();
-        completedSinceSnapshot = new PrunePlan<>();
-        prunableAtCheckpoint = new TreeMap<>();
+        // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
+        prunes = new PruneSchedule<>(false);
         counters = new DurableActionRunner.Counters(getRuntimeContext());
         runner = new DurableActionRunner<>(actionName, action, outputClass);
     }
@@ -155,7 +150,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
             out.collect(output);
         }
         if (store != null) {
-            completedSinceSnapshot.add(key, seq);
+            prunes.add(key, seq);
         }
         nextSeq.update(seq + 1);
     }
@@ -183,8 +178,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         if (store == null) {
             return;
         }
-        prunableAtCheckpoint.put(context.getCheckpointId(), completedSinceSnapshot);
-        completedSinceSnapshot = new PrunePlan<>();
+        prunes.snapshot(context.getCheckpointId());
     }
 
     @Override
@@ -192,14 +186,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         if (store == null) {
             return;
         }
-        PrunePlan<K> prunable = new PrunePlan<>();
-        Iterator<PrunePlan<K>> covered = prunableAtCheckpoint.headMap(checkpointId, true).values().iterator();
-        while (covered.hasNext()) {
-            prunable.addAll(covered.next());
-            covered.remove();
-        }
-        // Records of a key run in this subtask only, in order: up to the largest is exact.
-        prunable.applyTo(store, false);
+        prunes.checkpointCompleted(checkpointId, store);
     }
 
     @Override
