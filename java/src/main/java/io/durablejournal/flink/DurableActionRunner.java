@@ -7,7 +7,6 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
-import io.durablejournal.store.NativeActionStateStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -135,17 +134,27 @@ final class DurableActionRunner<IN, OUT> {
                 closeStore(store);
                 throw e;
             }
-        } else if (task.getAttemptNumber() == 0 && store instanceof NativeActionStateStore) {
-            NativeActionStateStore nativeStore = (NativeActionStateStore) store;
-            long entries = nativeStore.stats().entries();
-            if (entries > 0) {
-                closeStore(store);
-                throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
-                        + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier run, but this job starts"
-                        + " without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
-            }
+        } else if (task.getAttemptNumber() == 0) {
+            refuseEntriesOfAnEarlierRun(store, subtask);
         }
         return store;
+    }
+
+    /** See {@link ActionStateStore#liveEntries()}: a store that cannot tell (-1) is not checked. */
+    private static void refuseEntriesOfAnEarlierRun(ActionStateStore store, int subtask) {
+        long entries;
+        try {
+            entries = store.liveEntries();
+        } catch (RuntimeException e) {
+            closeStore(store);
+            throw e;
+        }
+        if (entries > 0) {
+            closeStore(store);
+            throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
+                    + " (" + store + ") holds " + entries + " entries of an earlier run, but this job starts without a"
+                    + " checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
+        }
     }
 
     /**
