@@ -127,7 +127,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         incarnation = ThreadLocalRandom.current().nextLong();
         // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
         prunes = new PruneSchedule<>(false);
-        counters = new DurableActionRunner.Counters(getRuntimeContext());
+        counters = new DurableActionRunner.Counters(getRuntimeContext(), store);
         runner = new DurableActionRunner<>(actionName, action, outputClass);
     }
 
@@ -192,6 +192,9 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     @Override
     public void close() throws Exception {
         if (store != null) {
+            if (counters != null) {
+                counters.storeClosing();
+            }
             DurableActionRunner.closeStore(store);
             store = null;
         }

@@ -166,7 +166,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     @Override
     public void open(OpenContext openContext) throws Exception {
         runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass());
-        counters = new DurableActionRunner.Counters(taskContext);
+        counters = new DurableActionRunner.Counters(taskContext, store);
         ledger = EmissionLedger.acquire(pipeline, getRuntimeContext());
         lastOfKey = new ConcurrentHashMap<>();
         executor = Executors.newFixedThreadPool(maxInFlight, threads(getRuntimeContext()));
@@ -311,6 +311,9 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ledger = null;
             }
             if (store != null) {
+                if (counters != null) {
+                    counters.storeClosing();
+                }
                 DurableActionRunner.closeStore(store);
                 store = null;
             }
