@@ -129,7 +129,7 @@ class OperatorMetricsTest {
         assertEquals(2, count(first, JournalMetrics.ACTIONS_RUN));
         assertEquals(0, count(first, JournalMetrics.ACTIONS_REEMITTED));
         assertEquals(1, histogram(first).getCount(), "one completed action put");
-        assertEquals(2L, gauge(first, JournalMetrics.STORE_LIVE_ENTRIES), "a (completed) and b (in flight) when the task ended");
+        assertEquals(2L, gauge(first, StoreMetrics.LIVE_ENTRIES), "a (completed) and b (in flight) when the task ended");
 
         // Second attempt: "a" re-emitted; b/1 replayed, b/2 reconciled, b/3 and c/1 ran.
         assertEquals(2, count(second, JournalMetrics.CALLS_EXECUTED));
@@ -139,18 +139,18 @@ class OperatorMetricsTest {
         assertEquals(1, count(second, JournalMetrics.ACTIONS_REEMITTED));
         assertEquals(2, histogram(second).getCount(), "b and c put completed");
         assertTrue(histogram(second).getStatistics().getMin() > 0, "put latencies are measured");
-        assertEquals(3L, gauge(second, JournalMetrics.STORE_LIVE_ENTRIES), "nothing was pruned: no checkpoint completed");
+        assertEquals(3L, gauge(second, StoreMetrics.LIVE_ENTRIES), "nothing was pruned: no checkpoint completed");
 
         // Every byte the two attempts appended is in the store's segment, after its header.
-        long appended = gauge(first, JournalMetrics.STORE_BYTES_APPENDED) + gauge(second, JournalMetrics.STORE_BYTES_APPENDED);
+        long appended = gauge(first, StoreMetrics.BYTES_APPENDED) + gauge(second, StoreMetrics.BYTES_APPENDED);
         assertEquals(segmentBytes(ActionStateStoreFactory.subtaskDirectory(storeDir.toString(), 0))
                 - segmentBytes(Files.createDirectories(tmp.resolve("empty"))), appended);
     }
 
-    /** The metrics of this job's {@value JournalMetrics#GROUP} groups, by attempt number. */
+    /** The metrics of this job's {@value StoreMetrics#GROUP} groups, by attempt number. */
     private static List<Map<String, Metric>> metricsPerAttempt(JobID job) {
         Map<Integer, Map<String, Metric>> byAttempt = new TreeMap<>();
-        for (MetricGroup group : REPORTER.findGroups(JournalMetrics.GROUP)) {
+        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
             Map<String, String> variables = group.getAllVariables();
             if (!job.toString().equals(variables.get(ScopeFormat.SCOPE_JOB_ID))) {
                 continue;
@@ -167,7 +167,7 @@ class OperatorMetricsTest {
     }
 
     private static Histogram histogram(Map<String, Metric> metrics) {
-        return (Histogram) metric(metrics, JournalMetrics.STORE_PUT_LATENCY);
+        return (Histogram) metric(metrics, StoreMetrics.PUT_LATENCY);
     }
 
     private static long gauge(Map<String, Metric> metrics, String name) {
