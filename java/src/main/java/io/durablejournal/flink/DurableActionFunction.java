@@ -50,7 +50,9 @@ import org.apache.flink.util.Collector;
  *
  * <p>Counters are Flink accumulators (see the {@code ACC_*} names), summed over subtasks in the
  * {@code JobExecutionResult}; like all accumulators they count the last attempt of each subtask,
- * which is the one that replays after a failover.
+ * which is the one that replays after a failover. The same counts, the store's put latency and
+ * what the store holds are also Flink metrics of the operator ({@link StoreMetrics#GROUP}
+ * subgroup; the README lists them).
  *
  * <p>An action that throws fails the task; Flink's restart strategy re-runs it over its journal.
  */
