@@ -11,7 +11,7 @@ import java.util.List;
  * decorator adding auditing or caching would) and is not one of the library's classes, so the
  * operators know it only through the {@link ActionStateStore} interface.
  */
-final class ForwardingStore implements ActionStateStore {
+class ForwardingStore implements ActionStateStore {
     private final ActionStateStore inner;
 
     ForwardingStore(ActionStateStore inner) {
