@@ -134,6 +134,84 @@ class CallCountingContextTest {
         assertEquals(1, bodies.get());
     }
 
+    /** A failure class of the job's own jar. */
+    public static final class JobOnlyFailure extends Exception {
+        public JobOnlyFailure(String message) {
+            super(message);
+        }
+    }
+
+    /** A call of the job's own jar that fails with {@link JobOnlyFailure}. */
+    public static final class JobCall implements DurableCallable<String> {
+        @Override
+        public String getId() {
+            return "job-call";
+        }
+
+        @Override
+        public Class<String> getResultClass() {
+            return String.class;
+        }
+
+        @Override
+        public String call() throws Exception {
+            throw new JobOnlyFailure("failed in the job's class loader");
+        }
+    }
+
+    /**
+     * Flink loads a job's classes in a user-code class loader of their own; a replayed failure is
+     * rebuilt through the loader of the callable, which the counting proxy must not replace with
+     * this library's (which may not see the job's classes, or, as here, sees other copies).
+     */
+    @Test
+    void aReplayedFailureIsRebuiltInTheClassLoaderOfTheJobsCallable() throws Exception {
+        ClassLoader job = new ChildFirst(JobOnlyFailure.class.getName(), JobCall.class.getName());
+        Class<?> jobFailure = job.loadClass(JobOnlyFailure.class.getName());
+        @SuppressWarnings("unchecked")
+        DurableCallable<String> call = (DurableCallable<String>) job.loadClass(JobCall.class.getName()).getConstructor().newInstance();
+        try (DurableExecutionContext journal = journal()) {
+            Exception first = assertThrows(Exception.class, () -> new CallCountingContext(journal).durableExecute(call));
+            assertEquals(jobFailure, first.getClass());
+        }
+        try (DurableExecutionContext journal = journal()) {
+            CallCountingContext calls = new CallCountingContext(journal);
+            Exception replayed = assertThrows(Exception.class, () -> calls.durableExecute(call));
+            assertEquals(jobFailure, replayed.getClass(), "the job's class, not this loader's copy " + JobOnlyFailure.class);
+            assertEquals("failed in the job's class loader", replayed.getMessage());
+            assertCounts(0, 1, 0, calls);
+        }
+    }
+
+    /** Defines the named classes itself from the test's class files (child first), like a job's class loader. */
+    private static final class ChildFirst extends ClassLoader {
+        private final List<String> own;
+
+        ChildFirst(String... own) {
+            super(CallCountingContextTest.class.getClassLoader());
+            this.own = List.of(own);
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!own.contains(name)) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> loaded = findLoadedClass(name);
+                if (loaded != null) {
+                    return loaded;
+                }
+                try (java.io.InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                    byte[] bytes = in.readAllBytes();
+                    return defineClass(name, bytes, 0, bytes.length);
+                } catch (java.io.IOException e) {
+                    throw new ClassNotFoundException(name, e);
+                }
+            }
+        }
+    }
+
     @Test
     void withoutAJournalEveryCallIsExecuted() throws Exception {
         CallCountingContext calls = new CallCountingContext(null);
