@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
 import io.durablejournal.DurableExecutionContext;
-import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
 import java.util.ArrayList;
@@ -55,7 +54,12 @@ final class DurableActionRunner<IN, OUT> {
     List<OUT> run(ActionStateStore store, Object key, long seq, IN input, Tally tally) throws Exception {
         if (store == null) {
             tally.actionsRun++;
-            return outputs(action.run(input, new RunnerContextImpl(null)));
+            CallCountingContext calls = new CallCountingContext(null);
+            try {
+                return outputs(action.run(input, calls));
+            } finally {
+                tally.addCalls(calls);
+            }
         }
         EventIdentity event = EventIdentity.rootOccurrence(key, seq);
         ActionState recorded = store.get(key, seq, actionName, event);
@@ -75,10 +79,11 @@ final class DurableActionRunner<IN, OUT> {
         OUT result;
         ActionState finished;
         try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
+            CallCountingContext calls = new CallCountingContext(journal);
             try {
-                result = action.run(input, new RunnerContextImpl(journal));
+                result = action.run(input, calls);
             } finally {
-                tally.callsReplayed += journal.getReplayedCallCount();
+                tally.addCalls(calls);
             }
             finished = journal.getActionState();
         }
@@ -86,7 +91,9 @@ final class DurableActionRunner<IN, OUT> {
             finished.addOutputEvent(MAPPER.valueToTree(result));
         }
         finished.markCompleted();
+        long putStart = System.nanoTime();
         store.put(key, seq, actionName, event, finished);
+        tally.putNanos = System.nanoTime() - putStart;
         return outputs(result);
     }
 
@@ -107,26 +114,42 @@ final class DurableActionRunner<IN, OUT> {
         return SubtaskStores.open(factory, SubtaskScope.of(task, context.getJobInfo().getJobId(), restored), markers);
     }
 
-    /** What running records did; confined to one thread, then added to the {@link Counters}. */
+    /** What running a record did; confined to one thread, then added to the {@link Counters}. */
     static final class Tally {
         long actionsRun;
         long actionsResumed;
         long actionsReemitted;
         long callsReplayed;
+        long callsExecuted;
+        long callsReconciled;
+        /** How long the put of the completed action took, or -1 when there was none. */
+        long putNanos = -1;
+
+        void addCalls(CallCountingContext calls) {
+            callsReplayed += calls.replayed();
+            callsExecuted += calls.executed();
+            callsReconciled += calls.reconciled();
+        }
     }
 
     /**
      * The Flink accumulators (names {@code DurableActionFunction.ACC_*}), summed over subtasks in
-     * the {@code JobExecutionResult}. {@link LongCounter} is not thread-safe: add to it on the
-     * task thread only.
+     * the {@code JobExecutionResult}, and the operator's metrics ({@link JournalMetrics}). Neither
+     * is thread-safe: add to them on the task thread only.
      */
     static final class Counters {
         private final LongCounter actionsRun = new LongCounter();
         private final LongCounter actionsResumed = new LongCounter();
         private final LongCounter actionsReemitted = new LongCounter();
         private final LongCounter callsReplayed = new LongCounter();
+        private final JournalMetrics metrics;
 
-        Counters(RuntimeContext context) {
+        /**
+         * @param context where the accumulators go; its metric group gets the metrics
+         * @param store the subtask's store, whose numbers the metrics report (null: no journal)
+         */
+        Counters(RuntimeContext context, ActionStateStore store) {
+            metrics = JournalMetrics.register(context.getMetricGroup(), store);
             context.addAccumulator(DurableActionFunction.ACC_ACTIONS_RUN, actionsRun);
             context.addAccumulator(DurableActionFunction.ACC_ACTIONS_RESUMED, actionsResumed);
             context.addAccumulator(DurableActionFunction.ACC_ACTIONS_REEMITTED, actionsReemitted);
@@ -138,6 +161,12 @@ final class DurableActionRunner<IN, OUT> {
             actionsResumed.add(tally.actionsResumed);
             actionsReemitted.add(tally.actionsReemitted);
             callsReplayed.add(tally.callsReplayed);
+            metrics.add(tally);
+        }
+
+        /** See {@link JournalMetrics#storeClosing()}. */
+        void storeClosing() {
+            metrics.storeClosing();
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.durablejournal.flink;
 
 import io.durablejournal.store.ActionStateStore;
-import io.durablejournal.store.NativeActionStateStore;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
@@ -55,11 +54,12 @@ public final class SubtaskStores {
      * and rebuilds the journals of the keys the scope's key groups now hold.
      *
      * <p>A first attempt that starts without a checkpoint numbers its records from 0 again, so
-     * entries an earlier run left in a native store would be taken for this run's journals: that
-     * is refused for good. A later attempt without a checkpoint (the job failed before its first
-     * checkpoint completed) keeps them: its first attempt found the store empty, so they are that
-     * attempt's journals, which the replayed records resume. (The Kafka store needs no such check:
-     * a first attempt begins a history of its own, named by the job id.)
+     * entries an earlier run left in the store ({@link ActionStateStore#liveEntries()}) would be
+     * taken for this run's journals: that is refused for good. A later attempt without a
+     * checkpoint (the job failed before its first checkpoint completed) keeps them: its first
+     * attempt found the store empty, so they are that attempt's journals, which the replayed
+     * records resume. (A Kafka store opened for a first attempt begins a history of its own,
+     * named by the job id, and holds none.)
      */
     public static ActionStateStore open(ActionStateStoreFactory factory, SubtaskScope scope, List<byte[]> recoveryMarkers)
             throws Exception {
@@ -94,16 +94,14 @@ public final class SubtaskStores {
         }
     }
 
+    /** See {@link ActionStateStore#liveEntries()}: a store that cannot tell (-1) is not checked. */
     private static void refuseEntriesOfAnEarlierRun(ActionStateStore store, SubtaskScope scope) {
-        if (store instanceof NativeActionStateStore) {
-            NativeActionStateStore nativeStore = (NativeActionStateStore) store;
-            long entries = nativeStore.stats().entries();
-            if (entries > 0) {
-                throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask "
-                        + scope.subtaskIndex() + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier"
-                        + " run, but this job starts without a checkpoint; restore the job from its checkpoint or savepoint,"
-                        + " or remove the store directory"));
-            }
+        long entries = store.liveEntries();
+        if (entries > 0) {
+            throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask "
+                    + scope.subtaskIndex() + " (" + store + ") holds " + entries + " entries of an earlier run, but this job"
+                    + " starts without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store"
+                    + " directory"));
         }
     }
 }

@@ -235,6 +235,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return replays;
     }
 
+    /** The store this one journals into, opened if it was not: for the operator's {@code StoreMetrics}. */
+    synchronized io.durablejournal.store.ActionStateStore journalStore() {
+        return open();
+    }
+
     /** The native file or in-memory store's counters, or null for another store (or none open yet). */
     public synchronized StoreStats stats() {
         return store instanceof NativeActionStateStore ? ((NativeActionStateStore) store).stats() : null;
