@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ final class DurableActionRunner<IN, OUT> {
     List<OUT> run(ActionStateStore store, Object key, long seq, IN input, Tally tally) throws Exception {
         if (store == null) {
             tally.actionsRun++;
-            CallCountingContext calls = new CallCountingContext(null);
+            RunnerContextImpl calls = new RunnerContextImpl(null);
             try {
                 return outputs(action.run(input, calls));
             } finally {
@@ -79,7 +80,7 @@ final class DurableActionRunner<IN, OUT> {
         OUT result;
         ActionState finished;
         try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
-            CallCountingContext calls = new CallCountingContext(journal);
+            RunnerContextImpl calls = new RunnerContextImpl(journal);
             try {
                 result = action.run(input, calls);
             } finally {
@@ -125,10 +126,10 @@ final class DurableActionRunner<IN, OUT> {
         /** How long the put of the completed action took, or -1 when there was none. */
         long putNanos = -1;
 
-        void addCalls(CallCountingContext calls) {
-            callsReplayed += calls.replayed();
-            callsExecuted += calls.executed();
-            callsReconciled += calls.reconciled();
+        void addCalls(RunnerContextImpl calls) {
+            callsReplayed += calls.getReplayedCallCount();
+            callsExecuted += calls.getExecutedCallCount();
+            callsReconciled += calls.getReconciledCallCount();
         }
     }
 
