@@ -35,11 +35,14 @@ public final class DurableExecutionContext implements AutoCloseable {
     private volatile NativeHandle journal;
     /** The state this context was created over, until its journal opens; then null. */
     private ActionState recorded;
-    /** Recorded hits answered before the journal opened: the journal's index starts past them. */
+    /**
+     * Recorded hits answered before the journal opened: the journal's index starts past them, and
+     * they are replayed calls ({@link #replayedCalls} counts the journal's).
+     */
     private int recordedHits;
     /** Closed before the journal opened (a closed open journal says so itself). */
     private boolean closedUnopened;
-    /** Durable calls answered from the journal instead of running them. */
+    /** Durable calls the native journal answered instead of running them. */
     private volatile int replayedCalls;
     /** Durable calls whose body the journal said to run. */
     private volatile int executedCalls;
@@ -109,26 +112,28 @@ public final class DurableExecutionContext implements AutoCloseable {
      * which the journal refuses). Read and count under the lock: another thread may be opening.
      */
     private Object[] replayRecorded(String functionId) {
-        if (functionId == null || !Utf8.isWellFormed(functionId)) {
+        if (functionId == null) {
             return null;
         }
         synchronized (opening) {
-            if (journal != null || closedUnopened || recorded.isCompleted()) {
+            if (journal != null || closedUnopened) {
                 return null;
             }
             List<CallResult> slots = recorded.callResults();
-            if (recordedHits >= slots.size()) {
+            if (recordedHits >= slots.size() || recorded.isCompleted()) {
                 return null;
             }
             CallResult slot = slots.get(recordedHits);
             CallResult.Status status = slot.getStatus();
             if ((status != CallResult.Status.SUCCEEDED && status != CallResult.Status.FAILED)
-                    || !functionId.equals(slot.getFunctionId())) {
+                    || !functionId.equals(slot.getFunctionId()) || !Utf8.isWellFormed(functionId)) {
                 return null;
             }
-            refuseNesting("durable call '" + functionId + "'");
+            if (callInProgress != null) {
+                refuseNesting("durable call '" + functionId + "'");
+            }
+            // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
             recordedHits++;
-            replayedCalls++;
             return new Object[] {slot.getResultPayload(), slot.getExceptionPayload()};
         }
     }
@@ -242,7 +247,9 @@ public final class DurableExecutionContext implements AutoCloseable {
         NativeHandle journal = journal();
         long h = journal.acquire();
         try {
-            refuseNesting("durable call '" + functionId + "'");
+            if (callInProgress != null) {
+                refuseNesting("durable call '" + functionId + "'");
+            }
             Object[] step = NativeJournal.beginCall(h, callback(), id, reconcilable);
             if (step != null && step.length > 0) {
                 replayedCalls++;
@@ -304,7 +311,9 @@ public final class DurableExecutionContext implements AutoCloseable {
      * or rethrew the recorded outcome without running them) since it was created.
      */
     public int getReplayedCallCount() {
-        return replayedCalls;
+        synchronized (opening) {
+            return recordedHits + replayedCalls;
+        }
     }
 
     /** How many durable calls the journal said to run (their body ran) since it was created. */

@@ -27,6 +27,8 @@ final class ExactScalarDecoder {
     private static final long QUOTES = '"' * ONES;
     private static final long BACKSLASHES = '\\' * ONES;
     private static final long SPACES = ' ' * ONES;
+    private static final long ABOVE_CONTROLS = 0x60 * ONES;
+    private static final long NONZERO = 0x7F * ONES;
     /**
      * From this payload size on a string is checked by {@link NativeSerde#isPlainJsonString}
      * (measured: {@code PayloadDecodeBenchmark}).
@@ -71,8 +73,17 @@ final class ExactScalarDecoder {
     /** {@link #string} with the check done here, eight bytes at a time; for a payload in quotes. */
     static Object stringCheckedByWords(byte[] p) {
         int end = p.length - 1;
-        long nonAscii = 0;
         int i = 1;
+        // ASCII text first, with the cheaper test that holds only for bytes below 0x80; the first
+        // pair of words with a special or a non-ASCII byte goes on to the exact test below.
+        for (; i + 2 * Long.BYTES <= end; i += 2 * Long.BYTES) {
+            long first = (long) LONGS.get(p, i);
+            long second = (long) LONGS.get(p, i + Long.BYTES);
+            if (((~(plainAscii(first) & plainAscii(second)) | first | second) & HIGH_BITS) != 0) {
+                break;
+            }
+        }
+        long nonAscii = 0;
         // Two words per step: the checks of one do not wait for the other's.
         for (; i + 2 * Long.BYTES <= end; i += 2 * Long.BYTES) {
             long first = (long) LONGS.get(p, i);
@@ -96,6 +107,15 @@ final class ExactScalarDecoder {
             return UNDECIDED;
         }
         return value;
+    }
+
+    /**
+     * For a word of ASCII bytes only: the high bit of each byte is set iff that byte is not a
+     * quote, a backslash or below 0x20. With every byte below 0x80 no sum carries into the next
+     * byte: b + 0x60 reaches 0x80 iff b >= 0x20, and (b ^ c) + 0x7F reaches 0x80 iff b != c.
+     */
+    private static long plainAscii(long word) {
+        return (word + ABOVE_CONTROLS) & ((word ^ QUOTES) + NONZERO) & ((word ^ BACKSLASHES) + NONZERO);
     }
 
     /**
