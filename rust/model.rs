@@ -8,6 +8,7 @@
 
 mod de;
 mod opaque;
+mod plain_string;
 mod ser;
 mod text;
 
@@ -17,6 +18,7 @@ use crate::error::{Error, Result};
 
 pub(crate) use de::other_fields_from_json;
 pub use opaque::{OpaqueJson, MAX_BODY_DEPTH, MAX_NESTING_DEPTH};
+pub use plain_string::is_plain_json_string;
 pub(crate) use ser::other_fields_to_json;
 pub use text::JsonString;
 

@@ -235,12 +235,20 @@ fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArr
     match mutate(env, ptr, cb, |j, p| j.begin_call(&id, reconcilable, p))? {
         CallStep::Execute => Ok(JObjectArray::<JObject>::null()),
         CallStep::Reconcile => object_array(env, Vec::new()),
-        CallStep::Replay(recorded) => fields_tuple(env, Some(&recorded)),
+        CallStep::Replay(recorded) => replay_pair(env, &recorded),
     }
 }
 
+/// A replayed slot as `[result, exception]`: all a replay reads, so a hit
+/// builds two objects at most instead of the 4-tuple's four.
+fn replay_pair<'l>(env: &mut Env<'l>, slot: &CallResult) -> BridgeResult<JObjectArray<'l>> {
+    let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
+    let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
+    object_array(env, vec![result, exception])
+}
+
 /// Starts a durable call in one crossing: null means execute, an empty
-/// array reconcile, and a 4-tuple is the recorded slot to replay.
+/// array reconcile, and `[result, exception]` the recorded outcome to replay.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObjectArray<'l> {
     env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable)).resolve::<ThrowJavaException>()

@@ -53,6 +53,9 @@ public class HandleOwnerBenchmark {
     public void open() {
         byte[] empty = ActionStateSerde.serialize(new ActionState());
         context = new DurableExecutionContext(new ActionState(), null);
+        // A context opens its native journal at the first call that needs it; open it now so
+        // getCurrentCallIndex() crosses to it.
+        context.size();
         synchronizedOwner = new SynchronizedOwner(NativeJournal.create(empty));
         raw = NativeJournal.create(empty);
     }

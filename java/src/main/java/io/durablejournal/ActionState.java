@@ -105,6 +105,22 @@ public final class ActionState {
         callResults.clear();
     }
 
+    /**
+     * A copy that later changes to this record do not reach (bodies are immutable text and slots
+     * immutable objects, so copying the lists suffices).
+     */
+    ActionState copy() {
+        ActionState copy = new ActionState();
+        copy.taskEvent = taskEvent;
+        copy.sensoryMemoryUpdates.addAll(sensoryMemoryUpdates);
+        copy.shortTermMemoryUpdates.addAll(shortTermMemoryUpdates);
+        copy.outputEvents.addAll(outputEvents);
+        copy.callResults.addAll(callResults);
+        copy.completed = completed;
+        copy.otherFields.putAll(otherFields);
+        return copy;
+    }
+
     // Raw access for ActionStateSerde: the JSON text of bodies the native core has checked.
 
     void setTaskEventJson(String json) {

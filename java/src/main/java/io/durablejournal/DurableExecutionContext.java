@@ -10,6 +10,14 @@ import java.util.Objects;
  * every (re)start and is never persisted. The state machine lives in the native library; this
  * class owns the native journal, checks arguments and marshals.
  *
+ * <p>Recovery is the path this library exists for, so a context created over an ActionState
+ * opens its native journal lazily: while every durable call is a recorded hit (the slot at the
+ * call index is SUCCEEDED or FAILED and carries the call's id, the core's rule of spec §2.1) the
+ * recorded outcome is answered from that state, with no native work at all. The first call or
+ * method that needs more opens the journal over the state (checking it: an invalid record, e.g.
+ * nested deeper than 1000, is a {@link JournalException} there), with its index past the hits.
+ * The context works on a copy of the state taken when it is created.
+ *
  * <p>Thread-safe: calls are serialized. {@link #close()} is idempotent and any call after it
  * throws {@link IllegalStateException}. The {@link ActionStatePersister} runs inside the call
  * whose mutation it persists, so it must not call back into this context (that is an {@link
@@ -21,7 +29,16 @@ public final class DurableExecutionContext implements AutoCloseable {
     private static final String NAME = "DurableExecutionContext";
 
     private final ActionStatePersister persister;
-    private final NativeHandle journal;
+    /** Guards the recorded state and the journal's opening (and a close before it). */
+    private final Object opening = new Object();
+    /** The native journal, or null while calls are answered from {@link #recorded}. */
+    private volatile NativeHandle journal;
+    /** The state this context was created over, until its journal opens; then null. */
+    private ActionState recorded;
+    /** Recorded hits answered before the journal opened: the journal's index starts past them. */
+    private int recordedHits;
+    /** Closed before the journal opened (a closed open journal says so itself). */
+    private boolean closedUnopened;
     /** Calls {@link #beginCall} answered from the journal instead of running them. */
     private volatile int replayedCalls;
     /**
@@ -32,13 +49,13 @@ public final class DurableExecutionContext implements AutoCloseable {
     private volatile String callInProgress;
 
     /**
-     * @param state the record to resume from (a new {@code ActionState()} for a first run)
+     * @param state the record to resume from (a new {@code ActionState()} for a first run); the
+     *     context copies it, so later changes to it do not reach the journal
      * @param persister called once per persisted mutation, or null to persist nothing
      */
     public DurableExecutionContext(ActionState state, ActionStatePersister persister) {
-        Objects.requireNonNull(state, "state");
+        this.recorded = Objects.requireNonNull(state, "state").copy();
         this.persister = persister;
-        this.journal = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(state)), NativeJournal::destroy);
     }
 
     /**
@@ -52,29 +69,94 @@ public final class DurableExecutionContext implements AutoCloseable {
         this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
+    /** The native journal, opened over the recorded state on first use. */
+    private NativeHandle journal() {
+        NativeHandle open = journal;
+        return open != null ? open : openJournal();
+    }
+
+    private NativeHandle openJournal() {
+        synchronized (opening) {
+            if (journal == null) {
+                if (closedUnopened) {
+                    throw new IllegalStateException(NAME + " is closed");
+                }
+                NativeHandle opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded)),
+                        NativeJournal::destroy);
+                int hits = recordedHits;
+                try {
+                    if (hits > 0) {
+                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, hits));
+                    }
+                } catch (RuntimeException e) {
+                    opened.close();
+                    throw e;
+                }
+                recorded = null;
+                journal = opened;
+            }
+            return journal;
+        }
+    }
+
+    /**
+     * A recorded hit answered from the state the context was created over, or null when the
+     * journal must decide (it is open, the call is not such a hit, or its id is not valid Unicode,
+     * which the journal refuses). Read and count under the lock: another thread may be opening.
+     */
+    private Object[] replayRecorded(String functionId) {
+        if (functionId == null || !Utf8.isWellFormed(functionId)) {
+            return null;
+        }
+        synchronized (opening) {
+            if (journal != null || closedUnopened || recorded.isCompleted()) {
+                return null;
+            }
+            List<CallResult> slots = recorded.callResults();
+            if (recordedHits >= slots.size()) {
+                return null;
+            }
+            CallResult slot = slots.get(recordedHits);
+            CallResult.Status status = slot.getStatus();
+            if ((status != CallResult.Status.SUCCEEDED && status != CallResult.Status.FAILED)
+                    || !functionId.equals(slot.getFunctionId())) {
+                return null;
+            }
+            refuseNesting("durable call '" + functionId + "'");
+            recordedHits++;
+            replayedCalls++;
+            return new Object[] {slot.getResultPayload(), slot.getExceptionPayload()};
+        }
+    }
+
     public int getCurrentCallIndex() {
-        return journal.applyAsInt(NativeJournal::currentCallIndex);
+        synchronized (opening) {
+            if (journal == null && !closedUnopened) {
+                return recordedHits;
+            }
+        }
+        return journal().applyAsInt(NativeJournal::currentCallIndex);
     }
 
     /** Number of slots in the journal. */
     public int size() {
-        return journal.applyAsInt(NativeJournal::size);
+        return journal().applyAsInt(NativeJournal::size);
     }
 
     /** {@code [String functionId, String status, byte[] result, byte[] exception]} at the index, or null. */
     public Object[] getCurrentCallResultFields() {
-        return withStringId(journal.apply(NativeJournal::currentCallResultFields));
+        return withStringId(journal().apply(NativeJournal::currentCallResultFields));
     }
 
     /** The same 4-tuple for absolute slot {@code index}, or null when out of range. */
     public Object[] getCallResultFieldsAt(int index) {
         checkIndex(index);
-        return withStringId(journal.apply(h -> NativeJournal.callResultFieldsAt(h, index)));
+        return withStringId(journal().apply(h -> NativeJournal.callResultFieldsAt(h, index)));
     }
 
     /** A snapshot of the journal as it stands. */
     public ActionState getActionState() {
-        return ActionStateSerde.fromCanonical(journal.apply(NativeJournal::snapshot));
+        return ActionStateSerde.fromCanonical(journal().apply(NativeJournal::snapshot));
     }
 
     /**
@@ -83,27 +165,27 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public Object[] matchNextOrClearSubsequentCallResult(String functionId) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        Object[] hit = journal.apply(h -> NativeJournal.matchNextOrClearSubsequentCallResult(h, id));
+        Object[] hit = journal().apply(h -> NativeJournal.matchNextOrClearSubsequentCallResult(h, id));
         return hit == null ? null : new Object[] {Boolean.TRUE, hit[2], hit[3]};
     }
 
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal.accept(h -> NativeJournal.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
+        journal().accept(h -> NativeJournal.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
     }
 
     public void appendPendingCall(String functionId) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal.accept(h -> NativeJournal.appendPendingCall(h, callback(), id));
+        journal().accept(h -> NativeJournal.appendPendingCall(h, callback(), id));
     }
 
     public void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal.accept(h -> NativeJournal.finalizeCurrentCall(h, callback(), id, resultPayload, exceptionPayload));
+        journal().accept(h -> NativeJournal.finalizeCurrentCall(h, callback(), id, resultPayload, exceptionPayload));
     }
 
     public void clearCallResultsFromCurrentIndexAndPersist() {
-        journal.accept(h -> NativeJournal.clearCallResultsFromCurrentIndexAndPersist(h, callback()));
+        journal().accept(h -> NativeJournal.clearCallResultsFromCurrentIndexAndPersist(h, callback()));
     }
 
     public void reservePendingBatch(List<String> functionIds) {
@@ -112,40 +194,48 @@ public final class DurableExecutionContext implements AutoCloseable {
         for (int i = 0; i < encoded.length; i++) {
             encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
         }
-        journal.accept(h -> NativeJournal.reservePendingBatch(h, callback(), encoded));
+        journal().accept(h -> NativeJournal.reservePendingBatch(h, callback(), encoded));
     }
 
     public void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         checkIndex(index);
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal.accept(h -> NativeJournal.finalizeCallAt(h, callback(), index, id, resultPayload, exceptionPayload));
+        journal().accept(h -> NativeJournal.finalizeCallAt(h, callback(), index, id, resultPayload, exceptionPayload));
     }
 
     public void advanceCallIndexBy(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("advance count must not be negative: " + n);
         }
-        journal.accept(h -> NativeJournal.advanceCallIndexBy(h, n));
+        journal().accept(h -> NativeJournal.advanceCallIndexBy(h, n));
     }
 
     public void clearCallResultsFromAndPersist(int index) {
         checkIndex(index);
-        journal.accept(h -> NativeJournal.clearCallResultsFromAndPersist(h, callback(), index));
+        journal().accept(h -> NativeJournal.clearCallResultsFromAndPersist(h, callback(), index));
     }
 
     /** Marks the action completed: the journal is dropped and the record persisted. */
     public void markCompleted() {
-        journal.accept(h -> NativeJournal.markCompleted(h, callback()));
+        journal().accept(h -> NativeJournal.markCompleted(h, callback()));
     }
 
     /**
-     * Decides how a durable call proceeds, in one native crossing: null means run the call, an
-     * empty array run the reconciler, and a 4-tuple is the recorded slot to replay. From a run or
+     * Decides how a durable call proceeds, in one native crossing (none for a hit answered from
+     * the recorded state): null means run the call, an empty array run the reconciler, and
+     * {@code [result, exception]} is the recorded outcome to replay. From a run or
      * reconcile answer until {@link #completeCall} (or {@link #endCall}) the call is in
      * progress, and a durable call begun inside it is refused as nested.
      */
     Object[] beginCall(String functionId, boolean reconcilable) {
+        if (journal == null) {
+            Object[] hit = replayRecorded(functionId);
+            if (hit != null) {
+                return hit;
+            }
+        }
         byte[] id = Utf8.encode(functionId, "functionId");
+        NativeHandle journal = journal();
         long h = journal.acquire();
         try {
             refuseNesting("durable call '" + functionId + "'");
@@ -164,7 +254,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     /** Records the outcome of a call that {@link #beginCall} said to run; it is no longer in progress. */
     void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal.accept(h -> {
+        journal().accept(h -> {
             callInProgress = null;
             NativeJournal.completeCall(h, callback(), id, resultPayload, exceptionPayload);
         });
@@ -183,7 +273,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * durable call begun is refused as nested, and so is a batch begun inside a call.
      */
     void beginBatch(int size) {
-        journal.accept(h -> {
+        journal().accept(h -> {
             refuseNesting("a durableExecuteAll batch of " + size + " calls");
             callInProgress = "a durableExecuteAll batch of " + size + " calls";
         });
@@ -215,7 +305,15 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     @Override
     public void close() {
-        journal.close();
+        NativeHandle open;
+        synchronized (opening) {
+            closedUnopened = true;
+            recorded = null;
+            open = journal;
+        }
+        if (open != null) {
+            open.close();
+        }
     }
 
     /**

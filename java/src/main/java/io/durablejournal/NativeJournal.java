@@ -46,7 +46,7 @@ final class NativeJournal {
 
     static native void markCompleted(long handle, Object persister);
 
-    /** Null: execute. Empty: reconcile. A 4-tuple (id as UTF-8 bytes): the recorded slot to replay. */
+    /** Null: execute. Empty: reconcile. {@code [result, exception]}: the recorded outcome to replay. */
     static native Object[] beginCall(long handle, Object persister, byte[] functionId, boolean reconcilable);
 
     static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);

@@ -131,12 +131,13 @@ public class RunnerContextImpl {
         return value;
     }
 
-    private static <T> T replay(String id, Object[] fields, Class<T> resultClass, ClassLoader loader) throws Exception {
-        byte[] exception = (byte[]) fields[3];
+    /** Returns or rethrows a recorded outcome, {@code [result, exception]} from {@code beginCall}. */
+    private static <T> T replay(String id, Object[] outcome, Class<T> resultClass, ClassLoader loader) throws Exception {
+        byte[] exception = (byte[]) outcome[1];
         if (exception != null) {
             throw Payloads.decodeFailure(id, exception, loader);
         }
-        return Payloads.decodeResult(id, (byte[]) fields[2], resultClass);
+        return Payloads.decodeResult(id, (byte[]) outcome[0], resultClass);
     }
 
     private static <T> T awaitOn(Executor executor, Callable<T> body) throws Exception {
@@ -260,7 +261,8 @@ public class RunnerContextImpl {
         private Object replayAt(int i) throws Exception {
             DurableCallable<?> callable = callables.get(i);
             Object[] fields = context.getCallResultFieldsAt(start + i);
-            return replay(callable.getId(), fields, callable.getResultClass(), callable.getClass().getClassLoader());
+            Object[] outcome = {fields[2], fields[3]};
+            return replay(callable.getId(), outcome, callable.getResultClass(), callable.getClass().getClassLoader());
         }
     }
 

@@ -27,6 +27,10 @@ public final class Utf8 {
         if (value == null) {
             return null;
         }
+        if (isWellFormed(value)) {
+            // Exactly what the strict encoder gives, without building one per call.
+            return value.getBytes(StandardCharsets.UTF_8);
+        }
         try {
             ByteBuffer buffer = StandardCharsets.UTF_8.newEncoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -38,6 +42,20 @@ public final class Utf8 {
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException(name + " is not valid Unicode (lone surrogate): " + e.getMessage(), e);
         }
+    }
+
+    /** True iff {@code value} has no surrogate at all, or only surrogates in high-low pairs. */
+    static boolean isWellFormed(String value) {
+        for (int i = 0, n = value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (!Character.isHighSurrogate(c) || i + 1 == n || !Character.isLowSurrogate(value.charAt(i + 1))) {
+                    return false;
+                }
+                i++;
+            }
+        }
+        return true;
     }
 
     /** The string the native library returned as UTF-8. */

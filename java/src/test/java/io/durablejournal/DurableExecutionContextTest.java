@@ -243,8 +243,12 @@ class DurableExecutionContextTest {
         }
         ActionState tooDeep = new ActionState();
         tooDeep.setTaskEvent(TestCalls.deepArray(1000));
-        JournalException e = assertThrows(JournalException.class, () -> new DurableExecutionContext(tooDeep, persister));
-        assertEquals(JournalException.Code.MALFORMED_JSON, e.getCode());
-        assertTrue(e.getMessage().contains("nests deeper than"), e.getMessage());
+        try (DurableExecutionContext ctx = new DurableExecutionContext(tooDeep, persister)) {
+            // The state is checked when the native journal opens: at the first call it is needed.
+            JournalException e = assertThrows(JournalException.class, () -> ctx.recordCallCompletion("a", json("1"), null));
+            assertEquals(JournalException.Code.MALFORMED_JSON, e.getCode());
+            assertTrue(e.getMessage().contains("nests deeper than"), e.getMessage());
+            assertThrows(JournalException.class, ctx::size, "the refusal holds: nothing was opened over the state");
+        }
     }
 }

@@ -23,7 +23,26 @@ class ReplayTableTest {
         for (CallResult slot : slots) {
             state.addCallResult(slot);
         }
-        return new RunnerContextImpl(new DurableExecutionContext(state, persister));
+        return new RunnerContextImpl(context(state, persister));
+    }
+
+    /**
+     * The context under test: created over the state, so recorded hits are answered from it
+     * until a call needs the native journal. {@link OpenedJournalTest} runs every row again with the
+     * journal opened before the first call.
+     */
+    DurableExecutionContext context(ActionState state, CountingPersister persister) {
+        return new DurableExecutionContext(state, persister);
+    }
+
+    /** Every row with the native journal deciding every call. */
+    static class OpenedJournalTest extends ReplayTableTest {
+        @Override
+        DurableExecutionContext context(ActionState state, CountingPersister persister) {
+            DurableExecutionContext context = new DurableExecutionContext(state, persister);
+            context.size();
+            return context;
+        }
     }
 
     private static CountingCall<String> call(boolean reconcile, String id) {

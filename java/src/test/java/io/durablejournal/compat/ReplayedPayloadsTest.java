@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * A replayed result is exactly what Flink Agents' payload mapper (Jackson's defaults plus
  * JavaTimeModule) reads from the recorded bytes, and a payload it cannot read is
  * PAYLOAD_UNREADABLE, whatever shortcut the replay takes for common types. Covered: strings of
- * lengths 0-18 and 41 (around the 8-byte blocks) with each special byte at each position, escapes, lone
+ * lengths 0-18 and 41 (around the 8-byte blocks) with each special byte at each position, long
+ * ones (the native check) with special bytes around its chunks, escapes, lone
  * surrogates, malformed and genuine U+FFFD, trailing content, and integer and boolean edge forms.
  */
 class ReplayedPayloadsTest {
@@ -64,6 +65,33 @@ class ReplayedPayloadsTest {
                 text.appendCodePoint(kind < 6 ? 0x20 + random.nextInt(0x5F) : kind < 8 ? random.nextInt(0x800) : random.nextInt(0x110000));
             }
             payloads.add(written(text.toString()));
+        }
+        assertReplaysAsJacksonReads(String.class, payloads);
+    }
+
+    /**
+     * Strings from 512 bytes on are checked by the native library (64-byte chunks): each special
+     * byte at the edges of the payload and of the chunks, in the ASCII and the non-ASCII case.
+     */
+    @Test
+    void longStringsReplayAsJacksonReadsThem() throws Exception {
+        List<byte[]> payloads = new ArrayList<>();
+        for (int length : new int[] {509, 510, 511, 600, 10238}) {
+            StringBuilder plain = new StringBuilder();
+            for (int i = 0; i < length; i++) {
+                plain.append((char) ('a' + i % 26));
+            }
+            byte[] ascii = plain.toString().getBytes(StandardCharsets.UTF_8);
+            payloads.add(quoted(ascii));
+            payloads.add(written(plain.substring(0, length / 2) + "é日😀" + plain.substring(length / 2)));
+            for (int at : new int[] {0, 1, 62, 63, 64, 65, 127, 128, length / 2, length - 2, length - 1}) {
+                for (int special : new int[] {'"', '\\', 0x00, 0x1F, 0x7F, 0x80, 0xC0, 0xFF}) {
+                    byte[] raw = ascii.clone();
+                    raw[at] = (byte) special;
+                    payloads.add(quoted(raw));
+                }
+                payloads.add(written(plain.substring(0, at) + "\n\"\uD83D\uFFFD" + plain.substring(at)));
+            }
         }
         assertReplaysAsJacksonReads(String.class, payloads);
     }
