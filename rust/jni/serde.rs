@@ -1,7 +1,7 @@
 //! JNI export of `io.durablejournal.NativeSerde`: the core parses every
 //! ActionState Java reads, so legacy-status inference and validation live once.
 
-use jni::objects::{JByteArray, JClass, ReleaseMode};
+use jni::objects::{JByteArray, JClass};
 use jni::sys::jboolean;
 use jni::{Env, EnvUnowned};
 
@@ -21,21 +21,14 @@ pub extern "system" fn Java_io_durablejournal_NativeSerde_normalizeActionState<'
 }
 
 fn plain_json_string(env: &mut Env<'_>, payload: &JByteArray<'_>) -> BridgeResult<jboolean> {
-    if payload.is_null() {
-        return Ok(false);
-    }
-    // SAFETY: the elements are only read, by this thread, before they are
-    // released, and no other JNI call happens while they are held.
-    let elements = unsafe { payload.get_elements_critical(env, ReleaseMode::NoCopyBack)? };
-    let bytes: &[i8] = &elements;
-    // SAFETY: i8 and u8 have the same size and alignment.
-    let bytes = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u8>(), bytes.len()) };
-    Ok(is_plain_json_string(bytes))
+    // A copy (one GetByteArrayRegion) costs less here than a critical section, whose release
+    // in this binding takes a local frame of its own.
+    Ok(!payload.is_null() && is_plain_json_string(&env.convert_byte_array(payload)?))
 }
 
 /// Whether a recorded result is a JSON string with nothing to unescape
 /// (see [`is_plain_json_string`]): a replay of a long one skips the JSON
-/// parser. Reads the array in place, without copying it.
+/// parser.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeSerde_isPlainJsonString<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, payload: JByteArray<'l>) -> jboolean {
     env.with_env(|env| plain_json_string(env, &payload)).resolve::<ThrowJavaException>()

@@ -8,21 +8,50 @@
 /// with escapes; a JSON parser decides).
 pub fn is_plain_json_string(payload: &[u8]) -> bool {
     let [b'"', body @ .., b'"'] = payload else { return false };
-    has_no_special_byte(body) && std::str::from_utf8(body).is_ok()
+    match scan(body) {
+        Scan::Special => false,
+        Scan::Ascii => true,
+        Scan::NonAscii => std::str::from_utf8(body).is_ok(),
+    }
 }
 
-/// Chunks are checked without an early exit inside, which the compiler
-/// turns into vector compares; a hit stops at the chunk's end.
-fn has_no_special_byte(body: &[u8]) -> bool {
+enum Scan {
+    /// A quote, a backslash or a control character.
+    Special,
+    Ascii,
+    /// No special byte, but bytes of multi-byte sequences, still to validate.
+    NonAscii,
+}
+
+/// One pass over the body. Chunks are folded with bitwise operations and
+/// no early exit inside, which the compiler turns into vector compares; a
+/// special byte stops the scan at the end of its chunk.
+fn scan(body: &[u8]) -> Scan {
     const CHUNK: usize = 64;
-    let special = |b: u8| b < 0x20 || b == b'"' || b == b'\\';
+    let special = |b: u8| u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\');
+    let mut high = 0u8;
     let mut chunks = body.chunks_exact(CHUNK);
     for chunk in &mut chunks {
-        if chunk.iter().fold(false, |hit, &b| hit | special(b)) {
-            return false;
+        let mut hit = 0u8;
+        for &b in chunk {
+            hit |= special(b);
+            high |= b;
+        }
+        if hit != 0 {
+            return Scan::Special;
         }
     }
-    !chunks.remainder().iter().any(|&b| special(b))
+    for &b in chunks.remainder() {
+        if special(b) != 0 {
+            return Scan::Special;
+        }
+        high |= b;
+    }
+    if high >= 0x80 {
+        Scan::NonAscii
+    } else {
+        Scan::Ascii
+    }
 }
 
 #[cfg(test)]

@@ -39,8 +39,12 @@ public final class DurableExecutionContext implements AutoCloseable {
     private int recordedHits;
     /** Closed before the journal opened (a closed open journal says so itself). */
     private boolean closedUnopened;
-    /** Calls {@link #beginCall} answered from the journal instead of running them. */
+    /** Durable calls answered from the journal instead of running them. */
     private volatile int replayedCalls;
+    /** Durable calls whose body the journal said to run. */
+    private volatile int executedCalls;
+    /** Durable calls whose reconciler the journal said to run. */
+    private volatile int reconciledCalls;
     /**
      * What is running between {@link #beginCall} and {@link #completeCall} (a durable call's id) or
      * during a {@code durableExecuteAll} batch, or null: a durable call begun meanwhile is nested
@@ -243,6 +247,11 @@ public final class DurableExecutionContext implements AutoCloseable {
             if (step != null && step.length > 0) {
                 replayedCalls++;
             } else {
+                if (step == null) {
+                    executedCalls++;
+                } else {
+                    reconciledCalls++;
+                }
                 callInProgress = "durable call '" + functionId + "'";
             }
             return step;
@@ -290,12 +299,33 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * How many calls of {@code RunnerContextImpl.durableExecute}/{@code durableExecuteAsync} this
-     * context replayed from the journal (returned or rethrew the recorded outcome without running
-     * them) since it was created.
+     * How many durable calls ({@code RunnerContextImpl.durableExecute}, {@code durableExecuteAsync}
+     * and the calls of {@code durableExecuteAll}) this context replayed from the journal (returned
+     * or rethrew the recorded outcome without running them) since it was created.
      */
     public int getReplayedCallCount() {
         return replayedCalls;
+    }
+
+    /** How many durable calls the journal said to run (their body ran) since it was created. */
+    public int getExecutedCallCount() {
+        return executedCalls;
+    }
+
+    /**
+     * How many durable calls found their slot PENDING and ran their reconciler instead of their
+     * body since this context was created.
+     */
+    public int getReconciledCallCount() {
+        return reconciledCalls;
+    }
+
+    /** A {@code durableExecuteAll} batch decided: so many of its calls replay, so many run. */
+    void countBatch(int replayed, int executed) {
+        journal().accept(h -> {
+            replayedCalls += replayed;
+            executedCalls += executed;
+        });
     }
 
     /**

@@ -31,7 +31,7 @@ final class ExactScalarDecoder {
      * From this payload size on a string is checked by {@link NativeSerde#isPlainJsonString}
      * (measured: {@code PayloadDecodeBenchmark}).
      */
-    static final int NATIVE_CHECK_MIN_BYTES = 512;
+    static final int NATIVE_CHECK_MIN_BYTES = 2048;
 
     private ExactScalarDecoder() {}
 

@@ -21,6 +21,8 @@ import java.util.concurrent.Future;
 public class RunnerContextImpl {
     private final DurableExecutionContext context;
     private final Executor executor;
+    /** Calls run without a journal (no context), for {@link #getExecutedCallCount()}. */
+    private final java.util.concurrent.atomic.AtomicInteger executedWithoutJournal = new java.util.concurrent.atomic.AtomicInteger();
 
     /** @param context the action's journal, or null: no durability, calls just run */
     public RunnerContextImpl(DurableExecutionContext context) {
@@ -36,6 +38,7 @@ public class RunnerContextImpl {
     public <T> T durableExecute(DurableCallable<T> callable) throws Exception {
         Objects.requireNonNull(callable, "callable");
         if (context == null) {
+            executedWithoutJournal.incrementAndGet();
             return callable.call();
         }
         return execute(callable, false);
@@ -45,6 +48,7 @@ public class RunnerContextImpl {
     public <T> T durableExecuteAsync(DurableCallable<T> callable) throws Exception {
         Objects.requireNonNull(callable, "callable");
         if (context == null) {
+            executedWithoutJournal.incrementAndGet();
             return awaitOn(executor, callable::call);
         }
         return execute(callable, true);
@@ -62,6 +66,21 @@ public class RunnerContextImpl {
             Objects.requireNonNull(callables.get(i), "callables[" + i + "]");
         }
         return new Batch(callables).run();
+    }
+
+    /** Durable calls whose body ran (every call, without a journal). */
+    public int getExecutedCallCount() {
+        return context == null ? executedWithoutJournal.get() : context.getExecutedCallCount();
+    }
+
+    /** Durable calls answered from the journal without running (0 without a journal). */
+    public int getReplayedCallCount() {
+        return context == null ? 0 : context.getReplayedCallCount();
+    }
+
+    /** Durable calls that ran their reconciler over a PENDING slot (0 without a journal). */
+    public int getReconciledCallCount() {
+        return context == null ? 0 : context.getReconciledCallCount();
     }
 
     public Object[] getCurrentCallResultFields() {
@@ -183,6 +202,7 @@ public class RunnerContextImpl {
 
         List<Object> run() throws Exception {
             if (context == null) {
+                executedWithoutJournal.addAndGet(callables.size());
                 return collect(startAll(Collections.nCopies(callables.size(), Boolean.TRUE)));
             }
             // A durable call inside a body of the batch (or the batch inside a call) is refused as nested.
@@ -196,6 +216,8 @@ public class RunnerContextImpl {
 
         private List<Object> runJournaled() throws Exception {
             List<Boolean> toRun = reserveOrReuse();
+            int running = Collections.frequency(toRun, Boolean.TRUE);
+            context.countBatch(toRun.size() - running, running);
             List<CompletableFuture<Object>> futures = startAll(toRun);
             Exception first = null;
             List<Object> results = new ArrayList<>();

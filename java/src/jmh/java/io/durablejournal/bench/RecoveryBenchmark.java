@@ -35,7 +35,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *       openContext} over the stored entry, no Java ActionState involved);
  *   <li>{@link #flinkAgents}, the baseline: Flink Agents 0.3.1's {@code new
  *       DurableExecutionContext(..., state, persister)} over the ActionState its RunnerContextImpl
- *       recorded, and its RunnerContextImpl.
+ *       recorded, and its RunnerContextImpl;
+ *   <li>{@link #flinkAgentsFromStoredRecord}, the baseline of {@link #fileStore}: the same from the
+ *       bytes its store holds (decoded by its ActionStateSerde first).
  * </ul>
  * Both persisters serialize the whole state with their runtime's ActionStateSerde; a replay
  * persists nothing, so they never run. No call may execute (checked after each iteration). The
@@ -55,6 +57,8 @@ public class RecoveryBenchmark {
     private Call[] calls;
     private ActionState ours;
     private org.apache.flink.agents.runtime.actionstate.ActionState theirs;
+    /** Their state as their Kafka store holds it: its ActionStateSerde's bytes. */
+    private byte[] theirsStored;
     private final BenchSupport.WholeStatePersister ourPersister = new BenchSupport.WholeStatePersister();
     private final FlinkAgentsBaseline.SerdePersister theirPersister = new FlinkAgentsBaseline.SerdePersister();
     private Path directory;
@@ -65,6 +69,7 @@ public class RecoveryBenchmark {
         calls = BenchSupport.calls(BenchSupport.REPLAY_CALLS, payloadBytes);
         ours = BenchSupport.recordedState(calls);
         theirs = FlinkAgentsBaseline.recordedState(calls);
+        theirsStored = org.apache.flink.agents.runtime.actionstate.ActionStateSerde.serialize(theirs);
         directory = Files.createTempDirectory("durable-journal-jmh-recovery-");
         store = ActionStateStores.openFileStore(directory);
         try (DurableExecutionContext journal = store.openContext(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE, null)) {
@@ -140,6 +145,21 @@ public class RecoveryBenchmark {
     @Benchmark
     public void flinkAgents(Blackhole bh) throws Exception {
         org.apache.flink.agents.runtime.context.RunnerContextImpl runner = FlinkAgentsBaseline.runner(theirs, theirPersister);
+        for (Call call : calls) {
+            bh.consume(runner.durableExecute(call));
+        }
+    }
+
+    /**
+     * The baseline for {@link #fileStore}: Flink Agents 0.3.1 recovering from what its store holds,
+     * the state's record decoded by its ActionStateSerde (what its Kafka store's rebuildState does
+     * for each record), then the same 16 calls.
+     */
+    @Benchmark
+    public void flinkAgentsFromStoredRecord(Blackhole bh) throws Exception {
+        org.apache.flink.agents.runtime.actionstate.ActionState stored =
+                org.apache.flink.agents.runtime.actionstate.ActionStateSerde.deserialize(theirsStored);
+        org.apache.flink.agents.runtime.context.RunnerContextImpl runner = FlinkAgentsBaseline.runner(stored, theirPersister);
         for (Call call : calls) {
             bh.consume(runner.durableExecute(call));
         }

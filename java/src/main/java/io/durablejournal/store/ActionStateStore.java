@@ -95,6 +95,29 @@ public interface ActionStateStore extends AutoCloseable {
         pruneState(key, seqNum);
     }
 
+    /**
+     * How many entries the store holds now, or -1 when it cannot tell (the default).
+     *
+     * <p>The Flink operators ask this when a job starts for the first time without a checkpoint:
+     * the job numbers its records from 0 again, so an entry already in the store belongs to an
+     * earlier run and would pass for this run's journal (its stored output re-emitted instead of
+     * running the action). A count above 0 refuses the start; a store answering -1 is not checked,
+     * so a store of your own (from your {@code ActionStateStoreFactory}) should answer it. The
+     * operators also report it as the {@code storeLiveEntries} metric.
+     */
+    default long liveEntries() {
+        return -1;
+    }
+
+    /**
+     * Bytes the store has written to its medium since it was opened (its records with their
+     * framing), or -1 when it does not count them: the default, and the in-memory store, which
+     * writes nothing. The Flink operators report it as the {@code storeBytesAppended} metric.
+     */
+    default long bytesAppended() {
+        return -1;
+    }
+
     /** The store's current position for Flink to checkpoint; everything before it is durable. */
     byte[] getRecoveryMarker();
 

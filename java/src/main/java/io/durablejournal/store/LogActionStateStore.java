@@ -191,6 +191,22 @@ public final class LogActionStateStore implements ActionStateStore {
         return new LogStoreStats(store.apply(NativeLogStore::stats));
     }
 
+    /**
+     * {@link LogStoreStats#entries()}: the entries of the key groups loaded here. A first start
+     * ({@link #startFresh}) begins a new history and reads nothing, so it holds none: journals of
+     * earlier runs in the log are never read.
+     */
+    @Override
+    public long liveEntries() {
+        return stats().entries();
+    }
+
+    /** {@link LogStoreStats#bytesAppended()}: the keys and values of the records the log acknowledged. */
+    @Override
+    public long bytesAppended() {
+        return stats().bytesAppended();
+    }
+
     /** The log, for people. */
     public String describe() {
         return transport.name();

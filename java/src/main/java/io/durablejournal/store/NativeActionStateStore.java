@@ -127,6 +127,18 @@ public final class NativeActionStateStore implements ActionStateStore {
         return new StoreStats(store.apply(NativeStore::stats));
     }
 
+    /** {@link StoreStats#entries()}. */
+    @Override
+    public long liveEntries() {
+        return stats().entries();
+    }
+
+    /** {@link StoreStats#bytesAppended()}: -1 for the in-memory store. */
+    @Override
+    public long bytesAppended() {
+        return stats().bytesAppended();
+    }
+
     public boolean isClosed() {
         return store.isClosed();
     }

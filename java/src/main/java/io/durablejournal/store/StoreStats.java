@@ -21,7 +21,7 @@ public final class StoreStats {
         return v[1];
     }
 
-    /** Bytes of mutation records appended since open (frames included). */
+    /** Bytes of mutation records appended since open (frames included); -1 for the in-memory store, which writes none. */
     public long bytesAppended() {
         return v[2];
     }

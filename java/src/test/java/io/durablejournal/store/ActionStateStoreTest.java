@@ -137,6 +137,32 @@ class ActionStateStoreTest extends StoreFixture {
         store.pruneState("never-stored", 10);
     }
 
+    /**
+     * What the Flink operators read through the interface: the file store counts its entries and
+     * the bytes it appended; the in-memory store counts its entries and answers -1 (not counted)
+     * for bytes, as its StoreStats does.
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void liveEntriesAndBytesAppendedFollowTheStoreStats(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        ActionStateStore viaInterface = store;
+        assertEquals(0, viaInterface.liveEntries());
+        store.put("k", 0, "act", EVENT, stateWithOutput("first"));
+        store.put("k", 1, "act", EVENT, stateWithOutput("second"));
+        assertEquals(2, viaInterface.liveEntries());
+        store.pruneState("k", 0);
+        assertEquals(1, viaInterface.liveEntries());
+        assertEquals(store.stats().entries(), viaInterface.liveEntries());
+        if (kind.equals("memory")) {
+            assertEquals(-1, viaInterface.bytesAppended());
+            assertEquals(-1, store.stats().bytesAppended(), "StoreStats: -1 for the in-memory store");
+        } else {
+            assertTrue(viaInterface.bytesAppended() > 0, "puts and a prune were appended");
+            assertEquals(store.stats().bytesAppended(), viaInterface.bytesAppended());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("stores")
     void openContextJournalsEveryCallAndReplaysItInTheNextContext(String kind) throws Exception {

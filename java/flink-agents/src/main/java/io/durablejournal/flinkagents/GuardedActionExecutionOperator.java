@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.flink.StoreMetrics;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.agents.runtime.operator.ActionExecutionOperator;
 import org.apache.flink.api.common.operators.MailboxExecutor;
@@ -9,19 +10,29 @@ import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 /**
  * Flink Agents' own {@link ActionExecutionOperator}, unchanged except that no checkpoint is
  * taken while the failure of an action is pending in its mailbox ({@link ActionFailureGuard}),
- * and that what its store replayed is counted in Flink accumulators ({@link ReplayCounts}).
+ * that what its store replayed is counted in Flink accumulators ({@link ReplayCounts}), and that
+ * its store reports {@link StoreMetrics} under the operator's metric group (put latency, bytes
+ * appended, live entries).
  */
 public class GuardedActionExecutionOperator<IN, OUT> extends ActionExecutionOperator<IN, OUT> {
     private static final long serialVersionUID = 1L;
 
     private final transient ActionFailureGuard guard;
     private final transient JournalActionStateStore store;
+    private final transient PutTimingStore timedStore;
+    private transient StoreMetrics metrics;
 
     GuardedActionExecutionOperator(AgentPlan agentPlan, boolean inputIsJava, ProcessingTimeService processingTimeService,
             MailboxExecutor mailboxExecutor, JournalActionStateStore store, ActionFailureGuard guard) {
-        super(agentPlan, inputIsJava, processingTimeService, guard.watch(mailboxExecutor), store);
+        this(agentPlan, inputIsJava, processingTimeService, mailboxExecutor, new PutTimingStore(store), guard);
+    }
+
+    private GuardedActionExecutionOperator(AgentPlan agentPlan, boolean inputIsJava, ProcessingTimeService processingTimeService,
+            MailboxExecutor mailboxExecutor, PutTimingStore timedStore, ActionFailureGuard guard) {
+        super(agentPlan, inputIsJava, processingTimeService, guard.watch(mailboxExecutor), timedStore);
         this.guard = guard;
-        this.store = store;
+        this.store = timedStore.journal();
+        this.timedStore = timedStore;
     }
 
     @Override
@@ -30,6 +41,16 @@ public class GuardedActionExecutionOperator<IN, OUT> extends ActionExecutionOper
         ReplayCounts replays = store.replays();
         getRuntimeContext().addAccumulator(DurableAgents.ACC_ACTIONS_REEMITTED, replays.actionsReemitted);
         getRuntimeContext().addAccumulator(DurableAgents.ACC_ACTIONS_RESUMED, replays.actionsResumed);
+        metrics = StoreMetrics.register(getMetricGroup().addGroup(StoreMetrics.GROUP), store.journalStore());
+        timedStore.reportTo(metrics);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (metrics != null) {
+            metrics.storeClosing();
+        }
+        super.close();
     }
 
     @Override

@@ -204,6 +204,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return replays;
     }
 
+    /** The store this one journals into, opened if it was not: for the operator's {@code StoreMetrics}. */
+    synchronized io.durablejournal.store.ActionStateStore journalStore() {
+        return open();
+    }
+
     /** The native store's counters, or null when it is not one of the native stores (or not open). */
     public synchronized StoreStats stats() {
         return store instanceof NativeActionStateStore ? ((NativeActionStateStore) store).stats() : null;

@@ -1,11 +1,8 @@
 package io.durablejournal.flink;
 
 import io.durablejournal.store.ActionStateStore;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -53,7 +50,9 @@ import org.apache.flink.util.Collector;
  *
  * <p>Counters are Flink accumulators (see the {@code ACC_*} names), summed over subtasks in the
  * {@code JobExecutionResult}; like all accumulators they count the last attempt of each subtask,
- * which is the one that replays after a failover.
+ * which is the one that replays after a failover. The same counts, the store's put latency and
+ * what the store holds are also Flink metrics of the operator ({@link StoreMetrics#GROUP}
+ * subgroup; the README lists them).
  *
  * <p>An action that throws fails the task; Flink's restart strategy re-runs it over its journal.
  */
@@ -83,10 +82,8 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     /** The incarnation of this subtask that last saw the key; see {@link #pruneAfterRestart}. */
     private transient ValueState<Long> keySeenBy;
     private transient long incarnation;
-    /** Records completed since the last snapshot. */
-    private transient PrunePlan<K> completedSinceSnapshot;
-    /** Per checkpoint id, what completed before it: pruned when it completes. */
-    private transient NavigableMap<Long, PrunePlan<K>> prunableAtCheckpoint;
+    /** Completed records, pruned when a checkpoint taken after them completes. */
+    private transient PruneSchedule<K> prunes;
     private transient DurableActionRunner.Counters counters;
 
     /**
@@ -130,9 +127,9 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         nextSeq = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-next-seq", Types.LONG));
         keySeenBy = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-key-seen-by", Types.LONG));
         incarnation = ThreadLocalRandom.current().nextLong();
-        completedSinceSnapshot = new PrunePlan<>();
-        prunableAtCheckpoint = new TreeMap<>();
-        counters = new DurableActionRunner.Counters(getRuntimeContext());
+        // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
+        prunes = new PruneSchedule<>(false);
+        counters = new DurableActionRunner.Counters(getRuntimeContext(), store);
         runner = new DurableActionRunner<>(actionName, action, outputClass);
     }
 
@@ -155,7 +152,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
             out.collect(output);
         }
         if (store != null) {
-            completedSinceSnapshot.add(key, seq);
+            prunes.add(key, seq);
         }
         nextSeq.update(seq + 1);
     }
@@ -183,8 +180,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         if (store == null) {
             return;
         }
-        prunableAtCheckpoint.put(context.getCheckpointId(), completedSinceSnapshot);
-        completedSinceSnapshot = new PrunePlan<>();
+        prunes.snapshot(context.getCheckpointId());
     }
 
     @Override
@@ -192,19 +188,15 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         if (store == null) {
             return;
         }
-        PrunePlan<K> prunable = new PrunePlan<>();
-        Iterator<PrunePlan<K>> covered = prunableAtCheckpoint.headMap(checkpointId, true).values().iterator();
-        while (covered.hasNext()) {
-            prunable.addAll(covered.next());
-            covered.remove();
-        }
-        // Records of a key run in this subtask only, in order: up to the largest is exact.
-        prunable.applyTo(store, false);
+        prunes.checkpointCompleted(checkpointId, store);
     }
 
     @Override
     public void close() throws Exception {
         if (store != null) {
+            if (counters != null) {
+                counters.storeClosing();
+            }
             DurableActionRunner.closeStore(store);
             store = null;
         }

@@ -7,7 +7,6 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
-import io.durablejournal.store.NativeActionStateStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -60,7 +59,12 @@ final class DurableActionRunner<IN, OUT> {
     List<OUT> run(ActionStateStore store, Object key, long seq, IN input, Tally tally) throws Exception {
         if (store == null) {
             tally.actionsRun++;
-            return outputs(action.run(input, new RunnerContextImpl(null)));
+            RunnerContextImpl calls = new RunnerContextImpl(null);
+            try {
+                return outputs(action.run(input, calls));
+            } finally {
+                tally.addCalls(calls);
+            }
         }
         EventIdentity event = EventIdentity.rootOccurrence(key, seq);
         ActionState recorded = store.get(key, seq, actionName, event);
@@ -80,10 +84,11 @@ final class DurableActionRunner<IN, OUT> {
         OUT result;
         ActionState finished;
         try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
+            RunnerContextImpl calls = new RunnerContextImpl(journal);
             try {
-                result = action.run(input, new RunnerContextImpl(journal));
+                result = action.run(input, calls);
             } finally {
-                tally.callsReplayed += journal.getReplayedCallCount();
+                tally.addCalls(calls);
             }
             finished = journal.getActionState();
         }
@@ -91,7 +96,9 @@ final class DurableActionRunner<IN, OUT> {
             finished.addOutputEvent(MAPPER.valueToTree(result));
         }
         finished.markCompleted();
+        long putStart = System.nanoTime();
         store.put(key, seq, actionName, event, finished);
+        tally.putNanos = System.nanoTime() - putStart;
         return outputs(result);
     }
 
@@ -135,17 +142,27 @@ final class DurableActionRunner<IN, OUT> {
                 closeStore(store);
                 throw e;
             }
-        } else if (task.getAttemptNumber() == 0 && store instanceof NativeActionStateStore) {
-            NativeActionStateStore nativeStore = (NativeActionStateStore) store;
-            long entries = nativeStore.stats().entries();
-            if (entries > 0) {
-                closeStore(store);
-                throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
-                        + " (" + nativeStore.describe() + ") holds " + entries + " entries of an earlier run, but this job starts"
-                        + " without a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
-            }
+        } else if (task.getAttemptNumber() == 0) {
+            refuseEntriesOfAnEarlierRun(store, subtask);
         }
         return store;
+    }
+
+    /** See {@link ActionStateStore#liveEntries()}: a store that cannot tell (-1) is not checked. */
+    private static void refuseEntriesOfAnEarlierRun(ActionStateStore store, int subtask) {
+        long entries;
+        try {
+            entries = store.liveEntries();
+        } catch (RuntimeException e) {
+            closeStore(store);
+            throw e;
+        }
+        if (entries > 0) {
+            closeStore(store);
+            throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
+                    + " (" + store + ") holds " + entries + " entries of an earlier run, but this job starts without a"
+                    + " checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
+        }
     }
 
     /**
@@ -164,26 +181,42 @@ final class DurableActionRunner<IN, OUT> {
         }
     }
 
-    /** What running records did; confined to one thread, then added to the {@link Counters}. */
+    /** What running a record did; confined to one thread, then added to the {@link Counters}. */
     static final class Tally {
         long actionsRun;
         long actionsResumed;
         long actionsReemitted;
         long callsReplayed;
+        long callsExecuted;
+        long callsReconciled;
+        /** How long the put of the completed action took, or -1 when there was none. */
+        long putNanos = -1;
+
+        void addCalls(RunnerContextImpl calls) {
+            callsReplayed += calls.getReplayedCallCount();
+            callsExecuted += calls.getExecutedCallCount();
+            callsReconciled += calls.getReconciledCallCount();
+        }
     }
 
     /**
      * The Flink accumulators (names {@code DurableActionFunction.ACC_*}), summed over subtasks in
-     * the {@code JobExecutionResult}. {@link LongCounter} is not thread-safe: add to it on the
-     * task thread only.
+     * the {@code JobExecutionResult}, and the operator's metrics ({@link JournalMetrics}). Neither
+     * is thread-safe: add to them on the task thread only.
      */
     static final class Counters {
         private final LongCounter actionsRun = new LongCounter();
         private final LongCounter actionsResumed = new LongCounter();
         private final LongCounter actionsReemitted = new LongCounter();
         private final LongCounter callsReplayed = new LongCounter();
+        private final JournalMetrics metrics;
 
-        Counters(RuntimeContext context) {
+        /**
+         * @param context where the accumulators go; its metric group gets the metrics
+         * @param store the subtask's store, whose numbers the metrics report (null: no journal)
+         */
+        Counters(RuntimeContext context, ActionStateStore store) {
+            metrics = JournalMetrics.register(context.getMetricGroup(), store);
             context.addAccumulator(DurableActionFunction.ACC_ACTIONS_RUN, actionsRun);
             context.addAccumulator(DurableActionFunction.ACC_ACTIONS_RESUMED, actionsResumed);
             context.addAccumulator(DurableActionFunction.ACC_ACTIONS_REEMITTED, actionsReemitted);
@@ -195,6 +228,12 @@ final class DurableActionRunner<IN, OUT> {
             actionsResumed.add(tally.actionsResumed);
             actionsReemitted.add(tally.actionsReemitted);
             callsReplayed.add(tally.callsReplayed);
+            metrics.add(tally);
+        }
+
+        /** See {@link JournalMetrics#storeClosing()}. */
+        void storeClosing() {
+            metrics.storeClosing();
         }
     }
 }

@@ -3,11 +3,8 @@ package io.durablejournal.flink;
 import io.durablejournal.store.ActionStateStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -113,12 +110,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient long nextOrdinal;
     /** Records handed to the executor and not yet confirmed emitted, in ordinal order. */
     private transient ArrayDeque<Invocation<K>> unconfirmed;
-    /** Records confirmed emitted since the last snapshot. */
-    private transient PrunePlan<K> confirmedSinceSnapshot;
-    /** Per checkpoint id, what was confirmed emitted before it: pruned when it completes. */
-    private transient NavigableMap<Long, PrunePlan<K>> prunableAtCheckpoint;
-    /** Prune entry by entry: a rescaled restore may run older records of a key in other subtasks. */
-    private transient boolean pruneEntryByEntry;
+    /** Records confirmed emitted, pruned when a checkpoint taken after that completes. */
+    private transient PruneSchedule<K> prunes;
 
     DurableAsyncActionFunction(String pipeline, String actionName, AgentAction<IN, OUT> action, TypeInformation<OUT> outputType,
             TypeInformation<K> keyType, ActionStateStoreFactory storeFactory, int maxInFlight) {
@@ -148,7 +141,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         recoveryMarkers = RecoveryMarkerState.register(context.getOperatorStateStore(), storeFactory);
-        pruneEntryByEntry = storeFactory != null && storeFactory.restoresAtAnyParallelism();
+        // Entry by entry when rescalable: a rescaled restore may run older records of a key in other subtasks.
+        boolean pruneEntryByEntry = storeFactory != null && storeFactory.restoresAtAnyParallelism();
         // Union state when rescalable: after a rescale the owner of each key gets its prunable entries.
         ListStateDescriptor<Tuple2<K, Long>> prunable = new ListStateDescriptor<>(
                 pruneEntryByEntry ? "durable-journal-prunable-all" : "durable-journal-prunable",
@@ -157,8 +151,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ? context.getOperatorStateStore().getUnionListState(prunable)
                 : context.getOperatorStateStore().getListState(prunable);
         unconfirmed = new ArrayDeque<>();
-        confirmedSinceSnapshot = new PrunePlan<>();
-        prunableAtCheckpoint = new TreeMap<>();
+        prunes = new PruneSchedule<>(pruneEntryByEntry);
         if (storeFactory == null) {
             return;
         }
@@ -166,18 +159,14 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         if (context.isRestored()) {
             // Emitted before the restored checkpoint, so never replayed from it: their prune may
             // have been lost with the failure.
-            PrunePlan<K> restoredPlan = new PrunePlan<>();
-            for (Tuple2<K, Long> entry : prunableState.get()) {
-                restoredPlan.add(entry.f0, entry.f1);
-            }
-            restoredPlan.applyTo(store, pruneEntryByEntry);
+            prunes.pruneNow(prunableState.get(), store);
         }
     }
 
     @Override
     public void open(OpenContext openContext) throws Exception {
         runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass());
-        counters = new DurableActionRunner.Counters(taskContext);
+        counters = new DurableActionRunner.Counters(taskContext, store);
         ledger = EmissionLedger.acquire(pipeline, getRuntimeContext());
         lastOfKey = new ConcurrentHashMap<>();
         executor = Executors.newFixedThreadPool(maxInFlight, threads(getRuntimeContext()));
@@ -277,7 +266,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         long through = ledger.confirmedThrough();
         while (!unconfirmed.isEmpty() && unconfirmed.peekFirst().ordinal <= through) {
             Invocation<K> emitted = unconfirmed.pollFirst();
-            confirmedSinceSnapshot.add(emitted.key, emitted.seq);
+            prunes.add(emitted.key, emitted.seq);
         }
     }
 
@@ -291,9 +280,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         // Called on the task thread right before the async operator writes its queue to the same
         // checkpoint, so what is confirmed here is not in that queue.
         collectConfirmed();
-        prunableAtCheckpoint.put(context.getCheckpointId(), confirmedSinceSnapshot);
-        confirmedSinceSnapshot = new PrunePlan<>();
-        prunableState.update(merge(prunableAtCheckpoint.values()).entries(pruneEntryByEntry));
+        prunes.snapshot(context.getCheckpointId());
+        prunableState.update(prunes.pending());
     }
 
     @Override
@@ -301,21 +289,10 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         if (store == null) {
             return;
         }
-        NavigableMap<Long, PrunePlan<K>> covered = prunableAtCheckpoint.headMap(checkpointId, true);
-        PrunePlan<K> prunable = merge(covered.values());
-        covered.clear();
         // A key's later records in this subtask (in flight or not started) have larger sequence
         // numbers: the output is ordered and the key's records run in order. After a rescale an
         // older record of the key may still run in another subtask: then each entry goes alone.
-        prunable.applyTo(store, pruneEntryByEntry);
-    }
-
-    private static <K> PrunePlan<K> merge(Collection<PrunePlan<K>> plans) {
-        PrunePlan<K> merged = new PrunePlan<>();
-        for (PrunePlan<K> plan : plans) {
-            merged.addAll(plan);
-        }
-        return merged;
+        prunes.checkpointCompleted(checkpointId, store);
     }
 
     @Override
@@ -334,6 +311,9 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ledger = null;
             }
             if (store != null) {
+                if (counters != null) {
+                    counters.storeClosing();
+                }
                 DurableActionRunner.closeStore(store);
                 store = null;
             }

@@ -27,10 +27,6 @@ final class PrunePlan<K> {
         other.seqs.forEach((key, s) -> seqs.computeIfAbsent(key, k -> new TreeSet<>()).addAll(s));
     }
 
-    boolean isEmpty() {
-        return seqs.isEmpty();
-    }
-
     void applyTo(ActionStateStore store, boolean entryByEntry) {
         for (Tuple2<K, Long> prunable : entries(entryByEntry)) {
             if (entryByEntry) {

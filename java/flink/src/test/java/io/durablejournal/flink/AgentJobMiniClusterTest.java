@@ -137,6 +137,47 @@ class AgentJobMiniClusterTest {
         }
     }
 
+    /**
+     * The same refusal for a store from a user's own factory, which the operator knows only as an
+     * {@code ActionStateStore}: it asks the store how many entries it holds.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aStoreFromAUserFactoryWithEntriesOfAnEarlierRunIsRefusedToo() throws Exception {
+        AgentJob.Settings settings = settings(true);
+        settings.gateAt = -1;
+        settings.crashAt = -1;
+        String base = settings.storeDir().toString();
+        settings.storeFactory = new WrappingFactory(base);
+        Path subtask1 = java.nio.file.Files.createDirectories(ActionStateStoreFactory.subtaskDirectory(base, 1));
+        try (NativeActionStateStore earlier = ActionStateStores.openFileStore(subtask1)) {
+            ActionState inFlight = new ActionState();
+            earlier.put("user-1", 0, AgentJob.ACTION_NAME, EventIdentity.rootOccurrence("user-1", 0), inFlight);
+        }
+        Exception failure = assertThrows(Exception.class, () -> run(settings));
+        assertTrue(causes(failure).contains("subtask 1 (ForwardingStore{") && causes(failure).contains(
+                "holds 1 entries of an earlier run"), causes(failure));
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(subtask1)) {
+            assertEquals(1, store.stats().entries(), "the refusal left the earlier run's store as it was");
+        }
+    }
+
+    /** A user's factory: file stores under {@code base}, each wrapped in a {@link ForwardingStore}. */
+    static final class WrappingFactory implements ActionStateStoreFactory {
+        private static final long serialVersionUID = 1L;
+        private final String base;
+
+        WrappingFactory(String base) {
+            this.base = base;
+        }
+
+        @Override
+        public io.durablejournal.store.ActionStateStore open(int subtaskIndex, int parallelism) throws Exception {
+            Path dir = java.nio.file.Files.createDirectories(ActionStateStoreFactory.subtaskDirectory(base, subtaskIndex));
+            return new ForwardingStore(ActionStateStores.openFileStore(dir));
+        }
+    }
+
     private static String causes(Throwable failure) {
         StringBuilder text = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {

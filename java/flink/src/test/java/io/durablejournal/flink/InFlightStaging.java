@@ -2,7 +2,6 @@ package io.durablejournal.flink;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.DurableCallable;
-import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.Request;
 import io.durablejournal.demo.SideEffectLog;
@@ -13,7 +12,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -284,18 +282,18 @@ final class InFlightStaging {
         }
     }
 
-    static final class ObservedStore implements ActionStateStore {
-        private final ActionStateStore store;
+    /** A file store of a user's factory, as the operator sees it ({@link ForwardingStore}), that reports completions. */
+    static final class ObservedStore extends ForwardingStore {
         private final String runId;
 
         ObservedStore(ActionStateStore store, String runId) {
-            this.store = store;
+            super(store);
             this.runId = runId;
         }
 
         @Override
         public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
-            store.put(key, seqNum, actionName, event, state);
+            super.put(key, seqNum, actionName, event, state);
             if (state.isCompleted()) {
                 Probe probe = Probe.of(runId);
                 String request = probe.requestOfEntry.get(key + "/" + seqNum);
@@ -303,37 +301,6 @@ final class InFlightStaging {
                     probe.completed.add(request);
                 }
             }
-        }
-
-        @Override
-        public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
-            return store.get(key, seqNum, actionName, event);
-        }
-
-        @Override
-        public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
-                ActionState initial) {
-            return store.openContext(key, seqNum, actionName, event, initial);
-        }
-
-        @Override
-        public void rebuildState(List<byte[]> recoveryMarkers) {
-            store.rebuildState(recoveryMarkers);
-        }
-
-        @Override
-        public void pruneState(Object key, long seqNumUpTo) {
-            store.pruneState(key, seqNumUpTo);
-        }
-
-        @Override
-        public byte[] getRecoveryMarker() {
-            return store.getRecoveryMarker();
-        }
-
-        @Override
-        public void close() {
-            store.close();
         }
     }
 }

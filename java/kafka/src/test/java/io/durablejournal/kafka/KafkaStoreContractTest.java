@@ -111,6 +111,8 @@ class KafkaStoreContractTest {
             }
         }
         assertEquals(4, store.stats().recordsAppended());
+        assertTrue(store.bytesAppended() > 0);
+        assertEquals(store.stats().bytesAppended(), store.bytesAppended(), "what the operators report as storeBytesAppended");
     }
 
     @Test
@@ -257,11 +259,13 @@ class KafkaStoreContractTest {
             earlierMarker = earlier.getRecoveryMarker();
         }
         LogActionStateStore later = fresh(topic);
+        assertEquals(0, later.liveEntries(), "a first start holds no entry of an earlier run, so the operators start it");
         assertNull(later.get("user", 0, "act", event("user", 0)), "the earlier job's entry is not this job's");
         runAction(later, "user", 0, 2, executions);
         assertEquals(4, executions.get());
         LogActionStateStore earlierAgain = restored(topic, 0, MAX_PARALLELISM - 1, List.of(earlierMarker));
         assertEquals(1, earlierAgain.stats().entries(), "the earlier history is still there for its own restore");
+        assertEquals(1, earlierAgain.liveEntries());
         assertEquals(List.of("result 0 of run 1", "result 1 of run 2"), runAction(earlierAgain, "user", 0, 2, executions));
     }
 

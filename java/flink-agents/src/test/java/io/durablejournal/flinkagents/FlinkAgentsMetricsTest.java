@@ -1,0 +1,105 @@
+package io.durablejournal.flinkagents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.StoreMetrics;
+import io.durablejournal.flinkagents.demo.AgentJob;
+import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.NativeActionStateStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The store metrics of Flink Agents' operator over the journal store, as a reporter sees them:
+ * the agent job (twelve requests, parallelism 2) without a crash and without checkpoints, so
+ * nothing is pruned and every number can be checked against the stores the job left.
+ */
+class FlinkAgentsMetricsTest {
+    private static final int REQUESTS = 12;
+    /**
+     * Flink Agents 0.3.1 puts each action's state when it starts, after each durable call and when
+     * it completes: the draft action (one call) puts 3 times, the resolve action (two) 4 times.
+     */
+    private static final int PUTS_PER_REQUEST = 3 + 4;
+
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void theOperatorsStoreReportsItsPutsBytesAndEntries() throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings();
+        settings.workDir = tmp.resolve("job");
+        settings.requests = REQUESTS;
+        settings.gateAt = -1;
+        settings.crashAt = -1;
+        settings.parallelism = 2;
+        AgentJob.Outcome outcome = AgentJob.run(StreamExecutionEnvironment.getExecutionEnvironment(
+                AgentJob.flinkConfiguration(null)), settings);
+        assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
+
+        List<Map<String, Metric>> subtasks = new ArrayList<>();
+        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
+            subtasks.add(REPORTER.getMetricsByGroup(group));
+        }
+        assertEquals(settings.parallelism, subtasks.size(), "one group per subtask, one attempt");
+
+        long puts = 0;
+        long entries = 0;
+        long bytes = 0;
+        for (Map<String, Metric> metrics : subtasks) {
+            Histogram latency = (Histogram) metrics.get(StoreMetrics.PUT_LATENCY);
+            puts += latency.getCount();
+            assertTrue(latency.getStatistics().getMin() > 0, "put latencies are measured");
+            entries += (Long) ((Gauge<?>) metrics.get(StoreMetrics.LIVE_ENTRIES)).getValue();
+            bytes += (Long) ((Gauge<?>) metrics.get(StoreMetrics.BYTES_APPENDED)).getValue();
+        }
+        assertEquals(REQUESTS * PUTS_PER_REQUEST, puts, "every put Flink Agents made was timed");
+
+        long storedEntries = 0;
+        long storedBytes = 0;
+        long header = segmentBytesAndEntries(Files.createDirectories(tmp.resolve("empty")))[0];
+        for (int subtask = 0; subtask < settings.parallelism; subtask++) {
+            long[] stored = segmentBytesAndEntries(ActionStateStoreFactory.subtaskDirectory(settings.storeDir().toString(), subtask));
+            storedBytes += stored[0] - header;
+            storedEntries += stored[1];
+        }
+        assertEquals(2 * REQUESTS, storedEntries, "two actions per request, nothing pruned without checkpoints");
+        assertEquals(storedEntries, entries, "live entries as the tasks left their stores");
+        assertEquals(storedBytes, bytes, "every byte appended is in the stores' segments, after their headers");
+    }
+
+    private static long[] segmentBytesAndEntries(Path dir) {
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+            return new long[] {store.stats().segmentBytes(), store.stats().entries()};
+        }
+    }
+}

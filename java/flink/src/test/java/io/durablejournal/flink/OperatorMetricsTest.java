@@ -1,0 +1,188 @@
+package io.durablejournal.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.DurableCallable;
+import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.NativeActionStateStore;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.scope.ScopeFormat;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The operators' metrics ({@link JournalMetrics}) as a reporter sees them, from a real job on a
+ * MiniCluster: records "a", "b", "c" of one key on one subtask. "b" crashes inside its second
+ * call, whose reconciler was journaled as PENDING, the first time; Flink restarts the job (there
+ * is no checkpoint: the source is read again from the start, and the store keeps the first
+ * attempt's journals). The second attempt re-emits "a", replays "b"'s first call, reconciles its
+ * second and runs its third, and runs "c". Every attempt registers its own metrics; the reporter
+ * keeps both.
+ */
+class OperatorMetricsTest {
+    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
+
+    @TempDir
+    Path tmp;
+
+    /** "b" makes three calls, the second with a reconciler; the others one each. */
+    static final class Action implements AgentAction<String, String> {
+        private static final long serialVersionUID = 1L;
+        private final String crashFlag;
+
+        Action(String crashFlag) {
+            this.crashFlag = crashFlag;
+        }
+
+        @Override
+        public String run(String record, RunnerContextImpl ctx) throws Exception {
+            String answer = ctx.durableExecute(DurableCallable.of(record + "/1", String.class, () -> record + "1"));
+            if (!record.equals("b")) {
+                return answer;
+            }
+            answer += ctx.durableExecute(DurableCallable.of("b/2", String.class, this::crashTheFirstTime, () -> "b2-reconciled"));
+            return answer + ctx.durableExecute(DurableCallable.of("b/3", String.class, () -> "b3"));
+        }
+
+        /**
+         * An Error is not an outcome the journal records (only exceptions are): the call's slot
+         * stays PENDING, as if the process had died inside the call.
+         */
+        private String crashTheFirstTime() throws Exception {
+            try {
+                Files.createFile(Path.of(crashFlag));
+            } catch (FileAlreadyExistsException crashedBefore) {
+                return "b2";
+            }
+            throw new AssertionError("crash injected inside call b/2");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"DurableActionFunction", "DurableAsyncActions"})
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void theOperatorReportsWhatItsCallsAndItsStoreDid(String operator) throws Exception {
+        Path storeDir = tmp.resolve("store");
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        KeyedStream<String, String> records = env.fromData("a", "b", "c").keyBy(r -> "one key", Types.STRING);
+        Action action = new Action(tmp.resolve("crashed").toString());
+        ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(storeDir.toString());
+        DataStream<String> answers = operator.equals("DurableActionFunction")
+                ? records.process(new DurableActionFunction<>("act", action, String.class, stores), Types.STRING)
+                : DurableAsyncActions.apply(records, "act", action, Types.STRING, stores, 2);
+        answers.sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("metrics " + operator);
+        job.getJobExecutionResult().get();
+
+        List<Map<String, Metric>> attempts = metricsPerAttempt(job.getJobID());
+        assertEquals(2, attempts.size(), "one metric group per attempt: " + attempts);
+        Map<String, Metric> first = attempts.get(0);
+        Map<String, Metric> second = attempts.get(1);
+
+        // First attempt: a/1, b/1 and the body of b/2 ran; "a" was put completed; b crashed.
+        assertEquals(3, count(first, JournalMetrics.CALLS_EXECUTED));
+        assertEquals(0, count(first, JournalMetrics.CALLS_REPLAYED));
+        assertEquals(0, count(first, JournalMetrics.CALLS_RECONCILED));
+        assertEquals(2, count(first, JournalMetrics.ACTIONS_RUN));
+        assertEquals(0, count(first, JournalMetrics.ACTIONS_REEMITTED));
+        assertEquals(1, histogram(first).getCount(), "one completed action put");
+        assertEquals(2L, gauge(first, StoreMetrics.LIVE_ENTRIES), "a (completed) and b (in flight) when the task ended");
+
+        // Second attempt: "a" re-emitted; b/1 replayed, b/2 reconciled, b/3 and c/1 ran.
+        assertEquals(2, count(second, JournalMetrics.CALLS_EXECUTED));
+        assertEquals(1, count(second, JournalMetrics.CALLS_REPLAYED));
+        assertEquals(1, count(second, JournalMetrics.CALLS_RECONCILED));
+        assertEquals(2, count(second, JournalMetrics.ACTIONS_RUN));
+        assertEquals(1, count(second, JournalMetrics.ACTIONS_REEMITTED));
+        assertEquals(2, histogram(second).getCount(), "b and c put completed");
+        assertTrue(histogram(second).getStatistics().getMin() > 0, "put latencies are measured");
+        assertEquals(3L, gauge(second, StoreMetrics.LIVE_ENTRIES), "nothing was pruned: no checkpoint completed");
+
+        // Every byte the two attempts appended is in the store's segment, after its header.
+        long appended = gauge(first, StoreMetrics.BYTES_APPENDED) + gauge(second, StoreMetrics.BYTES_APPENDED);
+        assertEquals(segmentBytes(ActionStateStoreFactory.subtaskDirectory(storeDir.toString(), 0))
+                - segmentBytes(Files.createDirectories(tmp.resolve("empty"))), appended);
+    }
+
+    /** The metrics of this job's {@value StoreMetrics#GROUP} groups, by attempt number. */
+    private static List<Map<String, Metric>> metricsPerAttempt(JobID job) {
+        Map<Integer, Map<String, Metric>> byAttempt = new TreeMap<>();
+        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
+            Map<String, String> variables = group.getAllVariables();
+            if (!job.toString().equals(variables.get(ScopeFormat.SCOPE_JOB_ID))) {
+                continue;
+            }
+            int attempt = Integer.parseInt(variables.get(ScopeFormat.SCOPE_TASK_ATTEMPT_NUM));
+            Map<String, Metric> previous = byAttempt.put(attempt, REPORTER.getMetricsByGroup(group));
+            assertEquals(null, previous, "one group per attempt");
+        }
+        return Collections.unmodifiableList(new ArrayList<>(byAttempt.values()));
+    }
+
+    private static long count(Map<String, Metric> metrics, String name) {
+        return ((Counter) metric(metrics, name)).getCount();
+    }
+
+    private static Histogram histogram(Map<String, Metric> metrics) {
+        return (Histogram) metric(metrics, StoreMetrics.PUT_LATENCY);
+    }
+
+    private static long gauge(Map<String, Metric> metrics, String name) {
+        return (Long) ((Gauge<?>) metric(metrics, name)).getValue();
+    }
+
+    private static Metric metric(Map<String, Metric> metrics, String name) {
+        Metric metric = metrics.get(name);
+        assertTrue(metric != null, name + " is registered: " + metrics.keySet());
+        return metric;
+    }
+
+    private static long segmentBytes(Path dir) {
+        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {
+            return store.stats().segmentBytes();
+        }
+    }
+}
