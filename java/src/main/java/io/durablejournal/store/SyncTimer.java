@@ -15,12 +15,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class SyncTimer {
     private final ScheduledExecutorService clock;
+    /** The clock's thread, once started: {@link #stop()} waits for it to end. */
+    private volatile Thread thread;
 
     SyncTimer(NativeHandle store, Duration maxDelay, String name) {
         clock = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "durable-journal fsync timer (" + name + ")");
-            thread.setDaemon(true);
-            return thread;
+            Thread started = new Thread(runnable, "durable-journal fsync timer (" + name + ")");
+            started.setDaemon(true);
+            thread = started;
+            return started;
         });
         long period = Math.max(1, maxDelay.toNanos());
         clock.scheduleWithFixedDelay(() -> {
@@ -32,11 +35,18 @@ final class SyncTimer {
         }, period, period, TimeUnit.NANOSECONDS);
     }
 
-    /** Stops the clock and waits for a tick in progress. */
+    /**
+     * Stops the clock and waits for a tick in progress and for its thread to end (termination of
+     * the executor is signalled before its thread exits).
+     */
     void stop() {
         clock.shutdownNow();
         try {
             clock.awaitTermination(1, TimeUnit.MINUTES);
+            Thread started = thread;
+            if (started != null && started != Thread.currentThread()) {
+                started.join(TimeUnit.MINUTES.toMillis(1));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -5,14 +5,16 @@ import java.util.Objects;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.agents.runtime.operator.ActionExecutionOperatorFactory;
 import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.runtime.execution.Environment;
 import org.apache.flink.streaming.api.operators.StreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 
 /**
  * Flink Agents' operator factory, handing each subtask (and each restart of it) a {@link
- * JournalActionStateStore} of its own: the store of subtask {@code i} is opened by {@code
- * stores.open(i, parallelism)}, so every subtask journals into its own directory. The factory
- * is Java-serialized into the job graph; the stores are created on the task managers.
+ * JournalActionStateStore} of its own, which opens the subtask's store with its {@link
+ * io.durablejournal.flink.SubtaskScope} (index, parallelism, key groups, attempt, job): a
+ * directory of its own for the file store, its key groups' journals for the Kafka store. The
+ * factory is Java-serialized into the job graph; the stores are created on the task managers.
  */
 public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecutionOperatorFactory<IN, OUT> {
     private static final long serialVersionUID = 1L;
@@ -40,9 +42,11 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
     @Override
     @SuppressWarnings("unchecked")
     public <T extends StreamOperator<OUT>> T createStreamOperator(StreamOperatorParameters<OUT> parameters) {
-        TaskInfo task = parameters.getContainingTask().getEnvironment().getTaskInfo();
+        Environment environment = parameters.getContainingTask().getEnvironment();
+        TaskInfo task = environment.getTaskInfo();
         JournalActionStateStore store = new JournalActionStateStore(stores, task.getIndexOfThisSubtask(),
-                task.getNumberOfParallelSubtasks(), task.getAttemptNumber());
+                task.getNumberOfParallelSubtasks(), task.getMaxNumberOfParallelSubtasks(), task.getAttemptNumber(),
+                environment.getJobID());
         GuardedActionExecutionOperator<IN, OUT> operator = new GuardedActionExecutionOperator<>(agentPlan, inputIsJava,
                 parameters.getProcessingTimeService(), parameters.getMailboxExecutor(), store, new ActionFailureGuard());
         operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());

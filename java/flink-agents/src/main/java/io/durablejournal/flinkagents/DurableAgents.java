@@ -26,7 +26,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *         ActionStateStoreFactory.fileStores("/var/lib/my-job/journal"));
  * }</pre>
  *
- * <p>Restore a job with the parallelism it had: each subtask's journal lives in its own store.
+ * <p>With the Kafka store ({@code KafkaActionStateStores.factory(config)} of {@code
+ * durable-journal-kafka}) the journals survive the loss of a machine and a job restores at any
+ * parallelism. Restore a job over file stores with the parallelism it had: each subtask's journal
+ * lives in its own directory.
  */
 public final class DurableAgents {
     /**

@@ -1,6 +1,8 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.SubtaskScope;
+import io.durablejournal.flink.SubtaskStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.store.StoreStats;
@@ -14,12 +16,16 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Flink Agents' {@link ActionStateStore} SPI over durable-journal's native stores: one per
- * subtask, the file store by default ({@link ActionStateStoreFactory#fileStores}). It is what
- * {@link DurableAgents} hands each subtask of Flink Agents' {@code ActionExecutionOperator}.
+ * Flink Agents' {@link ActionStateStore} SPI over durable-journal's stores: one per subtask,
+ * opened by any {@link ActionStateStoreFactory} (the file store, {@link
+ * ActionStateStoreFactory#fileStores}, or the Kafka store). It is what {@link DurableAgents}
+ * hands each subtask of Flink Agents' {@code ActionExecutionOperator}.
  *
  * <p>Flink Agents 0.3.1 puts the whole ActionState on every durable call; it reaches the native
  * store as Flink Agents' JSON, and the store writes only what changed since the entry it holds
@@ -31,25 +37,29 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  *       the key's text makes both find it. The key type's {@code toString()} must be deterministic
  *       across JVMs and tell distinct keys apart (strings, numbers, {@code Row} and tuples do; a
  *       {@code _} in it means nothing); a key class that does not override {@code toString()}
- *       is refused with an {@link IllegalArgumentException}.</li>
+ *       is refused with an {@link IllegalArgumentException}. (The Kafka store groups entries by
+ *       the key group of this text, which is Flink's for a {@code String} key.)</li>
  *   <li><b>action</b>: its name, unique in the agent plan (Flink Agents' Kafka store uses the
  *       action's identity hash code, which differs in every JVM).</li>
  *   <li><b>event</b>: a digest of its type and attributes ({@link EventDigests}), never its id,
  *       which is random for every record, a replayed one included.</li>
  * </ul>
  *
- * <p>The store is {@link Serializable} so that it can sit in an operator factory; the native
- * store is opened lazily in the subtask that uses it (each subtask and each restart runs its own
+ * <p>The store is {@link Serializable} so that it can sit in an operator factory; the
+ * durable-journal store is opened lazily in the subtask that uses it (each subtask and each restart runs its own
  * copy) and is never serialized. Calls come from the subtask's mailbox thread; they are
  * synchronized all the same.
  */
 public final class JournalActionStateStore implements ActionStateStore, Serializable {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(JournalActionStateStore.class);
 
     private final ActionStateStoreFactory stores;
     private final int subtask;
     private final int parallelism;
+    private final int maxParallelism;
     private final int attempt;
+    private final JobID jobId;
 
     private transient io.durablejournal.store.ActionStateStore store;
     private transient boolean closed;
@@ -57,27 +67,39 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
     private transient Map<String, Long> prunedThrough;
     private transient ReplayCounts replays;
+    private transient boolean warnedOfKeyGroups;
 
     /**
-     * @param stores opens the native store of a subtask (called once, on first use)
-     * @param subtaskIndex this subtask's index; its markers are the ones it keeps after a restore
-     * @param parallelism the operator's parallelism; a checkpoint taken at another one is refused
+     * The store of one subtask of Flink Agents' operator; the store itself is opened on first use
+     * ({@link #rebuildState} in the operator), with the {@link SubtaskScope} these make.
+     *
+     * @param stores opens the subtask's store ({@link ActionStateStoreFactory#open(SubtaskScope)})
+     * @param subtaskIndex this subtask's index; a per-subtask store keeps its markers after a restore
+     * @param parallelism the operator's parallelism; a per-subtask store refuses a checkpoint taken
+     *     at another one
+     * @param maxParallelism the number of Flink key groups (the job's max parallelism)
      * @param attemptNumber Flink's execution attempt: 0 for a job's first start, where a store
      *     holding entries of an earlier run is refused
+     * @param jobId the running job (the Kafka store names a new history after it)
      */
-    public JournalActionStateStore(ActionStateStoreFactory stores, int subtaskIndex, int parallelism, int attemptNumber) {
+    public JournalActionStateStore(ActionStateStoreFactory stores, int subtaskIndex, int parallelism, int maxParallelism,
+            int attemptNumber, JobID jobId) {
         this.stores = Objects.requireNonNull(stores, "stores");
-        if (subtaskIndex < 0 || parallelism < 1 || subtaskIndex >= parallelism || attemptNumber < 0) {
-            throw new IllegalArgumentException("subtask " + subtaskIndex + " of " + parallelism + ", attempt " + attemptNumber);
+        if (attemptNumber < 0) {
+            throw new IllegalArgumentException("attempt " + attemptNumber);
         }
         this.subtask = subtaskIndex;
         this.parallelism = parallelism;
+        this.maxParallelism = maxParallelism;
         this.attempt = attemptNumber;
+        this.jobId = jobId;
+        scope(false); // checks the subtask, the parallelisms and the job id
     }
 
     @Override
     public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
         String keyText = keyText(key);
+        warnOfKeyGroupsOnce(key);
         io.durablejournal.store.ActionStateStore opened = open();
         EventIdentity eventIdentity = events.identityOf(event);
         opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
@@ -103,64 +125,68 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     }
 
     /**
-     * Keeps this subtask's markers from the union of every subtask's, and checks the native store
-     * against them (a replaced, wiped or older store is refused instead of silently re-running
-     * journaled calls); entries written after the markers are kept, they are the journals the
-     * restored job replays. Refused for good ({@link SuppressRestartsException}): a checkpoint
-     * taken at another parallelism, markers of another kind of store, and a job's first start
-     * (no markers, attempt 0) over a store holding entries of an earlier run. Without markers on
-     * a later attempt (the job failed before its first checkpoint) the entries are that run's
-     * own journals and are kept.
+     * Opens the subtask's store from the checkpoint's markers: Flink Agents' operator calls this
+     * first, in {@code initializeState}, with the union of every subtask's markers (none when the
+     * job starts without a checkpoint of this store). The store is opened with this subtask's
+     * {@link SubtaskScope}, restored when there are markers, and {@link SubtaskStores#open}
+     * checks or rebuilds it:
+     * <ul>
+     *   <li>a store that restores at any parallelism (the Kafka store) gets the markers of every
+     *       subtask and rebuilds the journals of the key groups this subtask now owns;</li>
+     *   <li>a per-subtask store (the file store) keeps this subtask's markers; a checkpoint taken
+     *       at another parallelism is refused;</li>
+     *   <li>without markers, a job's first attempt over a file store holding entries of an
+     *       earlier run is refused; a later attempt (the job failed before its first checkpoint)
+     *       keeps them, they are that run's own journals.</li>
+     * </ul>
+     * Refusals fail the job for good ({@link SuppressRestartsException}), as do markers of
+     * another kind of store.
+     *
+     * @throws IllegalStateException when the store was already used: it is restored before any use
      */
     @Override
     public synchronized void rebuildState(List<Object> recoveryMarkers) {
         Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
-        io.durablejournal.store.ActionStateStore opened = open();
+        checkOpen();
+        if (store != null) {
+            throw new IllegalStateException(describe() + " is restored before it is used, and it was used already");
+        }
+        List<byte[]> markers = markersToRestore(recoveryMarkers);
         try {
-            if (recoveryMarkers.isEmpty() && attempt == 0) {
-                refuseEntriesOfAnEarlierRun(opened);
-            }
-            opened.rebuildState(markersOfThisSubtask(recoveryMarkers));
+            opened(SubtaskStores.open(stores, scope(!recoveryMarkers.isEmpty()), markers));
         } catch (RuntimeException e) {
-            close();
             throw e;
+        } catch (Exception e) {
+            throw cannotOpen(e);
         }
     }
 
-    /** This subtask's native markers among every subtask's; refuses markers it cannot restore from. */
-    private List<byte[]> markersOfThisSubtask(List<Object> recoveryMarkers) {
-        List<byte[]> mine = new ArrayList<>();
+    /** The native markers the store restores from; refuses markers it cannot restore from. */
+    private List<byte[]> markersToRestore(List<Object> recoveryMarkers) {
+        List<SubtaskMarker> decoded = new ArrayList<>();
+        List<Integer> parallelisms = new ArrayList<>();
         for (Object marker : recoveryMarkers) {
             if (!SubtaskMarker.isOurs(marker)) {
                 throw refuse("the checkpoint holds a recovery marker of another action state store (" + marker
                         + "); its journals are not in " + describe());
             }
-            SubtaskMarker decoded = SubtaskMarker.decode((String) marker);
-            if (decoded.parallelism != parallelism) {
-                throw refuse("the checkpoint was taken with parallelism " + decoded.parallelism + " but this job runs with "
-                        + parallelism + "; each subtask's journal lives in its own store, so restore with parallelism "
-                        + decoded.parallelism);
-            }
-            if (decoded.subtask == subtask) {
-                mine.add(decoded.storeMarker);
+            SubtaskMarker subtaskMarker = SubtaskMarker.decode((String) marker);
+            decoded.add(subtaskMarker);
+            parallelisms.add(subtaskMarker.parallelism);
+        }
+        SubtaskStores.checkRestoredParallelism(stores, parallelisms, parallelism);
+        boolean everySubtasks = stores.restoresAtAnyParallelism();
+        List<byte[]> markers = new ArrayList<>();
+        for (SubtaskMarker marker : decoded) {
+            if (everySubtasks || marker.subtask == subtask) {
+                markers.add(marker.storeMarker);
             }
         }
-        if (!recoveryMarkers.isEmpty() && mine.isEmpty()) {
+        if (!recoveryMarkers.isEmpty() && markers.isEmpty()) {
             throw refuse("the checkpoint has no recovery marker of subtask " + subtask + " among its "
                     + recoveryMarkers.size());
         }
-        return mine;
-    }
-
-    /** A job's first start numbers its records from 0: entries of an earlier run would pass for its own. */
-    private void refuseEntriesOfAnEarlierRun(io.durablejournal.store.ActionStateStore opened) {
-        if (opened instanceof NativeActionStateStore) {
-            long entries = ((NativeActionStateStore) opened).stats().entries();
-            if (entries > 0) {
-                throw refuse(describe() + " holds " + entries + " entries of an earlier run, but this job starts without"
-                        + " a checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory");
-            }
-        }
+        return markers;
     }
 
     /**
@@ -187,14 +213,19 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return new SubtaskMarker(subtask, parallelism, open().getRecoveryMarker()).encode();
     }
 
-    /** Syncs and releases the native store (the file store's directory lock). Idempotent. */
+    /**
+     * Syncs and releases the store (the file store's directory lock, the Kafka store's clients).
+     * Idempotent. Flink Agents' operator closes it while Flink cleans up after a failure too,
+     * where an exception is fatal to the task manager: a failing close is logged, not thrown
+     * ({@link SubtaskStores#close}).
+     */
     @Override
     public synchronized void close() {
         closed = true;
         if (store != null) {
             io.durablejournal.store.ActionStateStore closing = store;
             store = null;
-            closing.close();
+            SubtaskStores.close(closing);
         }
     }
 
@@ -209,35 +240,66 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return open();
     }
 
-    /** The native store's counters, or null when it is not one of the native stores (or not open). */
+    /** The native file or in-memory store's counters, or null for another store (or none open yet). */
     public synchronized StoreStats stats() {
         return store instanceof NativeActionStateStore ? ((NativeActionStateStore) store).stats() : null;
     }
 
     /** Where this subtask's journal lives, for messages. */
     public synchronized String describe() {
-        String where = store instanceof NativeActionStateStore ? ((NativeActionStateStore) store).describe() : stores.toString();
-        return "the action state store of subtask " + subtask + " (" + where + ")";
+        return "the action state store of subtask " + subtask + " (" + (store != null ? store : stores) + ")";
     }
 
+    /** The store, opened on first use as a subtask starting without a checkpoint (outside the operator). */
     private io.durablejournal.store.ActionStateStore open() {
-        if (closed) {
-            throw new IllegalStateException("the action state store of subtask " + subtask + " is closed");
-        }
+        checkOpen();
         if (store == null) {
             try {
-                store = Objects.requireNonNull(stores.open(subtask, parallelism), "the store factory returned null");
+                opened(Objects.requireNonNull(stores.open(scope(false)), "the store factory returned null"));
             } catch (RuntimeException e) {
                 throw e;
             } catch (Exception e) {
-                throw new IllegalStateException("cannot open the action state store of subtask " + subtask + " with "
-                        + stores + ": " + e.getMessage(), e);
+                throw cannotOpen(e);
             }
-            events = new EventDigests();
-            prunedThrough = new HashMap<>();
-            replays = new ReplayCounts();
         }
         return store;
+    }
+
+    /** This subtask's scope; {@code restored} when the checkpoint holds markers of this store. */
+    private SubtaskScope scope(boolean restored) {
+        return new SubtaskScope(subtask, parallelism, maxParallelism, attempt, restored, jobId);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the action state store of subtask " + subtask + " is closed");
+        }
+    }
+
+    private void opened(io.durablejournal.store.ActionStateStore opened) {
+        store = opened;
+        events = new EventDigests();
+        prunedThrough = new HashMap<>();
+        replays = new ReplayCounts();
+    }
+
+    private IllegalStateException cannotOpen(Exception e) {
+        return new IllegalStateException("cannot open the action state store of subtask " + subtask + " with " + stores + ": "
+                + e.getMessage(), e);
+    }
+
+    /**
+     * A store that restores at any parallelism (the Kafka store) groups entries by the key group
+     * of the key's text, which is Flink's own only for a {@code String} key: another key type
+     * works, but its subtask loads key groups it does not own from the store on first use.
+     */
+    private void warnOfKeyGroupsOnce(Object key) {
+        if (!warnedOfKeyGroups && !(key instanceof String) && stores.restoresAtAnyParallelism()) {
+            warnedOfKeyGroups = true;
+            LOG.warn("{}: the Flink keys are {}, not Strings: their journals are grouped by the key groups of their text, not"
+                    + " Flink's, and the subtask reads such key groups from the store on first use; key the stream by a"
+                    + " String", describe(), key.getClass().getName());
+        }
     }
 
     /** The text the store files a Flink key under (see the class comment). */

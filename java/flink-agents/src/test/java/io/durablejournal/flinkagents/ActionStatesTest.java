@@ -22,7 +22,7 @@ class ActionStatesTest {
 
     /** A put, then a get, as the operator makes them (a fresh event object, as after a restore). */
     private static ActionState roundTrip(ActionState state) {
-        try (JournalActionStateStore store = new JournalActionStateStore(ActionStateStoreFactory.inMemory(), 0, 1, 0)) {
+        try (JournalActionStateStore store = Fixtures.store(ActionStateStoreFactory.inMemory(), 0, 1, 0)) {
             Action action = Fixtures.draft(Fixtures.plan());
             store.put("k", 1, action, state.getTaskEvent(), state);
             return store.get("k", 1, action, state.getTaskEvent());

@@ -54,7 +54,7 @@ class ActionsAcrossJvmsTest {
         System.out.println("[kafka store keys] written in the child JVM: " + lines.get(1) + "; in this JVM: " + kafkaKeyHere);
         assertNotEquals(lines.get(1), kafkaKeyHere,
                 "Flink Agents' Kafka store would miss this journal: its key hashes the identity of Class objects");
-        try (JournalActionStateStore store = new JournalActionStateStore(
+        try (JournalActionStateStore store = Fixtures.store(
                 ActionStateStoreFactory.fileStores(storeDir.toString()), 0, 1, 1)) {
             store.rebuildState(Collections.singletonList(marker));
             ActionState byText = store.get("user_1", 1, draft, replayed);

@@ -85,7 +85,7 @@ class BytesPerActionTest {
     /** Bytes of one action of {@code calls} calls: {@code [store, whole state, puts]}. */
     private long[] measure(int calls) throws Exception {
         ActionStateStoreFactory fileStores = ActionStateStoreFactory.fileStores(tmp.resolve("store-" + calls).toString(), 64);
-        MeasuringStore store = new MeasuringStore(new JournalActionStateStore(fileStores, 0, 1, 0));
+        MeasuringStore store = new MeasuringStore(Fixtures.store(fileStores, 0, 1, 0));
         try (KeyedOneInputStreamOperatorTestHarness<Integer, Integer, Object> harness = new KeyedOneInputStreamOperatorTestHarness<>(
                 new InjectingFactory(new AgentPlan(new CallsAgent()), store), value -> 0, Types.INT)) {
             harness.open();

@@ -21,7 +21,7 @@ final class CountingStores implements ActionStateStoreFactory {
         return opened;
     }
 
-    static final class Counting implements ActionStateStore {
+    static class Counting implements ActionStateStore {
         final NativeActionStateStore nativeStore;
         int prunes;
 

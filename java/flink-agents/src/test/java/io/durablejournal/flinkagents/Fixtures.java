@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.flinkagents.demo.SupportRequest;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +12,19 @@ import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateSerde;
 import org.apache.flink.agents.runtime.actionstate.CallResult;
+import org.apache.flink.api.common.JobID;
 
 /** Flink Agents objects for the store tests: the demo agent's actions, its events and states. */
 final class Fixtures {
     private Fixtures() {}
+
+    /** The job the stores of these tests belong to. */
+    static final JobID JOB = new JobID(1, 2);
+
+    /** The adapter's store of subtask {@code subtask}, with Flink's default 128 key groups. */
+    static JournalActionStateStore store(ActionStateStoreFactory stores, int subtask, int parallelism, int attempt) {
+        return new JournalActionStateStore(stores, subtask, parallelism, 128, attempt, JOB);
+    }
 
     /** A fresh plan of the demo agent: new {@code Action} objects each time. */
     static AgentPlan plan() {

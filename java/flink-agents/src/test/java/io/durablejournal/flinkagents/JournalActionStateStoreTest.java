@@ -1,12 +1,15 @@
 package io.durablejournal.flinkagents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.SubtaskScope;
+import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.flinkagents.demo.SupportRequest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +18,7 @@ import java.io.ObjectOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +46,11 @@ class JournalActionStateStoreTest {
     Path tmp;
 
     private static JournalActionStateStore inMemory() {
-        return new JournalActionStateStore(ActionStateStoreFactory.inMemory(), 0, 1, 0);
+        return Fixtures.store(ActionStateStoreFactory.inMemory(), 0, 1, 0);
     }
 
     private JournalActionStateStore fileStore(int subtask, int parallelism, int attempt) {
-        return new JournalActionStateStore(ActionStateStoreFactory.fileStores(tmp.resolve("store").toString()), subtask,
+        return Fixtures.store(ActionStateStoreFactory.fileStores(tmp.resolve("store").toString()), subtask,
                 parallelism, attempt);
     }
 
@@ -186,7 +190,76 @@ class JournalActionStateStoreTest {
         try (JournalActionStateStore rescaled = fileStore(0, 3, 1)) {
             SuppressRestartsException refused = assertThrows(SuppressRestartsException.class,
                     () -> rescaled.rebuildState(Collections.singletonList(marker)));
-            assertTrue(refused.getCause().getMessage().contains("restore with parallelism 2"), refused.getCause().getMessage());
+            assertTrue(refused.getCause().getMessage().contains("restore at parallelism 2"), refused.getCause().getMessage());
+        }
+    }
+
+    /** A factory whose stores restore at any parallelism, as the Kafka store's: it records what it is handed. */
+    private static final class RescalableStores implements ActionStateStoreFactory {
+        private static final long serialVersionUID = 1L;
+        transient SubtaskScope scope;
+        transient List<byte[]> markers;
+
+        @Override
+        public io.durablejournal.store.ActionStateStore open(int subtaskIndex, int parallelism) {
+            throw new UnsupportedOperationException("opened with its scope");
+        }
+
+        @Override
+        public io.durablejournal.store.ActionStateStore open(SubtaskScope opening) {
+            scope = opening;
+            markers = null;
+            return new CountingStores.Counting(ActionStateStores.inMemory()) {
+                @Override
+                public void rebuildState(List<byte[]> recoveryMarkers) {
+                    markers = recoveryMarkers;
+                }
+            };
+        }
+
+        @Override
+        public boolean restoresAtAnyParallelism() {
+            return true;
+        }
+    }
+
+    @Test
+    void aStoreThatRestoresAtAnyParallelismGetsEverySubtasksMarkersAndTheRescaledSubtasksScope() {
+        RescalableStores stores = new RescalableStores();
+        List<Object> union = new ArrayList<>();
+        List<String> storeMarkers = new ArrayList<>();
+        for (int subtask = 0; subtask < 2; subtask++) {
+            try (JournalActionStateStore store = Fixtures.store(stores, subtask, 2, 0)) {
+                store.rebuildState(Collections.emptyList());
+                assertFalse(stores.scope.restored(), "a start without markers");
+                assertNull(stores.markers, "nothing to rebuild from");
+                Object marker = store.getRecoveryMarker();
+                union.add(marker);
+                storeMarkers.add(Base64.getEncoder().encodeToString(SubtaskMarker.decode((String) marker).storeMarker));
+            }
+        }
+        try (JournalActionStateStore rescaled = new JournalActionStateStore(stores, 2, 3, 128, 1, Fixtures.JOB)) {
+            rescaled.rebuildState(union);
+            SubtaskScope scope = stores.scope;
+            assertTrue(scope.restored());
+            assertEquals(Arrays.asList(2, 3, 128, 1, 86, 127), Arrays.asList(scope.subtaskIndex(), scope.parallelism(),
+                    scope.maxParallelism(), scope.attemptNumber(), scope.firstKeyGroup(), scope.lastKeyGroup()));
+            assertEquals(Fixtures.JOB, scope.jobId());
+            List<String> handed = new ArrayList<>();
+            for (byte[] marker : stores.markers) {
+                handed.add(Base64.getEncoder().encodeToString(marker));
+            }
+            assertEquals(storeMarkers, handed, "the markers of both subtasks of the checkpoint, a third subtask's included");
+        }
+    }
+
+    @Test
+    void aStoreIsRestoredBeforeItIsUsed() {
+        try (JournalActionStateStore store = inMemory()) {
+            assertNull(store.get("k", 1, draft, Fixtures.input(1)));
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> store.rebuildState(Collections.emptyList()));
+            assertTrue(refused.getMessage().contains("restored before it is used"), refused.getMessage());
         }
     }
 
@@ -222,7 +295,7 @@ class JournalActionStateStoreTest {
     @Test
     void pruningEveryCompletedKeyAtEveryCheckpointReachesTheNativeStoreOncePerKey() {
         CountingStores counting = new CountingStores();
-        try (JournalActionStateStore store = new JournalActionStateStore(counting, 0, 1, 0)) {
+        try (JournalActionStateStore store = Fixtures.store(counting, 0, 1, 0)) {
             int keys = 1000;
             for (int k = 0; k < keys; k++) {
                 InputEvent event = Fixtures.input(k);

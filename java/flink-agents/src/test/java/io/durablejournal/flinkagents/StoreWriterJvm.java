@@ -23,7 +23,7 @@ public final class StoreWriterJvm {
         Action draft = Fixtures.draft(Fixtures.plan());
         InputEvent event = Fixtures.input(1);
         Object marker;
-        try (JournalActionStateStore store = new JournalActionStateStore(ActionStateStoreFactory.fileStores(args[0]), 0, 1, 0)) {
+        try (JournalActionStateStore store = Fixtures.store(ActionStateStoreFactory.fileStores(args[0]), 0, 1, 0)) {
             store.rebuildState(Collections.emptyList());
             store.put("user_1", 1, draft, event, Fixtures.stateWithCalls(event, 2, "journaled in another JVM "));
             marker = store.getRecoveryMarker();

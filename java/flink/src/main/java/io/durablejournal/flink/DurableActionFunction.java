@@ -197,7 +197,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
             if (counters != null) {
                 counters.storeClosing();
             }
-            DurableActionRunner.closeStore(store);
+            SubtaskStores.close(store);
             store = null;
         }
     }

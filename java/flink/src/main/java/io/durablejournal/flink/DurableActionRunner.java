@@ -14,9 +14,6 @@ import java.util.Objects;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.RuntimeContext;
-import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What {@link DurableActionFunction} and {@link DurableAsyncActionFunction} share: opening a
@@ -29,7 +26,6 @@ import org.slf4j.LoggerFactory;
  * DurableExecutionContext}, used only by the thread that runs that action.
  */
 final class DurableActionRunner<IN, OUT> {
-    private static final Logger LOG = LoggerFactory.getLogger(DurableActionRunner.class);
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -107,78 +103,16 @@ final class DurableActionRunner<IN, OUT> {
     }
 
     /**
-     * Opens the store of this subtask. After a restore, {@link ActionStateStore#rebuildState}
-     * checks it against the checkpointed recovery markers (a replaced, wiped or older store fails
-     * the restore instead of silently re-running journaled calls) and keeps the entries written
-     * after them: the journals of the records Flink replays.
-     *
-     * <p>A first attempt that starts without a checkpoint numbers its records from 0 again, so
-     * entries left in the store by an earlier run would be taken for this run's journals (their
-     * stored outputs re-emitted instead of running the action). That is refused, and the job
-     * fails for good ({@link SuppressRestartsException}: a restart would not fix it). A later
-     * attempt without a checkpoint (the job failed before its first checkpoint completed) keeps
-     * them: its first attempt found the store empty, so they are that attempt's journals, which
-     * the replayed records resume.
+     * Opens the store of this subtask ({@link SubtaskStores#open}) with the checkpoint's markers
+     * when it is restored, after refusing a restore at a parallelism its stores cannot follow.
      */
     static ActionStateStore openStore(ActionStateStoreFactory factory, RuntimeContext context, boolean restored,
             RecoveryMarkerState recoveryMarkers) throws Exception {
         TaskInfo task = context.getTaskInfo();
-        int subtask = task.getIndexOfThisSubtask();
-        List<byte[]> markers = new ArrayList<>();
-        if (restored) {
-            try {
-                markers = recoveryMarkers.restored(task.getNumberOfParallelSubtasks());
-            } catch (IllegalStateException rescaled) {
-                // Another attempt at the same parallelism would be refused again.
-                throw new SuppressRestartsException(rescaled);
-            }
-        }
-        SubtaskScope scope = SubtaskScope.of(task, context.getJobInfo().getJobId(), restored);
-        ActionStateStore store = Objects.requireNonNull(factory.open(scope), "the store factory returned null");
-        if (restored) {
-            try {
-                store.rebuildState(markers);
-            } catch (RuntimeException e) {
-                closeStore(store);
-                throw e;
-            }
-        } else if (task.getAttemptNumber() == 0) {
-            refuseEntriesOfAnEarlierRun(store, subtask);
-        }
-        return store;
-    }
-
-    /** See {@link ActionStateStore#liveEntries()}: a store that cannot tell (-1) is not checked. */
-    private static void refuseEntriesOfAnEarlierRun(ActionStateStore store, int subtask) {
-        long entries;
-        try {
-            entries = store.liveEntries();
-        } catch (RuntimeException e) {
-            closeStore(store);
-            throw e;
-        }
-        if (entries > 0) {
-            closeStore(store);
-            throw new SuppressRestartsException(new IllegalStateException("the action state store of subtask " + subtask
-                    + " (" + store + ") holds " + entries + " entries of an earlier run, but this job starts without a"
-                    + " checkpoint; restore the job from its checkpoint or savepoint, or remove the store directory"));
-        }
-    }
-
-    /**
-     * Closes the subtask's store when its function closes, which Flink also does while cleaning up
-     * after a failure: an exception thrown there is fatal to the whole task manager in Flink 2.2
-     * ("exception in exception handler"). So a failing close (a store whose directory is gone, a
-     * Kafka store that cannot send its last tombstones) is logged, not thrown. Nothing a checkpoint
-     * relies on is lost by it: getting the recovery marker made everything before it durable.
-     */
-    static void closeStore(ActionStateStore store) {
-        try {
-            store.close();
-        } catch (RuntimeException e) {
-            LOG.warn("closing the action state store {} failed; what the last checkpoint relies on was durable when it was"
-                    + " taken", store, e);
-        }
+        List<byte[]> markers = restored
+                ? recoveryMarkers.restored(factory, task.getNumberOfParallelSubtasks())
+                : Collections.emptyList();
+        return SubtaskStores.open(factory, SubtaskScope.of(task, context.getJobInfo().getJobId(), restored), markers);
     }
 
     /** What running a record did; confined to one thread, then added to the {@link Counters}. */

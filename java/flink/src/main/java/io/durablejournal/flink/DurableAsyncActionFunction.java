@@ -314,7 +314,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 if (counters != null) {
                     counters.storeClosing();
                 }
-                DurableActionRunner.closeStore(store);
+                SubtaskStores.close(store);
                 store = null;
             }
         }

@@ -26,12 +26,10 @@ final class RecoveryMarkerState {
     private final ListState<byte[]> markers;
     /** Union state: every subtask's parallelism at the snapshot. */
     private final ListState<Integer> parallelism;
-    private final boolean anyParallelism;
 
-    private RecoveryMarkerState(ListState<byte[]> markers, ListState<Integer> parallelism, boolean anyParallelism) {
+    private RecoveryMarkerState(ListState<byte[]> markers, ListState<Integer> parallelism) {
         this.markers = markers;
         this.parallelism = parallelism;
-        this.anyParallelism = anyParallelism;
     }
 
     static RecoveryMarkerState register(OperatorStateStore states, ActionStateStoreFactory factory) throws Exception {
@@ -40,21 +38,15 @@ final class RecoveryMarkerState {
                 ? states.getUnionListState(new ListStateDescriptor<>(ALL_SUBTASKS, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO))
                 : states.getListState(new ListStateDescriptor<>(PER_SUBTASK, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         ListState<Integer> parallelism = states.getUnionListState(new ListStateDescriptor<>(PARALLELISM, Types.INT));
-        return new RecoveryMarkerState(markers, parallelism, anyParallelism);
+        return new RecoveryMarkerState(markers, parallelism);
     }
 
-    /** The restored markers, after refusing a per-subtask store's restore at another parallelism. */
-    List<byte[]> restored(int currentParallelism) throws Exception {
-        if (!anyParallelism) {
-            for (Integer checkpointed : parallelism.get()) {
-                if (checkpointed != currentParallelism) {
-                    throw new IllegalStateException("the checkpoint was taken at parallelism " + checkpointed + " and the job now"
-                            + " runs at " + currentParallelism + ": each subtask's store holds the journals of its own keys, and"
-                            + " keys move to other subtasks at another parallelism; restore at parallelism " + checkpointed
-                            + ", or use a store that restores at any parallelism (the Kafka store)");
-                }
-            }
-        }
+    /**
+     * The restored markers, after refusing a per-subtask store's restore at another parallelism
+     * ({@link SubtaskStores#checkRestoredParallelism}).
+     */
+    List<byte[]> restored(ActionStateStoreFactory factory, int currentParallelism) throws Exception {
+        SubtaskStores.checkRestoredParallelism(factory, parallelism.get(), currentParallelism);
         List<byte[]> out = new ArrayList<>();
         for (byte[] marker : markers.get()) {
             out.add(marker);

@@ -81,7 +81,8 @@ class KafkaRescaleTest {
         broker = KafkaBroker.shared();
     }
 
-    private static Configuration flinkConfiguration(Path checkpoints) {
+    /** Checkpoints every 100 ms under {@code checkpoints}, retained when the job is cancelled or fails. */
+    static Configuration flinkConfiguration(Path checkpoints) {
         Configuration conf = AgentJob.flinkConfiguration(Duration.ofMillis(100));
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
@@ -102,8 +103,8 @@ class KafkaRescaleTest {
         return env;
     }
 
-    /** The newest checkpoint a cancelled job left behind. */
-    private static Path retainedCheckpoint(Path checkpoints) throws Exception {
+    /** The newest checkpoint a cancelled (or failed) job left behind. */
+    static Path retainedCheckpoint(Path checkpoints) throws Exception {
         try (Stream<Path> paths = Files.walk(checkpoints)) {
             return paths.filter(p -> p.getFileName().toString().equals("_metadata"))
                     .map(Path::getParent)

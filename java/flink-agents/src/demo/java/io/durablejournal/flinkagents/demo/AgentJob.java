@@ -42,6 +42,8 @@ import org.apache.flink.util.CloseableIterator;
  */
 public final class AgentJob {
     private static final String JOB_NAME = "durable-journal on Flink Agents";
+    /** The agent operator's uid: its state is found again when a checkpoint is restored at another parallelism. */
+    private static final String AGENT_UID = "support-agent";
 
     private AgentJob() {}
 
@@ -58,6 +60,11 @@ public final class AgentJob {
         public Path workDir;
         /** Null: file stores under {@link #storeDir()}. */
         public ActionStateStoreFactory stores;
+        /**
+         * Runs in the crashing action right before the injected crash, in this JVM (a test loses
+         * the machine's local disk there); null: nothing.
+         */
+        public Runnable atCrash;
 
         public Path sideEffectFile() {
             return workDir.resolve("side-effects.log");
@@ -161,7 +168,7 @@ public final class AgentJob {
         Objects.requireNonNull(settings.workDir, "settings.workDir");
         Files.createDirectories(settings.workDir);
         String runId = UUID.randomUUID().toString();
-        Staging staging = new Staging(settings.crashAt >= 0 ? SupportRequest.id(settings.crashAt) : null);
+        Staging staging = new Staging(settings.crashAt >= 0 ? SupportRequest.id(settings.crashAt) : null, settings.atCrash);
         Staging.register(runId, staging);
         try {
             long started = System.nanoTime();
@@ -171,12 +178,14 @@ public final class AgentJob {
                     .addSource(new RequestSource(runId, settings.requests, settings.gateAt, burstEnd), "requests",
                             Types.POJO(SupportRequest.class))
                     .setParallelism(1)
+                    .uid("requests")
                     .keyBy(new ByUser(), Types.STRING);
             AgentPlan plan = plan(runId, settings.sideEffectFile());
             DataStream<String> answers;
             if (settings.journal) {
                 answers = DurableAgents.connectToAgent(requests, plan, settings.storeFactory())
                         .setParallelism(settings.parallelism)
+                        .uid(AGENT_UID)
                         .map(new AsText(), Types.STRING);
             } else {
                 // Flink Agents' own wiring, no store; with the same fix for its Kryo copies, so that
@@ -184,7 +193,7 @@ public final class AgentJob {
                 MethodByReference.register(env);
                 SingleOutputStreamOperator<Object> outputs =
                         (SingleOutputStreamOperator<Object>) CompileUtils.connectToAgent(requests, plan);
-                answers = outputs.setParallelism(settings.parallelism).map(new AsText(), Types.STRING);
+                answers = outputs.setParallelism(settings.parallelism).uid(AGENT_UID).map(new AsText(), Types.STRING);
             }
             List<String> collected = new ArrayList<>();
             JobExecutionResult result;

@@ -20,6 +20,8 @@ public final class Staging {
 
     /** The request whose second action crashes once, after its first tool call; null for none. */
     final String crashRequestId;
+    /** Runs right before the crash; null: nothing. */
+    private final Runnable atCrash;
 
     private final Set<String> answered = ConcurrentHashMap.newKeySet();
     private final AtomicInteger callsRequested = new AtomicInteger();
@@ -29,8 +31,9 @@ public final class Staging {
     private final List<String> sinkReceived = Collections.synchronizedList(new ArrayList<>());
     private boolean crashInjected;
 
-    Staging(String crashRequestId) {
+    Staging(String crashRequestId, Runnable atCrash) {
         this.crashRequestId = crashRequestId;
+        this.atCrash = atCrash;
     }
 
     static void register(String runId, Staging staging) {
@@ -97,12 +100,15 @@ public final class Staging {
         }
     }
 
-    /** True once, for the crash request: the caller throws. */
+    /** True once, for the crash request, after running the {@code atCrash} hook: the caller throws. */
     public synchronized boolean crashNow(String requestId) {
         if (crashInjected || !requestId.equals(crashRequestId)) {
             return false;
         }
         crashInjected = true;
+        if (atCrash != null) {
+            atCrash.run();
+        }
         return true;
     }
 

@@ -1,0 +1,228 @@
+package io.durablejournal.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flinkagents.DurableAgents;
+import io.durablejournal.flinkagents.demo.AgentJob;
+import io.durablejournal.flinkagents.demo.SideEffects;
+import io.durablejournal.flinkagents.demo.SupportAgent;
+import io.durablejournal.flinkagents.demo.SupportRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The Flink Agents adapter with the Kafka store: a real Flink Agents 0.3.1 agent (the adapter
+ * demo's {@link SupportAgent}: a chat call in its first action, two tool calls in its second, each
+ * through {@code ctx.durableExecute}) on Flink Agents' own operator, wired by {@link
+ * DurableAgents#connectToAgent} with {@link KafkaActionStateStores#factory}, at parallelism 2 on a
+ * MiniCluster. Twelve requests of three users; the source waits for a checkpoint taken after
+ * requests 0..4 were answered, emits 5..7 and holds further checkpoints; request 7's second action
+ * crashes after its first tool call. Requests 5 and 6 completed after the checkpoint and request 7
+ * was interrupted: their journals are only in the topic.
+ */
+class FlinkAgentsKafkaTest {
+    private static final int REQUESTS = 12;
+    private static final int GATE = 5;
+    private static final int CRASH = 7;
+    /** Flink's default max parallelism for these jobs: the key groups, the same at every parallelism. */
+    private static final int MAX_PARALLELISM = 128;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
+
+    private static KafkaBroker broker;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = KafkaBroker.shared();
+    }
+
+    private static ActionStateStoreFactory kafkaStores(String topicPrefix) throws Exception {
+        return KafkaActionStateStores.factory(broker.config(broker.createTopic(topicPrefix + "-" + UUID.randomUUID(), 3)));
+    }
+
+    private AgentJob.Settings settings(String name, ActionStateStoreFactory stores) {
+        AgentJob.Settings settings = new AgentJob.Settings();
+        settings.workDir = tmp.resolve(name);
+        settings.requests = REQUESTS;
+        settings.gateAt = GATE;
+        settings.crashAt = CRASH;
+        settings.parallelism = 2;
+        settings.stores = stores;
+        return settings;
+    }
+
+    private static AgentJob.Outcome run(Configuration conf, AgentJob.Settings settings) throws Exception {
+        AgentJob.Outcome outcome = AgentJob.run(StreamExecutionEnvironment.getExecutionEnvironment(conf), settings);
+        System.out.println("[timing] Flink Agents job with " + settings.stores + " at parallelism " + settings.parallelism
+                + ": " + outcome.wallMillis + " ms");
+        return outcome;
+    }
+
+    /** The directory that stands for the task manager's local disk; deleted at the injected crash. */
+    private static Path loseAtTheCrash(AgentJob.Settings settings) throws IOException {
+        Path machine = Files.createDirectories(settings.workDir.resolve("machine"));
+        settings.atCrash = () -> {
+            try {
+                KafkaMachineLossTest.deleteRecursively(machine);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+        return machine;
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void withTheKafkaStoreEverySideEffectRunsExactlyOnceAfterTheMachineIsLost() throws Exception {
+        AgentJob.Settings settings = settings("kafka", kafkaStores("journal-agents-machine-loss"));
+        Path machine = loseAtTheCrash(settings);
+        AgentJob.Outcome outcome = run(AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings);
+
+        assertTrue(outcome.crashed, "the crash was injected");
+        assertFalse(Files.exists(machine), "the machine's directory was deleted before the restart");
+        assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
+        assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
+        assertEquals(Map.of(), repeated(outcome.sideEffects), "no side effect ran twice");
+        assertEquals(1, outcome.callsReplayed(), "the crashed action's first tool call replayed from the topic");
+        assertEquals(1, outcome.actionsResumed, "request 7's interrupted action resumed over its journal");
+        assertEquals(2 * (CRASH - GATE) + 1, outcome.actionsReemitted,
+                "both actions of requests 5 and 6 and the first of request 7 came from the topic");
+        assertEquals(REQUESTS, outcome.draftRuns, "no completed action ran again");
+        assertEquals(REQUESTS + 1, outcome.resolveRuns, "every resolve ran once, the crashed one twice");
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void withFileStoresTheJournalsGoWithTheMachineAndTheRestoreIsRefused() throws Exception {
+        AgentJob.Settings settings = settings("file", null);
+        Path machine = loseAtTheCrash(settings);
+        settings.stores = ActionStateStoreFactory.fileStores(machine.resolve("store").toString());
+
+        Exception failure = assertThrows(Exception.class, () -> run(AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings));
+        assertTrue(causes(failure).contains("different store directory"), causes(failure));
+        // Lost with the disk: request 7's recorded calls and what requests 5 and 6 completed after
+        // the checkpoint. The refusal keeps them from running again.
+        Map<String, Integer> sideEffects = SideEffects.counts(settings.sideEffectFile());
+        assertEquals(CRASH * 3 + 2, sideEffects.size(), "requests 0..6 and two calls of request 7 ran before the crash");
+        assertEquals(Map.of(), repeated(sideEffects), "and nothing ran again");
+    }
+
+    /**
+     * The crash fails the job for good at parallelism 2, its checkpoint retained; the job is
+     * restored from it at parallelism 3 (a subtask with no marker of its own) or 1. The records
+     * after the checkpoint are replayed to the subtasks that now own their users.
+     */
+    @ParameterizedTest(name = "restored at parallelism {0}")
+    @ValueSource(ints = {3, 1})
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void actionsInterruptedAtParallelism2FindTheirJournalsAtAnotherParallelism(int restoredParallelism) throws Exception {
+        assertTrue(someUserMoves(restoredParallelism), "a user of requests " + GATE + ".." + CRASH + " changes subtask");
+        ActionStateStoreFactory stores = kafkaStores("journal-agents-rescale");
+        Path checkpoints = Files.createDirectories(tmp.resolve("checkpoints"));
+
+        AgentJob.Settings first = settings("rescale", stores);
+        Configuration failsForGood = KafkaRescaleTest.flinkConfiguration(checkpoints);
+        failsForGood.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        Exception crashed = assertThrows(Exception.class, () -> run(failsForGood, first));
+        assertTrue(causes(crashed).contains("injected crash in " + SupportRequest.id(CRASH)), causes(crashed));
+        Map<String, Integer> beforeRestore = SideEffects.counts(first.sideEffectFile());
+        assertEquals(CRASH * 3 + 2, beforeRestore.size(), "requests 0..6 and two calls of request 7 ran before the crash");
+
+        AgentJob.Settings second = settings("rescale", stores);
+        second.gateAt = -1;
+        second.crashAt = -1;
+        second.parallelism = restoredParallelism;
+        Configuration restore = KafkaRescaleTest.flinkConfiguration(checkpoints);
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, KafkaRescaleTest.retainedCheckpoint(checkpoints).toUri().toString());
+        // The collect sink has no uid: its id follows the chaining, which the parallelism changes.
+        restore.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+        AgentJob.Outcome outcome = run(restore, second);
+
+        Map<String, Integer> sideEffects = SideEffects.counts(second.sideEffectFile());
+        assertEquals(REQUESTS * 3, sideEffects.size(), "every call of every request ran");
+        assertEquals(Map.of(), repeated(sideEffects), "no side effect ran twice");
+        List<String> afterCheckpoint = answersOf(GATE, REQUESTS);
+        assertEquals(afterCheckpoint, outcome.answers.stream().filter(afterCheckpoint::contains).collect(Collectors.toList()),
+                "requests " + GATE + ".." + (REQUESTS - 1) + " answered once each, from calls that ran once");
+        assertTrue(answersOf(0, REQUESTS).containsAll(outcome.answers),
+                "any other answer is one the restored collect sink had buffered, built from calls that ran once: "
+                        + outcome.answers);
+        assertEquals(1, outcome.callsReplayed(), "the interrupted action's tool call replayed from the topic");
+        assertEquals(1, outcome.actionsResumed, "request 7's interrupted action resumed over its journal");
+        assertEquals(2 * (CRASH - GATE) + 1, outcome.actionsReemitted,
+                "both actions of requests 5 and 6 and the first of request 7 came from the topic");
+        assertEquals(REQUESTS - CRASH - 1, outcome.draftRuns, "only the requests after the crash drafted after the restore");
+    }
+
+    /** Whether a user with a journal after the checkpoint belongs to another subtask at {@code parallelism} than at 2. */
+    private static boolean someUserMoves(int parallelism) {
+        for (int i = GATE; i <= CRASH; i++) {
+            String user = SupportRequest.number(i).user;
+            if (KeyGroupRangeAssignment.assignKeyToParallelOperator(user, MAX_PARALLELISM, 2)
+                    != KeyGroupRangeAssignment.assignKeyToParallelOperator(user, MAX_PARALLELISM, parallelism)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The answers of requests {@code from .. to-1} when every call ran once, sorted as the outcome's. */
+    private static List<String> answersOf(int from, int to) {
+        List<String> answers = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            answers.add(SupportAgent.expectedAnswer(SupportRequest.number(i)));
+        }
+        Collections.sort(answers);
+        return answers;
+    }
+
+    private static Map<String, Integer> repeated(Map<String, Integer> sideEffects) {
+        Map<String, Integer> repeated = new TreeMap<>(sideEffects);
+        repeated.values().removeIf(n -> n == 1);
+        return repeated;
+    }
+
+    private static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
+    }
+}
