@@ -87,14 +87,15 @@ class JobClassLoaderTest {
     }
 
     /**
-     * The core jar and this adapter's jar, plus the agent's classes, as a user would ship a job.
-     * The demo's staging, source and request type stay out: the job's loader finds them on the
+     * The core jar, the Flink integration's jar and this adapter's jar, plus the agent's classes,
+     * as a user would ship a job. The demo's staging, source and request type stay out: the job's loader finds them on the
      * test's class path, where the test reaches them too.
      */
     private static Path buildJobJar(Path target) throws Exception {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target))) {
             Set<String> written = new HashSet<>();
             copyJar(System.getProperty("durablejournal.test.jar"), out, written);
+            copyJar(System.getProperty("durablejournal.flink.test.jar"), out, written);
             copyJar(System.getProperty("durablejournal.flinkagents.test.jar"), out, written);
             for (Class<?> shipped : new Class<?>[] {SupportAgent.class, SideEffects.class}) {
                 Path classes = classesDir(shipped);

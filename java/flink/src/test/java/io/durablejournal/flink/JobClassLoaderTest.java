@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What a job restart on a Flink cluster does to a JNI library: the job's jar is loaded again by a
  * new user-code class loader (child-first) in the same JVM, and that loader must load the native
  * library again (a JVM refuses one library file from two class loaders). Two jobs are submitted
- * with a jar holding this library and the agent, one after the other, to one MiniCluster; each
+ * with a jar holding this library, its Flink integration and the agent, one after the other, to one MiniCluster; each
  * crashes once and recovers through its journal.
  */
 class JobClassLoaderTest {
@@ -93,20 +93,16 @@ class JobClassLoaderTest {
         assertEquals(Collections.emptySet(), shared, "the second job got a class loader of its own: " + loadersPerJob);
     }
 
-    /** The library jar (classes and native library) plus this test's agent, as a user would ship it. */
+    /**
+     * The core jar (classes and native library), the Flink integration's jar and the demo's jar,
+     * plus this test's agent, as a user would ship a job.
+     */
     private static Path buildJobJar(Path target) throws Exception {
-        String libraryJar = System.getProperty("durablejournal.test.jar");
-        assertTrue(libraryJar != null && new File(libraryJar).isFile(), "the build passes the jar: " + libraryJar);
-        try (JarFile source = new JarFile(libraryJar);
-                JarOutputStream out = new JarOutputStream(Files.newOutputStream(target))) {
-            Enumeration<JarEntry> entries = source.entries();
-            while (entries.hasMoreElements()) {
-                JarEntry entry = entries.nextElement();
-                out.putNextEntry(new JarEntry(entry.getName()));
-                try (InputStream in = source.getInputStream(entry)) {
-                    copy(in, out);
-                }
-                out.closeEntry();
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target))) {
+            Set<String> written = new HashSet<>();
+            for (String property : new String[] {
+                    "durablejournal.test.jar", "durablejournal.flink.test.jar", "durablejournal.examples.test.jar"}) {
+                copyJar(System.getProperty(property), out, written);
             }
             Path classes = classesDir(LoaderProbeAgent.class);
             String packageDir = LoaderProbeAgent.class.getPackage().getName().replace('.', '/');
@@ -122,6 +118,25 @@ class JobClassLoaderTest {
             }
         }
         return target;
+    }
+
+    /** Copies every entry of {@code jar} not written yet (each jar has its own manifest). */
+    private static void copyJar(String jar, JarOutputStream out, Set<String> written) throws java.io.IOException {
+        assertTrue(jar != null && new File(jar).isFile(), "the build passes the jar: " + jar);
+        try (JarFile source = new JarFile(jar)) {
+            Enumeration<JarEntry> entries = source.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry entry = entries.nextElement();
+                if (!written.add(entry.getName())) {
+                    continue;
+                }
+                out.putNextEntry(new JarEntry(entry.getName()));
+                try (InputStream in = source.getInputStream(entry)) {
+                    copy(in, out);
+                }
+                out.closeEntry();
+            }
+        }
     }
 
     private static Path classesDir(Class<?> type) throws URISyntaxException {
