@@ -27,7 +27,7 @@ public class PayloadDecodeBenchmark {
     private static final ObjectMapper JACKSON = new ObjectMapper();
 
     /** Size of the payload (the JSON string, quotes included) in bytes. */
-    @Param({"100", "1024", "2048", "10240"})
+    @Param({"100", "1024", "4096", "10240"})
     public int payloadBytes;
 
     private byte[] payload;

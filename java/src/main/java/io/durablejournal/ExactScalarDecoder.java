@@ -33,7 +33,7 @@ final class ExactScalarDecoder {
      * From this payload size on a string is checked by {@link NativeSerde#isPlainJsonString}
      * (measured: {@code PayloadDecodeBenchmark}).
      */
-    static final int NATIVE_CHECK_MIN_BYTES = 2048;
+    static final int NATIVE_CHECK_MIN_BYTES = 4096;
 
     private ExactScalarDecoder() {}
 

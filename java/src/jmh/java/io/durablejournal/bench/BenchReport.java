@@ -185,9 +185,9 @@ public final class BenchReport {
         System.out.println();
         System.out.println("   Decoding one recorded String result (PayloadDecodeBenchmark, wall clock): Jackson, as Flink Agents");
         System.out.println("   does, against the Java check, the native check, and decodeResult (native from "
-                + "2048 B)");
+                + "4096 B)");
         Table table = new Table("payload", "Jackson", "Java check", "native check", "decodeResult", "vs Jackson");
-        for (int payload : new int[] {100, 1024, 2048, 10240}) {
+        for (int payload : new int[] {100, 1024, 4096, 10240}) {
             String params = "payloadBytes=" + payload;
             String decoder = "io.durablejournal.PayloadDecodeBenchmark.";
             Score jackson = score(decoder + "jackson", params);

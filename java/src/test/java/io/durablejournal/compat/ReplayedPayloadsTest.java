@@ -70,13 +70,13 @@ class ReplayedPayloadsTest {
     }
 
     /**
-     * Strings from 2048 bytes on are checked by the native library (64-byte chunks): each special
+     * Strings from 4096 bytes on are checked by the native library (64-byte chunks): each special
      * byte at the edges of the payload and of the chunks, in the ASCII and the non-ASCII case.
      */
     @Test
     void longStringsReplayAsJacksonReadsThem() throws Exception {
         List<byte[]> payloads = new ArrayList<>();
-        for (int length : new int[] {600, 2045, 2046, 2047, 10238}) {
+        for (int length : new int[] {600, 4093, 4094, 4095, 10238}) {
             StringBuilder plain = new StringBuilder();
             for (int i = 0; i < length; i++) {
                 plain.append((char) ('a' + i % 26));
