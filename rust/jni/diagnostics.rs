@@ -1,19 +1,23 @@
 //! Exports that exist so tests can prove the boundary holds: a Rust panic
 //! must surface as a Java exception while the JVM keeps running.
 //!
-//! `panicWith` stays in the shipped library rather than behind a cargo
-//! feature: a test-only feature would need a second build of the cdylib
-//! (features change the one artifact in place), and the tests would then
-//! prove the boundary of a binary the jar does not ship. It is reachable
-//! only through the package-private `NativeDiagnostics` and its panic is
-//! caught like any other.
+//! `panicWith` exists only with the `test-exports` feature: the Gradle build
+//! compiles a second copy of the library with it for `NativeBoundaryTest`
+//! (which runs it in a child JVM), and the library the jar and the Python
+//! package ship has no export that panics on request. Both copies come from
+//! the same sources; only this export differs.
 
-use jni::objects::{JByteArray, JClass};
+#[cfg(feature = "test-exports")]
+use jni::objects::JByteArray;
+use jni::objects::JClass;
 use jni::sys::{jint, jlong};
 use jni::EnvUnowned;
 
-use super::{required_utf8, BridgeResult, ThrowJavaException};
+#[cfg(feature = "test-exports")]
+use super::required_utf8;
+use super::{BridgeResult, ThrowJavaException};
 
+#[cfg(feature = "test-exports")]
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_panicWith<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, message: JByteArray<'l>) -> jint {
     env.with_env(|env| -> BridgeResult<jint> {

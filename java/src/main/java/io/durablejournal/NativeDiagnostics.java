@@ -4,7 +4,11 @@ package io.durablejournal;
 final class NativeDiagnostics {
     private NativeDiagnostics() {}
 
-    /** Panics inside Rust with this UTF-8 message; must surface as a JournalException. */
+    /**
+     * Panics inside Rust with this UTF-8 message; must surface as a JournalException. Only in the
+     * library built for tests (cargo feature {@code test-exports}): the shipped library does not
+     * export it, and a call is an {@link UnsatisfiedLinkError}.
+     */
     static native int panicWith(byte[] message);
 
     static native int abiVersion();
