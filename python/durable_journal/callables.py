@@ -124,6 +124,17 @@ def resolve_call(func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[
     return resolved
 
 
+def function_name(func: Callable[..., Any], *, lambdas: bool = False) -> str:
+    """``module.qualname`` of the function ``func`` runs, found through the
+    same layers as ``resolve_call`` (partials, methods, wrappers, callable
+    objects), without its bound or captured values. ``lambdas=True`` names a
+    lambda by its shared ``<lambda>`` qualname instead of refusing it: for a
+    caller that tells calls apart by their position, not by their id alone
+    (Flink Agents' journal, ``durable_journal.flink_agents``)."""
+    target, _, _ = _peel(func, [], {}, "")
+    return _function_id(func, target, "", lambdas=lambdas)
+
+
 def _resolve(
     func: Any,
     positional: List[BoundValue],
@@ -134,6 +145,18 @@ def _resolve(
     """``resolve_call`` for a callable found at ``prefix`` (empty for the
     call itself, else the path of the captured variable holding it), inside
     the functions ``enclosing`` whose captured values are being resolved."""
+    target, positional, keywords = _peel(func, positional, keywords, prefix)
+    return _named_call(func, target, positional, keywords, prefix, enclosing)
+
+
+def _peel(
+    func: Any,
+    positional: List[BoundValue],
+    keywords: Dict[Any, BoundValue],
+    prefix: str,
+) -> Tuple[Any, List[BoundValue], Dict[Any, BoundValue]]:
+    """The named function under ``func``'s layers, with the values those
+    layers bind merged into the call's arguments."""
     target = func
     for _ in range(MAX_LAYERS):
         if _is_plain_partial(target):
@@ -166,7 +189,7 @@ def _resolve(
             positional = [BoundValue(target, _at(prefix, "self"))] + positional
             target = call_method
         else:
-            return _named_call(func, target, positional, keywords, prefix, enclosing)
+            return target, positional, keywords
     raise _unnamed(func, f"it has more than {MAX_LAYERS} layers of wrappers (a __wrapped__ cycle?)", prefix)
 
 
@@ -270,14 +293,14 @@ def _own_call_method(cls: type) -> Any:
     return None
 
 
-def _function_id(func: Any, target: Any, prefix: str) -> str:
+def _function_id(func: Any, target: Any, prefix: str, lambdas: bool = False) -> str:
     module = getattr(target, "__module__", None)
     qualname = getattr(target, "__qualname__", None)
     if not isinstance(module, str) or not isinstance(qualname, str) or not module or not qualname:
         raise _unnamed(func, f"{target!r} has no module and qualified name", prefix)
     if module in _MACHINERY_MODULES and "<locals>" in qualname:
         raise _unnamed(func, f"{module}.{qualname} is machinery standing for another callable", prefix)
-    if any(part.startswith("<") and part != "<locals>" for part in qualname.split(".")):
+    if not lambdas and any(part.startswith("<") and part != "<locals>" for part in qualname.split(".")):
         raise _unnamed(
             func,
             f"{module}.{qualname} is not a name of its own: every lambda in a scope shares it, "

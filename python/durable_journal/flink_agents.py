@@ -1,0 +1,147 @@
+"""Flink Agents 0.3.1's Python durable calls with durable_journal's identity.
+
+Flink Agents names each ``durable_execute`` / ``durable_execute_async`` call
+by a function id and a digest of its arguments, and on recovery replays a
+recorded call only when the call at the same position has the same pair. Its
+digest is SHA-256 of a cloudpickle dump of ``(args, kwargs)``: the dump of a
+set of strings follows the set's iteration order, which PYTHONHASHSEED
+changes, and a class defined in ``__main__`` (or any module cloudpickle
+pickles by value) is dumped with a tracker id that is new in every process.
+After a restart in a new Python process such a call no longer matches its
+record, so it runs again and the record of every later call is dropped.
+
+``install()`` replaces the two functions that compute the pair,
+``_compute_function_id`` and ``_compute_args_digest``, in
+``flink_agents.runtime.durable_execution`` and in
+``flink_agents.runtime.flink_runner_context`` (which imported them by name),
+with :func:`function_id` and :func:`args_digest`. Nothing else of Flink Agents
+changes: results and exceptions are still cloudpickle payloads, and the replay
+logic is still ``FlinkRunnerContext``'s (under ``DurableAgents`` the Java side
+of each decision is the native journal).
+
+Call ``install()`` once in the module that defines the agent, at import time:
+Flink Agents' Python operator imports that module in its embedded interpreter
+before any action runs, and every action of the interpreter then uses the new
+identity. ``uninstall()`` puts Flink Agents' functions back (for tests).
+
+Journals recorded before ``install()``: their calls carry cloudpickle digests,
+which never equal the new digests (and a partial's or a callable object's
+function id changes too). An action that was in flight when a job switched
+runs its first durable call again: the call does not match its record, so
+Flink Agents drops that record and every later one of the action, and all of
+the action's calls run once more and are recorded with the new ids. Actions
+that had completed are not affected (their outputs are re-emitted without
+running), and actions that start after the switch only ever see new ids.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any, Callable, Dict, Mapping, Sequence
+
+from ._native import ErrorCode, NonCanonicalArgumentError
+from .callables import function_name
+from .identity import compute_args_digest
+
+#: The modules holding a reference to each replaced function.
+PATCHED_MODULES = (
+    "flink_agents.runtime.durable_execution",
+    "flink_agents.runtime.flink_runner_context",
+)
+
+_FUNCTION_ID = "_compute_function_id"
+_ARGS_DIGEST = "_compute_args_digest"
+
+_DURABLE_ID_HINT = "; pass durable_id= to name the call explicitly"
+
+_lock = threading.Lock()
+#: module name -> Flink Agents' own (function id, args digest) functions, while installed.
+_originals: Dict[str, Dict[str, Callable[..., str]]] = {}
+
+
+def function_id(func: Callable[..., Any]) -> str:
+    """``module.qualname`` of the function ``func`` runs: a partial, a bound
+    method, a ``functools.wraps`` wrapper or a callable object is named by
+    the function it ends up calling (``durable_journal.callables``), a lambda
+    by its ``<lambda>`` qualname, as Flink Agents names it (its journal
+    matches a call by position, so the name only has to be the same in every
+    process). A callable durable_journal cannot name (a builtin method of a C
+    object) keeps the name Flink Agents gives it."""
+    try:
+        return function_name(func, lambdas=True)
+    except TypeError:
+        original = _original(_FUNCTION_ID)
+        if original is None:
+            raise
+        return original(func)
+
+
+def args_digest(args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
+    """16 lowercase hex characters over the canonical form of the call's own
+    arguments (``compute_args_digest``): the same in every process, whatever
+    PYTHONHASHSEED is and wherever a class is defined. A value with no
+    canonical form raises TypeError naming where it sits, before the call
+    runs (Flink Agents would have hashed its ``str()`` instead)."""
+    try:
+        return compute_args_digest(args, kwargs)
+    except NonCanonicalArgumentError as error:
+        message = str(error)
+        if message.endswith(_DURABLE_ID_HINT):
+            message = message[: -len(_DURABLE_ID_HINT)]
+        raise NonCanonicalArgumentError(
+            ErrorCode.NON_CANONICAL_ARGUMENT,
+            f"durable call of Flink Agents: {message}; a durable call's arguments need a canonical form "
+            "(str, int, float, bool, None, bytes, list, tuple, dict, set, a dataclass or a pydantic model), "
+            "so pass other values to the function another way (a closure or a partial, whose bound "
+            "values are not digested)",
+        ) from None
+
+
+def install() -> None:
+    """Replaces Flink Agents' function id and argument digest with
+    :func:`function_id` and :func:`args_digest` in every module that uses
+    them. Idempotent; raises ImportError, changing nothing, when Flink
+    Agents' Python runtime cannot be imported."""
+    with _lock:
+        if _originals:
+            return
+        modules = [importlib.import_module(name) for name in PATCHED_MODULES]
+        for module in modules:
+            _originals[module.__name__] = {
+                _FUNCTION_ID: getattr(module, _FUNCTION_ID),
+                _ARGS_DIGEST: getattr(module, _ARGS_DIGEST),
+            }
+        for module in modules:
+            setattr(module, _FUNCTION_ID, function_id)
+            setattr(module, _ARGS_DIGEST, args_digest)
+
+
+def uninstall() -> None:
+    """Puts Flink Agents' own functions back; nothing when not installed."""
+    with _lock:
+        for name, functions in _originals.items():
+            module = importlib.import_module(name)
+            for attribute, original in functions.items():
+                setattr(module, attribute, original)
+        _originals.clear()
+
+
+def installed() -> bool:
+    """Whether ``install()`` is in effect."""
+    with _lock:
+        return bool(_originals)
+
+
+def _original(attribute: str) -> Any:
+    """Flink Agents' own function, from its defining module: the saved one
+    while installed, else the module's current attribute; None when Flink
+    Agents is not importable."""
+    saved = _originals.get(PATCHED_MODULES[0])
+    if saved is not None:
+        return saved[attribute]
+    try:
+        module = importlib.import_module(PATCHED_MODULES[0])
+    except ImportError:
+        return None
+    return getattr(module, attribute)
