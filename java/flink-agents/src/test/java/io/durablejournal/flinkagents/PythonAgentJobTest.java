@@ -1,0 +1,125 @@
+package io.durablejournal.flinkagents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.flink.ActionStateStoreFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.legacy.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Python agent ({@code src/test/python/durable_calls_agent.py}, planned by Flink Agents'
+ * Python API) on Flink Agents 0.3.1's own operator, wired by {@link DurableAgents#connectToAgent}:
+ * the operator runs the action in CPython embedded through pemja. Its first run crashes the task
+ * inside its fourth durable call; after the failover the action runs again over its journal in
+ * the store, and no durable call's side effect runs twice: the call that succeeded, the one that
+ * returned {@code None} and the one that raised the agent's own exception class replay from the
+ * journal, the pending one is settled by its reconciler.
+ */
+class PythonAgentJobTest {
+    private static final List<String> REQUESTS = List.of("alpha", "bravo");
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(1)
+            .build());
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void pythonEnvironment() {
+        PythonAgents.assumeEnvironment();
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void durableCallsOfAPythonActionReplayAfterAFailoverWithoutRunningAgain() throws Exception {
+        Path log = tmp.resolve("side-effects.log");
+        Path crashMarker = tmp.resolve("crashed");
+        AgentPlan plan = PythonAgents.plan("durable_calls_agent", "DurableCallsAgent");
+
+        Configuration conf = new Configuration();
+        // No checkpoint: the restart reads the input again, and each action runs over the
+        // journal its first attempt left in the store.
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, java.time.Duration.ofMillis(50));
+        PythonAgents.configure(conf);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+
+        ObjectMapper json = new ObjectMapper();
+        List<String> inputs = new ArrayList<>();
+        for (String name : REQUESTS) {
+            inputs.add(json.writeValueAsString(Map.of("name", name, "log", log.toString(),
+                    "crash_marker", crashMarker.toString())));
+        }
+        DurableAgents.connectToAgent(env.fromData(inputs).keyBy(input -> input), plan,
+                        ActionStateStoreFactory.fileStores(tmp.resolve("journal").toString()))
+                .addSink(new DiscardingSink<>());
+        env.execute("python-agent");
+
+        assertTrue(Files.exists(crashMarker), "the first run crashed the task");
+        List<String> lines = Files.readAllLines(log);
+        Map<String, Integer> runs = new TreeMap<>();
+        List<String> answers = new ArrayList<>();
+        for (String line : lines) {
+            if (line.startsWith("answer ")) {
+                answers.add(line.substring("answer ".length()));
+            } else {
+                runs.merge(line, 1, Integer::sum);
+            }
+        }
+        String crashed = REQUESTS.get(0);
+        Map<String, Integer> expected = new TreeMap<>();
+        for (String name : REQUESTS) {
+            for (String call : List.of("fetch", "forget", "charge", "submit")) {
+                expected.put(call + " " + name, 1);
+            }
+            expected.put("action " + name, name.equals(crashed) ? 2 : 1);
+        }
+        expected.put("reconcile " + crashed, 1);
+        assertEquals(expected, runs, "every side effect ran once; the crashed action ran twice, its pending call "
+                + "settled by the reconciler:\n" + String.join("\n", lines));
+
+        Map<String, Map<String, Object>> answered = new TreeMap<>();
+        for (String answer : answers) {
+            Map<String, Object> fields = json.readValue(answer, Map.class);
+            answered.merge((String) fields.get("name"), fields, (a, b) -> {
+                throw new AssertionError("request " + a.get("name") + " answered twice: " + answers);
+            });
+        }
+        Map<String, Map<String, Object>> expectedAnswers = new TreeMap<>();
+        for (String name : REQUESTS) {
+            Map<String, Object> fields = new HashMap<>();
+            fields.put("name", name);
+            fields.put("fetched", List.of(name, List.of("a", "b")));
+            fields.put("forgotten", null);    // a recorded None replays as None
+            fields.put("failure", "QuotaExceeded: no quota left for " + name);   // the agent's own class
+            fields.put("submitted", (name.equals(crashed) ? "reconciled " : "submitted ") + name);
+            expectedAnswers.put(name, fields);
+        }
+        assertEquals(expectedAnswers, answered);
+    }
+}
