@@ -49,9 +49,21 @@ public class RunnerContextImpl {
         Objects.requireNonNull(callable, "callable");
         if (context == null) {
             executedWithoutJournal.incrementAndGet();
-            return awaitOn(executor, callable::call);
+            return runAsync(callable::call);
         }
         return execute(callable, true);
+    }
+
+    /**
+     * How {@link #durableExecuteAsync} runs a call's body (never a replay, never a reconciler):
+     * on the executor, the caller waiting for it. A runtime with its own way of running async work
+     * (Flink Agents' continuation executor, which yields the operator's mailbox) overrides this;
+     * the journal's decision and the recording of the outcome stay here.
+     *
+     * @return the body's value; its exception is thrown as it is
+     */
+    protected <T> T runAsync(Callable<T> body) throws Exception {
+        return awaitOn(executor, body);
     }
 
     /**
@@ -122,7 +134,7 @@ public class RunnerContextImpl {
     private <T> T runAndRecord(String id, Callable<T> body, boolean onExecutor, OutcomeRecorder recorder) throws Exception {
         T value;
         try {
-            value = onExecutor ? awaitOn(executor, body) : body.call();
+            value = onExecutor ? runAsync(body) : body.call();
         } catch (InterruptedException | CancellationException e) {
             // Not an outcome of the call: the next run must try it again.
             throw e;

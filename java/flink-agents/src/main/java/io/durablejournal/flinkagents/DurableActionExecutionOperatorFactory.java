@@ -22,32 +22,56 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
     private final AgentPlan agentPlan;
     private final boolean inputIsJava;
     private final ActionStateStoreFactory stores;
+    private final boolean nativeJournal;
 
     /**
+     * The factory with the native journal deciding every durable call of the plan's Java actions
+     * ({@link JournaledPlans}).
+     *
      * @param inputIsJava true for a Java stream (Java objects in and out), false for the byte
      *     arrays of a Python job, as in Flink Agents' {@code CompileUtils}
      */
     public DurableActionExecutionOperatorFactory(AgentPlan agentPlan, boolean inputIsJava, ActionStateStoreFactory stores) {
+        this(agentPlan, inputIsJava, stores, true);
+    }
+
+    /**
+     * @param nativeJournal true: the native journal decides the durable calls of Java actions;
+     *     false: Flink Agents' own journal does, over the same store (Flink Agents 0.3.1 as it is,
+     *     with its defects: a recorded {@code null} fails the replay, a recorded failure comes back
+     *     as a {@code RuntimeException})
+     */
+    public DurableActionExecutionOperatorFactory(AgentPlan agentPlan, boolean inputIsJava, ActionStateStoreFactory stores,
+            boolean nativeJournal) {
         super(Objects.requireNonNull(agentPlan, "agentPlan"), inputIsJava);
         this.agentPlan = agentPlan;
         this.inputIsJava = inputIsJava;
         this.stores = Objects.requireNonNull(stores, "stores");
+        this.nativeJournal = nativeJournal;
     }
 
-    /** The plan every subtask runs. */
+    /** The plan every subtask runs (before its Java actions are journaled natively). */
     AgentPlan agentPlan() {
         return agentPlan;
+    }
+
+    /** Whether the native journal decides the durable calls of Java actions. */
+    boolean nativeJournal() {
+        return nativeJournal;
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <T extends StreamOperator<OUT>> T createStreamOperator(StreamOperatorParameters<OUT> parameters) {
+        FlinkAgentsCompatibility.check();
+        // Rebuilt here, on the task manager: the plan crossed the job graph as JSON.
+        AgentPlan plan = nativeJournal ? JournaledPlans.withNativeJournal(agentPlan) : agentPlan;
         Environment environment = parameters.getContainingTask().getEnvironment();
         TaskInfo task = environment.getTaskInfo();
         JournalActionStateStore store = new JournalActionStateStore(stores, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), task.getMaxNumberOfParallelSubtasks(), task.getAttemptNumber(),
                 environment.getJobID());
-        GuardedActionExecutionOperator<IN, OUT> operator = new GuardedActionExecutionOperator<>(agentPlan, inputIsJava,
+        GuardedActionExecutionOperator<IN, OUT> operator = new GuardedActionExecutionOperator<>(plan, inputIsJava,
                 parameters.getProcessingTimeService(), parameters.getMailboxExecutor(), store, new ActionFailureGuard());
         operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
         return (T) operator;

@@ -16,6 +16,7 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
+import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;
@@ -41,8 +42,9 @@ import org.slf4j.LoggerFactory;
  *       the key group of this text, which is Flink's for a {@code String} key.)</li>
  *   <li><b>action</b>: its name, unique in the agent plan (Flink Agents' Kafka store uses the
  *       action's identity hash code, which differs in every JVM).</li>
- *   <li><b>event</b>: a digest of its type and attributes ({@link EventDigests}), never its id,
- *       which is random for every record, a replayed one included.</li>
+ *   <li><b>event</b>: the input record's root occurrence (key and sequence number) for the input
+ *       event, the Flink Agents event id for an event an action emitted ({@link EventIdentities}):
+ *       stable across restarts and distinct for equal events.</li>
  * </ul>
  *
  * <p>The store is {@link Serializable} so that it can sit in an operator factory; the
@@ -63,11 +65,38 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
 
     private transient io.durablejournal.store.ActionStateStore store;
     private transient boolean closed;
-    private transient EventDigests events;
+    private transient EventIdentities events;
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
     private transient Map<String, Long> prunedThrough;
     private transient ReplayCounts replays;
     private transient boolean warnedOfKeyGroups;
+    /** The native journals opened and not yet released, by entry. */
+    private transient Map<JournalAddress, NativeJournalContext> openJournals;
+
+    /**
+     * The state the store served last on each thread (the operator's mailbox thread), for {@link
+     * #installJournal}. Replaced at every {@code get}, cleared when the store closes.
+     */
+    private static final ThreadLocal<Served> SERVED = new ThreadLocal<>();
+
+    /** One state the store served, with where it lives and what the operator asked with. */
+    private static final class Served {
+        final JournalActionStateStore store;
+        final JournalAddress address;
+        final Object key;
+        final Action action;
+        final Event event;
+        final ActionState state;
+
+        Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state) {
+            this.store = store;
+            this.address = address;
+            this.key = key;
+            this.action = action;
+            this.event = event;
+            this.state = state;
+        }
+    }
 
     /**
      * The store of one subtask of Flink Agents' operator; the store itself is opened on first use
@@ -101,12 +130,20 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         String keyText = keyText(key);
         warnOfKeyGroupsOnce(key);
         io.durablejournal.store.ActionStateStore opened = open();
-        EventIdentity eventIdentity = events.identityOf(event);
+        EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
+        JournalAddress address = new JournalAddress(keyText, seqNum, action.getName(), eventIdentity);
         opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
         if (pruned != null && pruned >= seqNum) {
             prunedThrough.remove(keyText);
+        }
+        if (state.isCompleted()) {
+            // The action is done: its journal will not be written again.
+            NativeJournalContext journal = openJournals.remove(address);
+            if (journal != null) {
+                journal.release();
+            }
         }
     }
 
@@ -114,14 +151,73 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     public synchronized ActionState get(Object key, long seqNum, Action action, Event event) {
         String keyText = keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
-        EventIdentity eventIdentity = events.identityOf(event);
+        EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
         byte[] found = opened.getJson(keyText, seqNum, action.getName(), eventIdentity);
         if (found == null) {
             return null;
         }
         ActionState state = ActionStates.fromJson(found);
+        if (state.isCompleted()) {
+            // The operator re-emits these output events instead of running the action: they keep
+            // the identities they had when the action emitted them.
+            events.reemitted(found, state.getOutputEvents());
+        }
         replays.found(keyText, seqNum, action.getName(), eventIdentity, state);
+        SERVED.set(new Served(this, new JournalAddress(keyText, seqNum, action.getName(), eventIdentity), key, action,
+                event, state));
         return state;
+    }
+
+    /**
+     * The native journal of the action whose state this store served last on the calling thread,
+     * installed on Flink Agents' runner context in place of Flink Agents' own journal; the context
+     * already installed when it is one. Null when the operator runs without a durable store (no
+     * journal is installed then). Flink Agents' operator builds its journal over the state the
+     * store has just served ({@code processActionTaskForKey}); the adapter recognizes that state
+     * (the same object) and refuses to guess when it is another one.
+     *
+     * @throws IllegalStateException when the installed journal is not over the state this store
+     *     served last on this thread
+     */
+    public static NativeJournalContext installJournal(RunnerContextImpl context) {
+        Objects.requireNonNull(context, "context");
+        RunnerContextImpl.DurableExecutionContext installed = context.getDurableExecutionContext();
+        if (installed == null || installed instanceof NativeJournalContext) {
+            return (NativeJournalContext) installed;
+        }
+        Served served = SERVED.get();
+        if (served == null || served.state != installed.getActionState()) {
+            throw new IllegalStateException("Flink Agents' journal of action '" + context.getActionName() + "' is not over"
+                    + " the state the durable-journal store served last on this thread, so the adapter cannot tell which"
+                    + " entry of the store it belongs to: is the operator's store a JournalActionStateStore, and does this"
+                    + " Flink Agents version (supported: " + FlinkAgentsCompatibility.SUPPORTED_VERSIONS + ") build the"
+                    + " journal right after the store's get?");
+        }
+        NativeJournalContext journal = served.store.journalContext(served);
+        context.setDurableExecutionContext(journal);
+        return journal;
+    }
+
+    /** A native journal context for the action the store served. */
+    private synchronized NativeJournalContext journalContext(Served served) {
+        return new NativeJournalContext(this, served.address, served.key, served.address.seqNum, served.action, served.event,
+                served.state);
+    }
+
+    /**
+     * Opens the core journal of the entry at {@code address} (Flink Agents' operator put it before
+     * the action ran); the store releases it when the action's completed state is put, when the
+     * entry is pruned, or when the store closes.
+     */
+    synchronized io.durablejournal.DurableExecutionContext openJournal(JournalAddress address, NativeJournalContext owner) {
+        io.durablejournal.store.ActionStateStore opened = open();
+        io.durablejournal.DurableExecutionContext journal = opened.openContext(address.keyText, address.seqNum,
+                address.actionName, address.event, null);
+        NativeJournalContext previous = openJournals.put(address, owner);
+        if (previous != null && previous != owner) {
+            previous.release();
+        }
+        return journal;
     }
 
     /**
@@ -204,6 +300,13 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
         opened.pruneState(keyText, seqNum);
         prunedThrough.put(keyText, seqNum);
+        openJournals.entrySet().removeIf(entry -> {
+            boolean prunedEntry = entry.getKey().keyText.equals(keyText) && entry.getKey().seqNum <= seqNum;
+            if (prunedEntry) {
+                entry.getValue().release();
+            }
+            return prunedEntry;
+        });
         replays.pruned(keyText, seqNum);
     }
 
@@ -222,6 +325,14 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     @Override
     public synchronized void close() {
         closed = true;
+        Served served = SERVED.get();
+        if (served != null && served.store == this) {
+            SERVED.remove();
+        }
+        if (openJournals != null) {
+            openJournals.values().forEach(NativeJournalContext::release);
+            openJournals.clear();
+        }
         if (store != null) {
             io.durablejournal.store.ActionStateStore closing = store;
             store = null;
@@ -278,8 +389,9 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
 
     private void opened(io.durablejournal.store.ActionStateStore opened) {
         store = opened;
-        events = new EventDigests();
+        events = new EventIdentities();
         prunedThrough = new HashMap<>();
+        openJournals = new HashMap<>();
         replays = new ReplayCounts();
     }
 

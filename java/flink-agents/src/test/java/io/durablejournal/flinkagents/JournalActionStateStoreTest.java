@@ -105,7 +105,7 @@ class JournalActionStateStoreTest {
             InputEvent replayed = Fixtures.input(5);
             assertTrue(!first.getId().equals(replayed.getId()), "a new random id, as the operator makes for every record");
             assertNotNull(store.get("user_2", 1, draft, replayed));
-            assertNull(store.get("user_2", 1, draft, Fixtures.input(6)), "another record's event is another entry");
+            assertNull(store.get("user_2", 2, draft, Fixtures.input(5)), "an equal record of the key is another entry");
         }
     }
 
@@ -148,8 +148,8 @@ class JournalActionStateStoreTest {
             InputEvent otherKeysEvent = Fixtures.input(9);
             store.put("user_1", 5, draft, otherKeysEvent, Fixtures.stateWithCalls(otherKeysEvent, 1, "u1-"));
 
-            // The replay of user_0's second record has left the recorded history (another record).
-            assertNull(store.get("user_0", 2, draft, Fixtures.input(7)));
+            // The replay of user_0's second record has left the recorded history (an action it never ran).
+            assertNull(store.get("user_0", 2, resolve, Fixtures.input(2)));
 
             assertNull(store.get("user_0", 3, draft, Fixtures.input(3)), "user_0's later history is hidden");
             assertNotNull(store.get("user_0", 2, draft, Fixtures.input(2)), "entries at the missed sequence number stay");

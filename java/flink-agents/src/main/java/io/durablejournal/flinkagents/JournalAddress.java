@@ -1,0 +1,42 @@
+package io.durablejournal.flinkagents;
+
+import io.durablejournal.store.EventIdentity;
+import java.util.Objects;
+
+/**
+ * Where one action execution's journal lives in the store: the Flink key's text, the input's
+ * per-key sequence number, the action's name and the identity of the triggering event.
+ */
+final class JournalAddress {
+    final String keyText;
+    final long seqNum;
+    final String actionName;
+    final EventIdentity event;
+
+    JournalAddress(String keyText, long seqNum, String actionName, EventIdentity event) {
+        this.keyText = Objects.requireNonNull(keyText, "keyText");
+        this.seqNum = seqNum;
+        this.actionName = Objects.requireNonNull(actionName, "actionName");
+        this.event = Objects.requireNonNull(event, "event");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof JournalAddress)) {
+            return false;
+        }
+        JournalAddress other = (JournalAddress) o;
+        return seqNum == other.seqNum && keyText.equals(other.keyText) && actionName.equals(other.actionName)
+                && event.equals(other.event);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(keyText, seqNum, actionName, event);
+    }
+
+    @Override
+    public String toString() {
+        return "key '" + keyText + "', sequence number " + seqNum + ", action '" + actionName + "', event " + event;
+    }
+}

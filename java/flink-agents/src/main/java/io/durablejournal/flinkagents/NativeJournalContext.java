@@ -1,0 +1,185 @@
+package io.durablejournal.flinkagents;
+
+import io.durablejournal.DurableExecutionContext;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.apache.flink.agents.api.Event;
+import org.apache.flink.agents.plan.actions.Action;
+import org.apache.flink.agents.runtime.actionstate.ActionState;
+import org.apache.flink.agents.runtime.actionstate.CallResult;
+import org.apache.flink.agents.runtime.context.RunnerContextImpl;
+
+/**
+ * Flink Agents' per-action journal ({@code RunnerContextImpl.DurableExecutionContext}) answered by
+ * durable-journal's native journal: every one of its eight public methods is overridden, so what
+ * Flink Agents' {@code RunnerContextImpl} asks it (the Python bridge's {@code
+ * matchNextOrClearSubsequentCallResult}, {@code recordCallCompletion}, {@code appendPendingCall},
+ * {@code finalizeCurrentCall}, {@code clearCallResultsFromCurrentIndexAndPersist} and {@code
+ * getCurrentCallResult}) is decided by the core ({@link DurableExecutionContext}, spec §2.1), and
+ * each mutation is one delta record in the subtask's store, written before the method returns;
+ * Flink Agents' own copy of the state is never serialized whole.
+ *
+ * <p>The core journal is opened at the first method that needs it, over the entry the store holds
+ * at the action's {@link JournalAddress} ({@link JournalActionStateStore#openJournal}); an action
+ * that makes no durable call never opens one. Java actions reach the same core journal through
+ * {@link #journal()} ({@link JournaledRunnerContext}), so Java and Python calls of one action share
+ * one call index.
+ *
+ * <p><b>Call identity.</b> The core matches a slot by one id (spec §3, "there is no separate args
+ * digest"); Flink Agents passes a function id and an args digest. A call is therefore filed under
+ * {@code functionId} when the digest is empty or null (Java's {@code DurableCallable}, as Flink
+ * Agents writes it) and under {@code functionId + "::" + argsDigest} otherwise, the shape of the
+ * core's {@code durable_identity_for_call}. {@link #getCurrentCallResult()} splits an id that ends
+ * in {@code "::"} and 16 lowercase hex digits back into the two, so Python's comparison of both
+ * fields holds.
+ *
+ * <p>Used on the operator's mailbox thread, like the class it replaces.
+ */
+public class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
+    /** Separates the function id from the args digest in the core's call id. */
+    static final String DIGEST_SEPARATOR = "::";
+    private static final Pattern ARGS_DIGEST = Pattern.compile("[0-9a-f]{16}");
+
+    private final JournalActionStateStore store;
+    private final JournalAddress address;
+    /** The state the operator was served for this action, until the journal opens. */
+    private final ActionState served;
+    private DurableExecutionContext journal;
+
+    /**
+     * @param store the subtask's store, which holds the action's entry
+     * @param address the action's entry in it
+     * @param key, sequenceNumber, action, event, served: what Flink Agents' operator built its own
+     *     context with ({@code served} is the state the store returned for the action)
+     */
+    NativeJournalContext(JournalActionStateStore store, JournalAddress address, Object key, long sequenceNumber,
+            Action action, Event event, ActionState served) {
+        super(key, sequenceNumber, action, event, served, NativeJournalContext::refuseWholeStatePersist);
+        this.store = Objects.requireNonNull(store, "store");
+        this.address = Objects.requireNonNull(address, "address");
+        this.served = Objects.requireNonNull(served, "served");
+    }
+
+    /** The core journal of this action, opened over the stored entry on first use. */
+    public DurableExecutionContext journal() {
+        if (journal == null) {
+            journal = store.openJournal(address, this);
+        }
+        return journal;
+    }
+
+    /** Whether the core journal was opened (some durable call or bridge method reached it). */
+    boolean isOpen() {
+        return journal != null;
+    }
+
+    /** The action's entry in the store. */
+    JournalAddress address() {
+        return address;
+    }
+
+    /** Releases the core journal (the store calls this once the action's completed state is put). */
+    void release() {
+        if (journal != null) {
+            journal.close();
+        }
+    }
+
+    @Override
+    public int getCurrentCallIndex() {
+        return journal == null ? 0 : journal.getCurrentCallIndex();
+    }
+
+    /**
+     * The action's state as the journal has it now, in Flink Agents' classes; before the journal
+     * is opened, the very state the store served (the adapter recognizes its contexts by it).
+     */
+    @Override
+    public ActionState getActionState() {
+        return journal == null ? served : ActionStates.fromJson(io.durablejournal.ActionStateSerde.serialize(journal.getActionState()));
+    }
+
+    @Override
+    public CallResult getCurrentCallResult() {
+        Object[] fields = journal().getCurrentCallResultFields();
+        if (fields == null) {
+            return null;
+        }
+        String id = (String) fields[0];
+        String functionId = functionIdOf(id);
+        String argsDigest = argsDigestOf(id);
+        if ("PENDING".equals(fields[1])) {
+            return CallResult.pending(functionId, argsDigest);
+        }
+        return new CallResult(functionId, argsDigest, (byte[]) fields[2], (byte[]) fields[3]);
+    }
+
+    @Override
+    public Object[] matchNextOrClearSubsequentCallResult(String functionId, String argsDigest) {
+        return journal().matchNextOrClearSubsequentCallResult(callId(functionId, argsDigest));
+    }
+
+    @Override
+    public void recordCallCompletion(String functionId, String argsDigest, byte[] resultPayload, byte[] exceptionPayload) {
+        journal().recordCallCompletion(callId(functionId, argsDigest), resultPayload, exceptionPayload);
+    }
+
+    @Override
+    public void appendPendingCall(String functionId, String argsDigest) {
+        journal().appendPendingCall(callId(functionId, argsDigest));
+    }
+
+    @Override
+    public void finalizeCurrentCall(String functionId, String argsDigest, byte[] resultPayload, byte[] exceptionPayload) {
+        journal().finalizeCurrentCall(callId(functionId, argsDigest), resultPayload, exceptionPayload);
+    }
+
+    @Override
+    public void clearCallResultsFromCurrentIndexAndPersist() {
+        journal().clearCallResultsFromCurrentIndexAndPersist();
+    }
+
+    /** The core's id of a call: the function id, with the args digest when there is one. */
+    static String callId(String functionId, String argsDigest) {
+        Objects.requireNonNull(functionId, "functionId");
+        return argsDigest == null || argsDigest.isEmpty() ? functionId : functionId + DIGEST_SEPARATOR + argsDigest;
+    }
+
+    /** The function id part of a core call id ({@link #callId}). */
+    static String functionIdOf(String callId) {
+        int split = digestSplit(callId);
+        return split < 0 ? callId : callId.substring(0, split);
+    }
+
+    /** The args digest part of a core call id, {@code ""} when it has none (as Flink Agents' Java writes it). */
+    static String argsDigestOf(String callId) {
+        int split = digestSplit(callId);
+        return split < 0 ? "" : callId.substring(split + DIGEST_SEPARATOR.length());
+    }
+
+    private static int digestSplit(String callId) {
+        if (callId == null) {
+            return -1;
+        }
+        int split = callId.lastIndexOf(DIGEST_SEPARATOR);
+        if (split < 0 || !ARGS_DIGEST.matcher(callId.substring(split + DIGEST_SEPARATOR.length())).matches()) {
+            return -1;
+        }
+        return split;
+    }
+
+    /**
+     * Flink Agents' context persists its whole state through its persister; this one writes deltas
+     * through the core journal, so nothing may reach the persister.
+     */
+    private static void refuseWholeStatePersist(Object key, long sequenceNumber, Action action, Event event, ActionState state) {
+        throw new IllegalStateException("the native journal persists every call itself; Flink Agents' DurableExecutionContext"
+                + " reached its persister for action '" + action.getName() + "': this Flink Agents version calls a method"
+                + " of DurableExecutionContext that durable-journal does not override");
+    }
+
+    @Override
+    public String toString() {
+        return "NativeJournalContext{" + address + (journal == null ? ", not opened" : "") + "}";
+    }
+}

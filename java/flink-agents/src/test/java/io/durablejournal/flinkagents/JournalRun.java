@@ -1,0 +1,108 @@
+package io.durablejournal.flinkagents;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the agents of one test job ran, and the one crash the job stages: shared by the source,
+ * the actions and the test in this JVM (the MiniCluster's), found by run id through the agent
+ * configuration.
+ */
+final class JournalRun {
+    /** How the action crashes once. */
+    enum Crash {
+        /** No crash. */
+        NONE,
+        /** After the calls before the reconcilable one are recorded: a plain exception. */
+        AFTER_RECORDED_CALLS,
+        /** Inside the reconcilable call's body: an {@link Error}, which no journal records, so its slot stays PENDING. */
+        INSIDE_A_CALL
+    }
+
+    /** Thrown by the staged crash. */
+    static final class InjectedCrash extends Error {
+        private static final long serialVersionUID = 1L;
+
+        InjectedCrash(String where) {
+            super("injected crash " + where);
+        }
+    }
+
+    private static final Map<String, JournalRun> RUNS = new ConcurrentHashMap<>();
+
+    private final Map<String, Integer> runs = new TreeMap<>();
+    private Crash crash;
+    private boolean crashInjected;
+
+    private JournalRun(Crash crash) {
+        this.crash = crash;
+    }
+
+    static JournalRun start(String runId, Crash crash) {
+        JournalRun run = new JournalRun(crash);
+        RUNS.put(runId, run);
+        return run;
+    }
+
+    static JournalRun of(String runId) {
+        JournalRun run = RUNS.get(runId);
+        if (run == null) {
+            throw new IllegalStateException("no run " + runId);
+        }
+        return run;
+    }
+
+    /** A durable call's body ran; returns {@code result}. */
+    synchronized <T> T ran(String call, T result) {
+        runs.merge(call, 1, Integer::sum);
+        return result;
+    }
+
+    /** How many times each body ran. */
+    synchronized Map<String, Integer> runs() {
+        return new TreeMap<>(runs);
+    }
+
+    /** Whether the staged crash happened. */
+    synchronized boolean crashed() {
+        return crashInjected;
+    }
+
+    /** Whether a crash is staged and has not happened yet. */
+    synchronized boolean crashPending() {
+        return crash != Crash.NONE;
+    }
+
+    /** Waits until the crash happened or {@code stillWaiting} says stop; woken by {@link #wakeUp}. */
+    synchronized void awaitCrash(java.util.function.BooleanSupplier stillWaiting) throws InterruptedException {
+        while (crash != Crash.NONE && stillWaiting.getAsBoolean()) {
+            wait();
+        }
+    }
+
+    synchronized void wakeUp() {
+        notifyAll();
+    }
+
+    void crashAfterRecordedCalls() {
+        if (takeCrash(Crash.AFTER_RECORDED_CALLS)) {
+            throw new IllegalStateException("injected crash after the recorded calls");
+        }
+    }
+
+    void crashInsideACall() {
+        if (takeCrash(Crash.INSIDE_A_CALL)) {
+            throw new InjectedCrash("inside a reconcilable call");
+        }
+    }
+
+    private synchronized boolean takeCrash(Crash where) {
+        if (crash != where) {
+            return false;
+        }
+        crash = Crash.NONE;
+        crashInjected = true;
+        return true;
+    }
+}

@@ -1,0 +1,217 @@
+package io.durablejournal.flinkagents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.durablejournal.flink.ActionStateStoreFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.agents.plan.AgentConfiguration;
+import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link JournalSemanticsAgent}, a real {@code @Action} agent, on Flink Agents 0.3.1's own
+ * operator, on a MiniCluster: wired by {@link DurableAgents#connectToAgent} (the native journal
+ * decides every durable call), and, for comparison, by the same factory with Flink Agents' own
+ * journal over the same store. The record is emitted after a completed checkpoint; the job crashes
+ * in the action after its calls are recorded and restores that checkpoint.
+ */
+class NativeJournalJobTest {
+    /** What the action outputs when every call ran once: the null, the caught exception, the reconciled refund. */
+    static final String ANSWER = "hello|null|quota: over quota|notified|refund found";
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void theNativeJournalReplaysNullTypedFailuresAsyncCallsAndReconcilesAPendingCall() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.INSIDE_A_CALL);
+        List<String> answers = runJob(runId, true, 3, null);
+
+        assertTrue(run.crashed(), "the crash was injected inside the reconcilable call");
+        assertEquals(Collections.singletonList(ANSWER), answers,
+                "null replayed as null, the agent's own exception replayed into its own catch, the PENDING refund reconciled");
+        Map<String, Integer> once = new HashMap<>();
+        for (String call : new String[] {"greet", "lookup", "charge", "notify", "refund", "refund-reconciled"}) {
+            once.put(call, 1);
+        }
+        assertEquals(once, run.runs(), "no recorded call ran again; the interrupted refund was reconciled, not run again");
+    }
+
+    /**
+     * Documents Flink Agents 0.3.1's defect: its journal replays a recorded {@code null} with
+     * {@code Optional.of(null)} ({@code RunnerContextImpl.tryGetCachedResult}), so the action fails
+     * on every restart. A Flink Agents that fixes it fails this test.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void flinkAgentsOwnJournalCannotReplayARecordedNull() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
+        Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 1, null));
+
+        assertTrue(run.crashed());
+        String causes = causes(failed);
+        assertTrue(causes.contains("java.lang.NullPointerException"), causes);
+        assertTrue(stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), "the replay of the null failed");
+        assertEquals(1, (int) run.runs().get("lookup"), "the null-returning call itself was replayed, not run");
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aJobRunWithFlinkAgentsOwnJournalIsRestoredOnTheNativeJournalAndReplaysItsCalls() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
+        assertThrows(Exception.class, () -> runJob(runId, false, 0, null), "the crash fails the job: no restarts");
+        assertTrue(run.crashed());
+
+        List<String> answers = runJob(runId, true, 0, latestCheckpoint());
+
+        // The null Flink Agents recorded replays as null, and the failure it recorded as the
+        // agent's own exception (Flink Agents itself would rethrow a RuntimeException).
+        assertEquals(Collections.singletonList("hello|null|quota: over quota|notified|refunded"), answers);
+        assertCallsRanOnce(run);
+        assertEquals(1, (int) run.runs().get("refund"), "the call after the crash ran once, after the restore");
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aJobRunWithTheNativeJournalIsRestoredOnFlinkAgentsOwnJournalAndReplaysItsCalls() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
+        assertThrows(Exception.class, () -> runJob(runId, true, 0, null), "the crash fails the job: no restarts");
+        assertTrue(run.crashed());
+
+        // Flink Agents' own journal replays the native journal's records; the recorded null is
+        // still its NullPointerException, so that call is the one it cannot replay.
+        Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 0, latestCheckpoint()));
+        assertTrue(stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), causes(failed));
+        assertEquals(1, (int) run.runs().get("greet"), "the call recorded by the native journal replayed in Flink Agents'");
+        assertEquals(1, (int) run.runs().get("lookup"));
+    }
+
+    private static void assertCallsRanOnce(JournalRun run) {
+        Map<String, Integer> runs = run.runs();
+        for (String call : new String[] {"greet", "lookup", "charge", "notify"}) {
+            assertEquals(1, (int) runs.get(call), call + " ran once: " + runs);
+        }
+    }
+
+    /** The job's answers; it fails (throws) when the action keeps failing or there are no restarts left. */
+    private List<String> runJob(String runId, boolean nativeJournal, int restarts, Path restoreFrom) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, tmp.resolve("checkpoints").toUri().toString());
+        conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        if (restarts > 0) {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
+        } else {
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
+        if (restoreFrom != null) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restoreFrom.toUri().toString());
+            // The collect sink's state is the earlier job's client's, not this one's.
+            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        KeyedStream<String, String> input = env
+                .addSource(new GatedSource(runId, Collections.singletonList("request-1")), "requests", Types.STRING)
+                .uid("requests")
+                .keyBy(request -> request, Types.STRING);
+        ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(tmp.resolve("store").toString());
+        MethodByReference.register(env);
+        DataStream<String> answers = input
+                .transform(DurableAgents.OPERATOR_NAME, TypeInformation.of(Object.class),
+                        new DurableActionExecutionOperatorFactory<String, Object>(plan(runId), true, stores, nativeJournal))
+                .uid("agent")
+                .map(output -> (String) output, Types.STRING)
+                .uid("answers");
+        List<String> collected = new ArrayList<>();
+        try (CloseableIterator<String> results = answers.collectAsync()) {
+            JobClient client = env.executeAsync("native journal " + (nativeJournal ? "on" : "off"));
+            try {
+                results.forEachRemaining(collected::add);
+            } finally {
+                client.getJobExecutionResult().get();
+            }
+        }
+        return collected;
+    }
+
+    static AgentPlan plan(String runId) throws Exception {
+        Map<String, Object> config = new HashMap<>();
+        config.put(JournalSemanticsAgent.RUN_ID, runId);
+        return new AgentPlan(new JournalSemanticsAgent(), new AgentConfiguration(config));
+    }
+
+    /** The newest retained checkpoint under the test's checkpoint directory. */
+    private Path latestCheckpoint() throws IOException {
+        try (Stream<Path> files = Files.walk(tmp.resolve("checkpoints"))) {
+            Path latest = files.filter(p -> p.getFileName().toString().startsWith("chk-"))
+                    .filter(p -> Files.exists(p.resolve("_metadata")))
+                    .max((a, b) -> Integer.compare(number(a), number(b)))
+                    .orElse(null);
+            assertNotNull(latest, "a retained checkpoint");
+            return latest;
+        }
+    }
+
+    private static int number(Path checkpoint) {
+        return Integer.parseInt(checkpoint.getFileName().toString().substring("chk-".length()));
+    }
+
+    static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
+    }
+
+    static String stackTraces(Throwable failure) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        failure.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
+    }
+}
