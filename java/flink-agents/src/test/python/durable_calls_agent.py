@@ -74,6 +74,10 @@ class DurableCallsAgent(Agent):
         request = json.loads(InputEvent.from_event(event).input)
         log, name = request["log"], request["name"]
         _log(log, f"action {name}")
+        # Which journal decides this action's calls: the Java object behind the Python context
+        # (the test asserts it is durable-journal's native one, not Flink Agents' own).
+        journal = ctx._j_runner_context.getDurableExecutionContext()
+        _log(log, f"journal {journal.getClass().getName()}")
         fetched = ctx.durable_execute(fetch, log, name)
         forgotten = ctx.durable_execute(forget, log, name)
         try:

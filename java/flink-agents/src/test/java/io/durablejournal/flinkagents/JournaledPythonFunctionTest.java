@@ -126,7 +126,8 @@ class JournaledPythonFunctionTest {
                 }
             }
             Map<String, Integer> once = new TreeMap<>(Map.of("fetch delta", 1, "forget delta", 1, "charge delta", 1,
-                    "submit delta", 1, "reconcile delta", 1, "action delta", 2));
+                    "submit delta", 1, "reconcile delta", 1, "action delta", 2,
+                    "journal " + NativeJournalContext.class.getName(), 2));
             assertEquals(once, runs, "no call ran twice");
 
             // Filed by the native journal under function id :: durable_journal's digest of the arguments.

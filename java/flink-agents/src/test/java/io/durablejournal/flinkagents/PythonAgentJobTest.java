@@ -8,12 +8,14 @@ import io.durablejournal.flink.ActionStateStoreFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -84,8 +86,11 @@ class PythonAgentJobTest {
         List<String> lines = Files.readAllLines(log);
         Map<String, Integer> runs = new TreeMap<>();
         List<String> answers = new ArrayList<>();
+        List<String> journals = new ArrayList<>();
         for (String line : lines) {
-            if (line.startsWith("answer ")) {
+            if (line.startsWith("journal ")) {
+                journals.add(line.substring("journal ".length()));
+            } else if (line.startsWith("answer ")) {
                 answers.add(line.substring("answer ".length()));
             } else {
                 runs.merge(line, 1, Integer::sum);
@@ -100,6 +105,15 @@ class PythonAgentJobTest {
             expected.put("action " + name, name.equals(crashed) ? 2 : 1);
         }
         expected.put("reconcile " + crashed, 1);
+        // The journal each run of the action had, as the action saw it: the native one where the
+        // adapter's plan gives Python actions a JournaledPythonFunction (JournaledPlans), else
+        // Flink Agents' own over the same store.
+        boolean journaledNatively = JournaledPlans.withNativeJournal(plan).getActions().get("answer").getExec()
+                instanceof JournaledPythonFunction;
+        String journal = journaledNatively ? NativeJournalContext.class.getName()
+                : RunnerContextImpl.DurableExecutionContext.class.getName();
+        System.out.println("[python agent] durable calls decided by " + journal);
+        assertEquals(Collections.nCopies(REQUESTS.size() + 1, journal), journals, "every run of the action had it");
         assertEquals(expected, runs, "every side effect ran once; the crashed action ran twice, its pending call "
                 + "settled by the reconciler:\n" + String.join("\n", lines));
 
