@@ -1,11 +1,14 @@
-"""A Python agent for PythonAgentJobTest: one action, four durable calls, one crash.
+"""A Python agent for the Python-agent tests: one action, five durable calls, one crash.
 
-The action of each request makes a call that succeeds, one that returns None,
+The action of each request (a coroutine) first awaits an asynchronous call,
+so every later call runs in the action's continuation; then it makes a call
+that succeeds, one that returns None,
 one that fails with the agent's own exception class (caught by its own
 ``except`` clause) and one with a reconciler. Every side effect and every run
 of the action appends a line to the file the request names, so the test
-counts what ran. The first run of the action crashes the task inside the
-fourth call, after its side effect and before its completion is recorded
+counts what ran. The first run of the action of a request that names a crash
+marker file (and finds none) crashes the task inside the
+fifth call, after its side effect and before its completion is recorded
 (the call's result cannot be pickled, so Flink Agents' finalize fails and the
 action throws): on the restart the recorded calls replay and the pending one
 is settled by its reconciler.
@@ -36,6 +39,11 @@ def _log(path, line):
         log.write(line + "\n")
 
 
+def look_up(log, request):
+    _log(log, f"look_up {request}")
+    return f"profile of {request}"
+
+
 def fetch(log, request):
     _log(log, f"fetch {request}")
     return {"request": request, "tags": {"b", "a"}}
@@ -53,7 +61,7 @@ def charge(log, request):
 
 def submit(log, request, crash_marker):
     _log(log, f"submit {request}")
-    if not os.path.exists(crash_marker):
+    if crash_marker is not None and not os.path.exists(crash_marker):
         _log(crash_marker, "crashed")
         return threading.Lock()  # not picklable: the completion is never recorded
     return f"submitted {request}"
@@ -65,11 +73,11 @@ def reconcile(log, request):
 
 
 class DurableCallsAgent(Agent):
-    """Four durable calls per request."""
+    """Five durable calls per request."""
 
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
-    def answer(event: Event, ctx: RunnerContext) -> None:
+    async def answer(event: Event, ctx: RunnerContext) -> None:
         """Runs the calls and sends what each returned or raised."""
         request = json.loads(InputEvent.from_event(event).input)
         log, name = request["log"], request["name"]
@@ -78,6 +86,7 @@ class DurableCallsAgent(Agent):
         # (the test asserts it is durable-journal's native one, not Flink Agents' own).
         journal = ctx._j_runner_context.getDurableExecutionContext()
         _log(log, f"journal {journal.getClass().getName()}")
+        looked_up = await ctx.durable_execute_async(look_up, log, name)
         fetched = ctx.durable_execute(fetch, log, name)
         forgotten = ctx.durable_execute(forget, log, name)
         try:
@@ -86,10 +95,11 @@ class DurableCallsAgent(Agent):
         except QuotaExceeded as error:
             failure = f"{type(error).__name__}: {error}"
         submitted = ctx.durable_execute(
-            submit, log, name, request["crash_marker"], reconciler=partial(reconcile, log, name)
+            submit, log, name, request.get("crash_marker"), reconciler=partial(reconcile, log, name)
         )
         answer = {
             "name": name,
+            "looked_up": looked_up,
             "fetched": [fetched["request"], sorted(fetched["tags"])],
             "forgotten": forgotten,
             "failure": failure,

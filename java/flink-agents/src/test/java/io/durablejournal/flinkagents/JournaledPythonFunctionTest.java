@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
@@ -37,7 +38,7 @@ import pemja.core.PythonInterpreterConfig;
  * its {@code PythonActionExecutor} runs the Python agent of {@code src/test/python} in CPython
  * embedded through pemja, with the Python {@code FlinkRunnerContext} over a {@code
  * PythonRunnerContextImpl}, as the operator does for each action ({@code
- * PythonActionTask.invoke}). Before the action runs, Flink Agents' own journal is installed on
+ * PythonActionTask.invoke}, then {@code PythonGeneratorActionTask} for the coroutine's steps). Before the action runs, Flink Agents' own journal is installed on
  * the Java context, as the operator installs it, with a persister that fails the test if reached:
  * every bridge call of {@code flink_runner_context.py} must reach the native journal instead.
  */
@@ -96,21 +97,22 @@ class JournaledPythonFunctionTest {
             try {
                 // The first run crashes inside its fourth call (after its side effect, before its completion).
                 prepare(store, context, answer, new InputEvent(input));
-                assertThrows(PythonActionExecutor.PythonActionExecutionException.class,
-                        () -> executor.executePythonFunction(function, new InputEvent(input), KEY.hashCode()));
+                Exception crash = assertThrows(Exception.class,
+                        () -> runToCompletion(executor, function, new InputEvent(input)));
+                assertTrue(crash.getMessage().contains("pickle"), "the crash is the unpicklable result: " + crash);
                 assertInstanceOf(NativeJournalContext.class, context.getDurableExecutionContext());
                 List<CallResult> recorded = store.get(KEY, SEQ, answer, new InputEvent(input)).getCallResults();
-                assertEquals(4, recorded.size());
-                assertTrue(recorded.get(3).isPending(), "the crashed call is pending");
+                assertEquals(5, recorded.size());
+                assertTrue(recorded.get(4).isPending(), "the crashed call is pending");
 
                 // The same record after a failover: the action runs again over the same journal.
                 prepare(store, context, answer, new InputEvent(input));
-                assertNull(executor.executePythonFunction(function, new InputEvent(input), KEY.hashCode()),
-                        "a plain (not a coroutine) action");
+                runToCompletion(executor, function, new InputEvent(input));
                 List<Event> sent = context.drainEvents(null);
                 assertEquals(1, sent.size());
                 Map<?, ?> answered = new ObjectMapper().readValue(
                         (String) OutputEvent.fromEvent(sent.get(0)).getOutput(), Map.class);
+                assertEquals("profile of delta", answered.get("looked_up"));
                 assertEquals(List.of("delta", List.of("a", "b")), answered.get("fetched"));
                 assertTrue(answered.containsKey("forgotten") && answered.get("forgotten") == null, "None replays as None");
                 assertEquals("QuotaExceeded: no quota left for delta", answered.get("failure"));
@@ -125,7 +127,7 @@ class JournaledPythonFunctionTest {
                     runs.merge(line, 1, Integer::sum);
                 }
             }
-            Map<String, Integer> once = new TreeMap<>(Map.of("fetch delta", 1, "forget delta", 1, "charge delta", 1,
+            Map<String, Integer> once = new TreeMap<>(Map.of("look_up delta", 1, "fetch delta", 1, "forget delta", 1, "charge delta", 1,
                     "submit delta", 1, "reconcile delta", 1, "action delta", 2,
                     "journal " + NativeJournalContext.class.getName(), 2));
             assertEquals(once, runs, "no call ran twice");
@@ -139,9 +141,24 @@ class JournaledPythonFunctionTest {
             for (CallResult call : store.get(KEY, SEQ, answer, new InputEvent(input)).getCallResults()) {
                 ids.add(call.getFunctionId());
             }
-            assertEquals(List.of("durable_calls_agent.fetch::" + digest, "durable_calls_agent.forget::" + digest,
+            assertEquals(List.of("durable_calls_agent.look_up::" + digest, "durable_calls_agent.fetch::" + digest, "durable_calls_agent.forget::" + digest,
                     "durable_calls_agent.charge::" + digest, "durable_calls_agent.submit::"
                             + digestOf("(log_path, 'delta', crash_marker)", tmp.resolve("crashed"))), ids);
+        }
+    }
+
+    /**
+     * Runs the action as Flink Agents' operator does: {@code PythonActionTask} calls the function;
+     * a coroutine returns an awaitable, which {@code PythonGeneratorActionTask} steps (each step
+     * one mailbox turn in the operator) until it finishes, on the journal installed by the call.
+     */
+    private static void runToCompletion(PythonActionExecutor executor, PythonFunction function, Event event)
+            throws Exception {
+        String awaitable = executor.executePythonFunction(function, event, KEY.hashCode());
+        assertTrue(awaitable != null, "the action is a coroutine");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!executor.callPythonAwaitable(awaitable)) {
+            assertTrue(System.nanoTime() < deadline, "the action finished within 60 s");
         }
     }
 
