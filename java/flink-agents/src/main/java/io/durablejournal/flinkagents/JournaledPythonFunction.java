@@ -49,7 +49,9 @@ public class JournaledPythonFunction extends PythonFunction {
         Object javaContext;
         try {
             javaContext = pythonContext.getAttr(JAVA_CONTEXT_ATTRIBUTE);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // pemja's PythonException (an AttributeError here) is a checked exception its native
+            // code throws undeclared.
             throw unknownContext("has no attribute " + JAVA_CONTEXT_ATTRIBUTE + " (" + e.getMessage() + ")");
         }
         if (!(javaContext instanceof RunnerContextImpl)) {

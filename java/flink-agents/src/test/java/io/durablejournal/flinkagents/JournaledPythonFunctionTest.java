@@ -147,6 +147,25 @@ class JournaledPythonFunctionTest {
         }
     }
 
+    @Test
+    void aPythonContextWithoutFlinkAgentsJavaContextFailsTheActionBeforeItRuns() throws Exception {
+        JournaledPythonFunction function = new JournaledPythonFunction(
+                (PythonFunction) plan.getActions().get("answer").getExec());
+        function.setInterpreter(interpreter);
+        interpreter.exec("class UnknownContext:\n    pass\n"
+                + "no_attribute = UnknownContext()\n"
+                + "other_attribute = UnknownContext()\n"
+                + "other_attribute._j_runner_context = 'not a Java object'\n");
+        for (String name : List.of("no_attribute", "other_attribute")) {
+            Object context = interpreter.get(name);
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> function.call(new Object(), context));
+            assertTrue(refused.getMessage().contains("durable_calls_agent.DurableCallsAgent.answer")
+                    && refused.getMessage().contains("supported Flink Agents versions: "
+                            + FlinkAgentsCompatibility.SUPPORTED_VERSIONS), refused.getMessage());
+        }
+    }
+
     /**
      * Runs the action as Flink Agents' operator does: {@code PythonActionTask} calls the function;
      * a coroutine returns an awaitable, which {@code PythonGeneratorActionTask} steps (each step
