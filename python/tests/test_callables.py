@@ -13,7 +13,7 @@ import pydantic
 import pytest
 
 import durable_journal as dj
-from durable_journal.callables import MAX_LAYERS
+from durable_journal.callables import MAX_LAYERS, function_name
 
 identity = dj.durable_identity_for_call
 
@@ -370,3 +370,32 @@ def test_the_captured_values_keyword_is_reserved():
             identity(func, (), kwargs)
     # The digest alone (no function) is not an identity and keeps any name.
     dj.compute_args_digest((), {"<captured>": 1})
+
+
+class Mailer:
+    def __call__(self, to):
+        pass
+
+    def send(self, to):
+        pass
+
+
+def test_function_name_is_what_a_call_runs_without_its_bound_values():
+    assert function_name(functools.partial(send_email, "a@b")) == f"{__name__}.send_email"
+    assert function_name(functools.wraps(charge_card)(lambda *a: charge_card(*a))) == f"{__name__}.charge_card"
+    assert function_name(Mailer()) == f"{__name__}.Mailer.__call__"
+    assert function_name(Mailer().send) == f"{__name__}.Mailer.send"
+    # Captured values are not resolved: a closure over a value without a canonical form is named.
+    client = object()
+
+    def call_client():
+        return client
+
+    assert function_name(call_client).endswith(".call_client")
+
+
+def test_function_name_refuses_a_lambda_unless_asked_to_name_it():
+    anonymous = lambda: None  # noqa: E731
+    with pytest.raises(TypeError, match="lambda"):
+        function_name(anonymous)
+    assert function_name(anonymous, lambdas=True).endswith(".<lambda>")
