@@ -118,6 +118,49 @@ def test_an_argument_without_canonical_form_is_a_type_error_before_the_call_runs
     assert ran == []
 
 
+def test_an_action_in_flight_at_the_switch_runs_its_calls_once_more_then_replays():
+    """What README says of journals recorded before install(), on Flink Agents'
+    FlinkRunnerContext over the in-memory Java context of Flink Agents' own test
+    (imported from the installed package at run time)."""
+    fake = pytest.importorskip(
+        "flink_agents.runtime.tests.test_flink_runner_context_reconcilable",
+        reason="Flink Agents' reconciler test module (its fake Java runner context) is not installed",
+    )
+    ran = []
+
+    def look_up(name):
+        ran.append(f"look_up {name}")
+        return name.upper()
+
+    def remember(tags):
+        ran.append(f"remember {sorted(tags)}")
+
+    java_context = fake._FakeJavaRunnerContext()
+
+    def run_action():
+        java_context.current_call_index = 0  # a new attempt of the same action
+        context = fake._create_runner_context(java_context)
+        try:
+            return context.durable_execute(look_up, "ada"), context.durable_execute(remember, {"b", "a"})
+        finally:
+            fake._close_runner_context(context)
+
+    assert run_action() == ("ADA", None)  # recorded with cloudpickle digests
+    assert len(ran) == 2
+    dj_flink_agents.install()
+    try:
+        assert run_action() == ("ADA", None)
+        assert ran[2:] == ["look_up ada", "remember ['a', 'b']"], "the first call missed: every call ran once more"
+        assert [call.args_digest for call in java_context.call_results] == [
+            durable_journal.compute_args_digest(("ada",), {}),
+            durable_journal.compute_args_digest(({"a", "b"},), {}),
+        ]
+        assert run_action() == ("ADA", None)
+        assert len(ran) == 4, "recorded with the new ids: replayed"
+    finally:
+        dj_flink_agents.uninstall()
+
+
 def test_flink_agents_own_durable_execution_tests_pass_with_install(tmp_path):
     """Runs the tests of Flink Agents' installed package in a fresh
     interpreter that calls install() before pytest imports them (they import
