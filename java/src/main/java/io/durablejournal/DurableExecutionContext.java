@@ -4,6 +4,7 @@ import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.Objects;
 
 /**
@@ -40,6 +41,17 @@ public final class DurableExecutionContext implements AutoCloseable {
     private static final String NAME = "DurableExecutionContext";
 
     private final ActionStatePersister persister;
+    /**
+     * For a context {@link #resuming} a stored entry: opens the store's journal over that entry,
+     * which persists into the store itself. Null: the journal opens over {@link #recorded}.
+     */
+    private final Supplier<? extends DurableExecutionContext> opener;
+    /**
+     * The context {@link #opener} returned, kept reachable while this one is: its {@link
+     * NativeHandle}, now this context's journal, is freed by a Cleaner once it is unreachable.
+     */
+    @SuppressWarnings("unused")
+    private DurableExecutionContext openedBy;
     /** Guards the recorded state and the journal's opening (and a close before it). */
     private final Object opening = new Object();
     /** The native journal, or null while calls are answered from {@link #recorded}. */
@@ -80,8 +92,30 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @param persister called once per persisted mutation, or null to persist nothing
      */
     public DurableExecutionContext(ActionState state, ActionStatePersister persister) {
+        this(state, persister, null);
+    }
+
+    private DurableExecutionContext(ActionState state, ActionStatePersister persister, Supplier<? extends DurableExecutionContext> opener) {
         this.recorded = Objects.requireNonNull(state, "state").copy();
         this.persister = persister;
+        this.opener = opener;
+    }
+
+    /**
+     * A context that resumes a stored action: it answers the recorded hits of {@code recorded}
+     * from it, as a context created over an ActionState does, and takes its journal from {@code
+     * journalOpener} only at the first call or method that needs one, with the index moved past
+     * those hits. For a caller that has just read the entry with {@link
+     * io.durablejournal.store.ActionStateStore#get}: {@code () -> store.openContext(key, seq,
+     * action, event, null)} opens the store's journal over that same entry, and every mutation
+     * persists into the store as it would through that context. An action whose calls are all
+     * hits then crosses into the native library for none of them.
+     *
+     * @param recorded the entry as the store holds it (copied: later changes do not reach the journal)
+     * @param journalOpener opens a journal over that same entry; called at most once
+     */
+    public static DurableExecutionContext resuming(ActionState recorded, Supplier<? extends DurableExecutionContext> journalOpener) {
+        return new DurableExecutionContext(recorded, null, Objects.requireNonNull(journalOpener, "journalOpener"));
     }
 
     /**
@@ -92,6 +126,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     @SuppressWarnings("unused")
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
+        this.opener = null;
         this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
@@ -107,8 +142,15 @@ public final class DurableExecutionContext implements AutoCloseable {
                 if (closedUnopened) {
                     throw new IllegalStateException(NAME + " is closed");
                 }
-                NativeHandle opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded)),
-                        NativeJournal::destroy);
+                NativeHandle opened;
+                if (opener == null) {
+                    opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded)),
+                            NativeJournal::destroy);
+                } else {
+                    DurableExecutionContext from = Objects.requireNonNull(opener.get(), "the journal opener returned null");
+                    opened = from.journal();
+                    openedBy = from;
+                }
                 int hits = recordedHits;
                 try {
                     if (hits > 0) {
@@ -180,8 +222,16 @@ public final class DurableExecutionContext implements AutoCloseable {
         return withStringId(journal().apply(h -> NativeJournal.callResultFieldsAt(h, index)));
     }
 
-    /** A snapshot of the journal as it stands. */
+    /**
+     * A snapshot of the journal as it stands. Before the journal opened that is the state the
+     * context was created over (recorded hits change nothing), so it is not opened for this.
+     */
     public ActionState getActionState() {
+        synchronized (opening) {
+            if (journal == null && !closedUnopened) {
+                return recorded.copy();
+            }
+        }
         return ActionStateSerde.fromCanonical(journal().apply(NativeJournal::snapshot));
     }
 
