@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ContainerNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -73,7 +74,7 @@ final class JsonBodies {
                     .build())
             .build();
 
-    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private JsonBodies() {}
 
@@ -213,7 +214,7 @@ final class JsonBodies {
                 if (decimal.signum() == 0 && parser.getText().startsWith("-")) {
                     return NODES.numberNode(-0.0d);
                 }
-                return NODES.numberNode(decimal);
+                return DecimalNode.valueOf(decimal); // as it is: the factory may strip trailing zeros
             case VALUE_TRUE:
                 return NODES.booleanNode(true);
             case VALUE_FALSE:
