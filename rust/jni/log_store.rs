@@ -14,7 +14,7 @@
 //! for the log's acknowledgement there. A Java exception from the transport
 //! becomes a `STORE_IO` error naming the log, and the mutation is undone.
 
-use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray};
+use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jint, jlong};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue, JavaVM};
 
@@ -32,48 +32,75 @@ struct JavaTransport {
 }
 
 impl JavaTransport {
-    fn call_append(&self, records: &[LogRecord]) -> jni::errors::Result<Vec<u64>> {
-        self.vm.attach_current_thread(|env| -> jni::errors::Result<Vec<u64>> {
-            let partitions: Vec<jint> = records.iter().map(|r| r.partition as jint).collect();
-            let partition_array = env.new_int_array(records.len())?;
-            partition_array.set_region(env, 0, &partitions)?;
-            let keys = JObjectArray::<JByteArray>::new(env, records.len(), JByteArray::null())?;
-            let values = JObjectArray::<JByteArray>::new(env, records.len(), JByteArray::null())?;
-            for (i, record) in records.iter().enumerate() {
-                let key = env.byte_array_from_slice(&record.key)?;
-                keys.set_element(env, i, &key)?;
-                env.delete_local_ref(key);
-                if let Some(value) = &record.value {
-                    let value = env.byte_array_from_slice(value)?;
-                    values.set_element(env, i, &value)?;
-                    env.delete_local_ref(value);
-                }
+    /// Calls `LogTransport.append` with the records; the offsets the log
+    /// gave them, or what went wrong (a Java exception as `class: message`).
+    fn call_append(&self, records: &[LogRecord]) -> std::result::Result<Vec<u64>, String> {
+        let outcome = self.vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<Vec<u64>, String>> {
+            match append_through(env, self.transport.as_obj(), records) {
+                Ok(offsets) => Ok(Ok(offsets)),
+                Err(jni::errors::Error::JavaException) => Ok(Err(take_java_exception(env)?)),
+                Err(other) => Err(other),
             }
-            let offsets = env
-                .call_method(
-                    self.transport.as_obj(),
-                    jni_str!("append"),
-                    jni_sig!("([I[[B[[B)[J"),
-                    &[JValue::Object(&partition_array), JValue::Object(&keys), JValue::Object(&values)],
-                )?
-                .l()?;
-            let offsets = env.cast_local::<JLongArray>(offsets)?;
-            let mut out = vec![0i64; offsets.len(env)?];
-            offsets.get_region(env, 0, &mut out)?;
-            Ok(out.into_iter().map(|o| o as u64).collect())
-        })
+        });
+        outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}")))
     }
 }
 
+/// One `append` call: a handful of local references (each record's key and
+/// value are freed as soon as they are in their array), whatever the batch size.
+fn append_through(env: &mut Env<'_>, transport: &JObject<'_>, records: &[LogRecord]) -> jni::errors::Result<Vec<u64>> {
+    let partitions: Vec<jint> = records.iter().map(|r| r.partition as jint).collect();
+    let partition_array = env.new_int_array(records.len())?;
+    partition_array.set_region(env, 0, &partitions)?;
+    let keys = JObjectArray::<JByteArray>::new(env, records.len(), JByteArray::null())?;
+    let values = JObjectArray::<JByteArray>::new(env, records.len(), JByteArray::null())?;
+    for (i, record) in records.iter().enumerate() {
+        let key = env.byte_array_from_slice(&record.key)?;
+        keys.set_element(env, i, &key)?;
+        env.delete_local_ref(key);
+        if let Some(value) = &record.value {
+            let value = env.byte_array_from_slice(value)?;
+            values.set_element(env, i, &value)?;
+            env.delete_local_ref(value);
+        }
+    }
+    let offsets = env
+        .call_method(
+            transport,
+            jni_str!("append"),
+            jni_sig!("([I[[B[[B)[J"),
+            &[JValue::Object(&partition_array), JValue::Object(&keys), JValue::Object(&values)],
+        )?
+        .l()?;
+    let offsets = env.cast_local::<JLongArray>(offsets)?;
+    let mut out = vec![0i64; offsets.len(env)?];
+    offsets.get_region(env, 0, &mut out)?;
+    Ok(out.into_iter().map(|o| o as u64).collect())
+}
+
+/// Takes (and clears) the pending Java exception and describes it as its
+/// `toString()` does, `class: message`, in a local frame of a few references.
+/// Not jni's own catch: that one walks the whole stack trace, two local
+/// references per frame in one frame, which `-Xcheck:jni` reports for any
+/// stack deeper than about 30 frames (a Kafka client failing under a Flink task).
+fn take_java_exception(env: &mut Env<'_>) -> jni::errors::Result<String> {
+    env.with_local_frame(TAKE_EXCEPTION_FRAME_CAPACITY, |env| -> jni::errors::Result<String> {
+        let Some(throwable) = env.exception_occurred() else {
+            return Ok("the transport failed without a Java exception".to_owned());
+        };
+        env.exception_clear();
+        let text = env.call_method(&throwable, jni_str!("toString"), jni_sig!("()Ljava/lang/String;"), &[])?.l()?;
+        env.cast_local::<JString>(text)?.try_to_string(env)
+    })
+}
+
+/// The throwable, its description and the cast of it.
+const TAKE_EXCEPTION_FRAME_CAPACITY: usize = 4;
+
 impl LogSink for JavaTransport {
     fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        self.call_append(records).map_err(|e| {
-            let cause = match e {
-                jni::errors::Error::CaughtJavaException { name, msg, .. } => format!("{name}: {msg}"),
-                other => format!("calling the transport failed: {other}"),
-            };
-            Error::StoreIo { path: self.name.clone().into(), source: std::io::Error::other(cause) }
-        })
+        self.call_append(records)
+            .map_err(|cause| Error::StoreIo { path: self.name.clone().into(), source: std::io::Error::other(cause) })
     }
 
     fn name(&self) -> &str {

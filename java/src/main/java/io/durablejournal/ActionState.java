@@ -16,7 +16,14 @@ import java.util.Objects;
  * the JSON text Flink Agents wrote, with their {@code @class} type property: this library does not
  * interpret them, and a record comes back with every number, string and key order exactly as it
  * was read. The {@code ...Json} getters return that text; the {@link JsonNode} getters parse it
- * on each call (a copy: changing it does not change the record).
+ * on each call (a copy: changing it does not change the record), exactly: a {@code -0.0} set
+ * comes back as {@code -0.0}.
+ *
+ * <p>Every record is one the journal accepts: a body set here is checked by the native core's
+ * reader where the record holds it, so a body nested deeper than an ActionState may nest (1000
+ * levels with the record and its list, Jackson's limit) is refused by the setter, with the
+ * journal's {@link JournalException.Code#MALFORMED_JSON} naming the limit, and never reaches a
+ * {@link DurableExecutionContext}.
  */
 public final class ActionState {
     private String taskEvent;
@@ -50,8 +57,9 @@ public final class ActionState {
         return taskEvent;
     }
 
+    /** @throws JournalException MALFORMED_JSON when the body is not one a record may hold (see the class doc) */
     public void setTaskEvent(JsonNode taskEvent) {
-        this.taskEvent = taskEvent == null || taskEvent.isNull() ? null : JsonBodies.text(taskEvent);
+        this.taskEvent = taskEvent == null || taskEvent.isNull() ? null : JsonBodies.text(taskEvent, JsonBodies.Place.FIELD);
     }
 
     public List<JsonNode> getSensoryMemoryUpdates() {
@@ -83,16 +91,19 @@ public final class ActionState {
         return Collections.unmodifiableMap(otherFields);
     }
 
+    /** @throws JournalException MALFORMED_JSON when the body is not one a record may hold (see the class doc) */
     public void addSensoryMemoryUpdate(JsonNode update) {
-        sensoryMemoryUpdates.add(JsonBodies.text(Objects.requireNonNull(update, "update")));
+        sensoryMemoryUpdates.add(JsonBodies.text(Objects.requireNonNull(update, "update"), JsonBodies.Place.LIST_ELEMENT));
     }
 
+    /** @throws JournalException MALFORMED_JSON when the body is not one a record may hold (see the class doc) */
     public void addShortTermMemoryUpdate(JsonNode update) {
-        shortTermMemoryUpdates.add(JsonBodies.text(Objects.requireNonNull(update, "update")));
+        shortTermMemoryUpdates.add(JsonBodies.text(Objects.requireNonNull(update, "update"), JsonBodies.Place.LIST_ELEMENT));
     }
 
+    /** @throws JournalException MALFORMED_JSON when the body is not one a record may hold (see the class doc) */
     public void addOutputEvent(JsonNode event) {
-        outputEvents.add(JsonBodies.text(Objects.requireNonNull(event, "event")));
+        outputEvents.add(JsonBodies.text(Objects.requireNonNull(event, "event"), JsonBodies.Place.LIST_ELEMENT));
     }
 
     public void addCallResult(CallResult callResult) {
@@ -107,7 +118,7 @@ public final class ActionState {
 
     /**
      * A copy that later changes to this record do not reach (bodies are immutable text and slots
-     * immutable objects, so copying the lists suffices).
+     * immutable objects, payloads included, so copying the lists suffices).
      */
     ActionState copy() {
         ActionState copy = new ActionState();

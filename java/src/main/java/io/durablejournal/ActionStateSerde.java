@@ -136,8 +136,8 @@ public final class ActionStateSerde {
         json.writeStringField("functionId", slot.getFunctionId());
         json.writeStringField("argsDigest", slot.getArgsDigest());
         json.writeStringField("status", slot.getStatus() == null ? null : slot.getStatus().name());
-        writeBytes(json, "resultPayload", slot.getResultPayload());
-        writeBytes(json, "exceptionPayload", slot.getExceptionPayload());
+        writeBytes(json, "resultPayload", slot.recordedResult());
+        writeBytes(json, "exceptionPayload", slot.recordedException());
         json.writeEndObject();
     }
 

@@ -3,7 +3,11 @@ package io.durablejournal;
 import java.util.Arrays;
 import java.util.Objects;
 
-/** One journal slot: the identity of a call and its recorded outcome. */
+/**
+ * One journal slot: the identity of a call and its recorded outcome. Immutable: the payloads are
+ * copied when a slot is built from them and when they are read, so a change to an array given or
+ * taken never reaches a record (or a {@link DurableExecutionContext} created over one).
+ */
 public final class CallResult {
     public enum Status { PENDING, SUCCEEDED, FAILED }
 
@@ -13,10 +17,10 @@ public final class CallResult {
     private final byte[] resultPayload;
     private final byte[] exceptionPayload;
 
-    /** A terminal slot: FAILED iff {@code exceptionPayload} is non-null. */
+    /** A terminal slot: FAILED iff {@code exceptionPayload} is non-null. The payloads are copied. */
     public CallResult(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         this(Objects.requireNonNull(functionId, "functionId"), "",
-                exceptionPayload != null ? Status.FAILED : Status.SUCCEEDED, resultPayload, exceptionPayload);
+                exceptionPayload != null ? Status.FAILED : Status.SUCCEEDED, copy(resultPayload), copy(exceptionPayload));
     }
 
     private CallResult(String functionId, String argsDigest, Status status, byte[] resultPayload, byte[] exceptionPayload) {
@@ -27,7 +31,10 @@ public final class CallResult {
         this.exceptionPayload = exceptionPayload;
     }
 
-    /** A slot exactly as a record holds it (null id and digest included); for {@link ActionStateSerde}. */
+    /**
+     * A slot exactly as a record holds it (null id and digest included); for {@link
+     * ActionStateSerde}, which hands over arrays nothing else holds.
+     */
     static CallResult read(String functionId, String argsDigest, Status status, byte[] resultPayload, byte[] exceptionPayload) {
         return new CallResult(functionId, argsDigest, status, resultPayload, exceptionPayload);
     }
@@ -57,12 +64,28 @@ public final class CallResult {
         return status;
     }
 
+    /** A copy of the recorded result (JSON), or null. */
     public byte[] getResultPayload() {
+        return copy(resultPayload);
+    }
+
+    /** A copy of the recorded failure (JSON), or null. */
+    public byte[] getExceptionPayload() {
+        return copy(exceptionPayload);
+    }
+
+    /** The recorded result itself, not a copy: for code of this package that only reads it. */
+    byte[] recordedResult() {
         return resultPayload;
     }
 
-    public byte[] getExceptionPayload() {
+    /** The recorded failure itself, not a copy: for code of this package that only reads it. */
+    byte[] recordedException() {
         return exceptionPayload;
+    }
+
+    private static byte[] copy(byte[] payload) {
+        return payload == null ? null : payload.clone();
     }
 
     public boolean isSuccess() {

@@ -3,6 +3,8 @@ package io.durablejournal;
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.Objects;
 
 /**
@@ -14,21 +16,42 @@ import java.util.Objects;
  * opens its native journal lazily: while every durable call is a recorded hit (the slot at the
  * call index is SUCCEEDED or FAILED and carries the call's id, the core's rule of spec §2.1) the
  * recorded outcome is answered from that state, with no native work at all. The first call or
- * method that needs more opens the journal over the state (checking it: an invalid record, e.g.
- * nested deeper than 1000, is a {@link JournalException} there), with its index past the hits.
- * The context works on a copy of the state taken when it is created.
+ * method that needs more opens the journal over the state, with its index past the hits. The
+ * context works on a copy of the state taken when it is created (slots are immutable, payloads
+ * included), and every {@link ActionState} is one the journal accepts (its setters check each
+ * body), so a state is never refused after some of its hits were served.
  *
- * <p>Thread-safe: calls are serialized. {@link #close()} is idempotent and any call after it
- * throws {@link IllegalStateException}. The {@link ActionStatePersister} runs inside the call
- * whose mutation it persists, so it must not call back into this context (that is an {@link
- * IllegalStateException}); it may call {@link #close()}, which then takes effect when that call
- * returns. A context dropped without {@code close()} is freed once it is garbage collected; close
- * it anyway.
+ * <p><b>One thread at a time.</b> A context belongs to one action execution, and its durable
+ * calls are made one after the other by the thread that runs the action (Flink Agents' runtime
+ * allows only the task's mailbox thread). The context is safe to share: its methods take the
+ * journal in turn, and {@link #close()} from another thread waits for a call in flight. But a
+ * durable call started while another one's body runs is refused with an {@link
+ * IllegalStateException} that says which it is: <i>nested</i> (started on the thread running that
+ * body, or on an executor thread running it for {@code durableExecuteAsync}/{@code
+ * durableExecuteAll}) or <i>concurrent</i> (started on another thread). Neither could be replayed:
+ * the journal matches calls by position in the order they complete.
+ *
+ * <p>{@link #close()} is idempotent and any call after it throws {@link IllegalStateException}.
+ * The {@link ActionStatePersister} runs inside the call whose mutation it persists, so it must
+ * not call back into this context (that is an {@link IllegalStateException}); it may call {@link
+ * #close()}, which then takes effect when that call returns. A context dropped without {@code
+ * close()} is freed once it is garbage collected; close it anyway.
  */
 public final class DurableExecutionContext implements AutoCloseable {
     private static final String NAME = "DurableExecutionContext";
 
     private final ActionStatePersister persister;
+    /**
+     * For a context {@link #resuming} a stored entry: opens the store's journal over that entry,
+     * which persists into the store itself. Null: the journal opens over {@link #recorded}.
+     */
+    private final Supplier<? extends DurableExecutionContext> opener;
+    /**
+     * The context {@link #opener} returned, kept reachable while this one is: its {@link
+     * NativeHandle}, now this context's journal, is freed by a Cleaner once it is unreachable.
+     */
+    @SuppressWarnings("unused")
+    private DurableExecutionContext openedBy;
     /** Guards the recorded state and the journal's opening (and a close before it). */
     private final Object opening = new Object();
     /** The native journal, or null while calls are answered from {@link #recorded}. */
@@ -54,6 +77,14 @@ public final class DurableExecutionContext implements AutoCloseable {
      * and refused.
      */
     private volatile String callInProgress;
+    /** The thread that began {@link #callInProgress}. */
+    private volatile Thread callThread;
+
+    /**
+     * The context whose call in progress the current thread runs the body of, on an executor
+     * ({@link #runAsBody}): a durable call started there is nested, not concurrent.
+     */
+    private static final ThreadLocal<DurableExecutionContext> BODY_RUNNING_FOR = new ThreadLocal<>();
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run); the
@@ -61,8 +92,30 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @param persister called once per persisted mutation, or null to persist nothing
      */
     public DurableExecutionContext(ActionState state, ActionStatePersister persister) {
+        this(state, persister, null);
+    }
+
+    private DurableExecutionContext(ActionState state, ActionStatePersister persister, Supplier<? extends DurableExecutionContext> opener) {
         this.recorded = Objects.requireNonNull(state, "state").copy();
         this.persister = persister;
+        this.opener = opener;
+    }
+
+    /**
+     * A context that resumes a stored action: it answers the recorded hits of {@code recorded}
+     * from it, as a context created over an ActionState does, and takes its journal from {@code
+     * journalOpener} only at the first call or method that needs one, with the index moved past
+     * those hits. For a caller that has just read the entry with {@link
+     * io.durablejournal.store.ActionStateStore#get}: {@code () -> store.openContext(key, seq,
+     * action, event, null)} opens the store's journal over that same entry, and every mutation
+     * persists into the store as it would through that context. An action whose calls are all
+     * hits then crosses into the native library for none of them.
+     *
+     * @param recorded the entry as the store holds it (copied: later changes do not reach the journal)
+     * @param journalOpener opens a journal over that same entry; called at most once
+     */
+    public static DurableExecutionContext resuming(ActionState recorded, Supplier<? extends DurableExecutionContext> journalOpener) {
+        return new DurableExecutionContext(recorded, null, Objects.requireNonNull(journalOpener, "journalOpener"));
     }
 
     /**
@@ -73,6 +126,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     @SuppressWarnings("unused")
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
+        this.opener = null;
         this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
@@ -88,8 +142,15 @@ public final class DurableExecutionContext implements AutoCloseable {
                 if (closedUnopened) {
                     throw new IllegalStateException(NAME + " is closed");
                 }
-                NativeHandle opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded)),
-                        NativeJournal::destroy);
+                NativeHandle opened;
+                if (opener == null) {
+                    opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded)),
+                            NativeJournal::destroy);
+                } else {
+                    DurableExecutionContext from = Objects.requireNonNull(opener.get(), "the journal opener returned null");
+                    opened = from.journal();
+                    openedBy = from;
+                }
                 int hits = recordedHits;
                 try {
                     if (hits > 0) {
@@ -129,12 +190,10 @@ public final class DurableExecutionContext implements AutoCloseable {
                     || !functionId.equals(slot.getFunctionId()) || !Utf8.isWellFormed(functionId)) {
                 return null;
             }
-            if (callInProgress != null) {
-                refuseNesting("durable call '" + functionId + "'");
-            }
+            refuseWhileCallInProgress("durable call '" + functionId + "'");
             // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
             recordedHits++;
-            return new Object[] {slot.getResultPayload(), slot.getExceptionPayload()};
+            return new Object[] {slot.recordedResult(), slot.recordedException()};
         }
     }
 
@@ -163,8 +222,16 @@ public final class DurableExecutionContext implements AutoCloseable {
         return withStringId(journal().apply(h -> NativeJournal.callResultFieldsAt(h, index)));
     }
 
-    /** A snapshot of the journal as it stands. */
+    /**
+     * A snapshot of the journal as it stands. Before the journal opened that is the state the
+     * context was created over (recorded hits change nothing), so it is not opened for this.
+     */
     public ActionState getActionState() {
+        synchronized (opening) {
+            if (journal == null && !closedUnopened) {
+                return recorded.copy();
+            }
+        }
         return ActionStateSerde.fromCanonical(journal().apply(NativeJournal::snapshot));
     }
 
@@ -234,7 +301,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * the recorded state): null means run the call, an empty array run the reconciler, and
      * {@code [result, exception]} is the recorded outcome to replay. From a run or
      * reconcile answer until {@link #completeCall} (or {@link #endCall}) the call is in
-     * progress, and a durable call begun inside it is refused as nested.
+     * progress, and a durable call begun meanwhile is refused (nested or concurrent).
      */
     Object[] beginCall(String functionId, boolean reconcilable) {
         if (journal == null) {
@@ -247,9 +314,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         NativeHandle journal = journal();
         long h = journal.acquire();
         try {
-            if (callInProgress != null) {
-                refuseNesting("durable call '" + functionId + "'");
-            }
+            refuseWhileCallInProgress("durable call '" + functionId + "'");
             Object[] step = NativeJournal.beginCall(h, callback(), id, reconcilable);
             if (step != null && step.length > 0) {
                 replayedCalls++;
@@ -260,6 +325,7 @@ public final class DurableExecutionContext implements AutoCloseable {
                     reconciledCalls++;
                 }
                 callInProgress = "durable call '" + functionId + "'";
+                callThread = Thread.currentThread();
             }
             return step;
         } finally {
@@ -282,27 +348,60 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     void endCall() {
         callInProgress = null;
+        callThread = null;
     }
 
     /**
      * A {@code durableExecuteAll} batch of {@code size} calls starts; until {@link #endCall} every
-     * durable call begun is refused as nested, and so is a batch begun inside a call.
+     * durable call begun is refused (nested or concurrent), and so is a batch begun inside a call.
      */
     void beginBatch(int size) {
         journal().accept(h -> {
-            refuseNesting("a durableExecuteAll batch of " + size + " calls");
+            refuseWhileCallInProgress("a durableExecuteAll batch of " + size + " calls");
             callInProgress = "a durableExecuteAll batch of " + size + " calls";
+            callThread = Thread.currentThread();
         });
     }
 
-    private void refuseNesting(String starting) {
+    /**
+     * Runs the body of the call in progress on the current thread, an executor's: a durable call
+     * it starts is then refused as nested rather than as concurrent.
+     */
+    <T> T runAsBody(Callable<T> body) throws Exception {
+        DurableExecutionContext outer = BODY_RUNNING_FOR.get();
+        BODY_RUNNING_FOR.set(this);
+        try {
+            return body.call();
+        } finally {
+            if (outer == null) {
+                BODY_RUNNING_FOR.remove();
+            } else {
+                BODY_RUNNING_FOR.set(outer);
+            }
+        }
+    }
+
+    /** Refuses {@code starting} while a call or batch is in progress, naming why: nesting or concurrency. */
+    private void refuseWhileCallInProgress(String starting) {
         String running = callInProgress;
-        if (running != null) {
+        if (running == null) {
+            return;
+        }
+        Thread runner = callThread;
+        Thread me = Thread.currentThread();
+        if (me == runner || BODY_RUNNING_FOR.get() == this) {
             throw new IllegalStateException(starting + " was started inside the body of " + running
                     + ": nested durable calls are not supported (the journal records calls in the order they "
                     + "complete and matches them by position, so a replay could not find them); make it before "
                     + "or after that call, not inside it");
         }
+        throw new IllegalStateException(starting + " was started on thread '" + me.getName() + "' while " + running
+                + " runs on thread '" + (runner == null ? "?" : runner.getName()) + "': concurrent durable calls on one "
+                + "DurableExecutionContext are not supported (its calls are made one after the other by the thread that "
+                + "runs the action, as Flink Agents' runtime allows only the task's mailbox thread; the journal matches "
+                + "calls by position, so a replay could not find calls whose order a race decided). Make the calls from "
+                + "the action's thread; if this thread was started by that call's body, the call is nested, which is "
+                + "not supported either");
     }
 
     /**

@@ -119,7 +119,8 @@ public class RunnerContextImpl {
                 // side effect.
                 return runAndRecord(id, reconciler, false, recorder);
             }
-            return runAndRecord(id, callable::call, onExecutor, recorder);
+            Callable<T> body = onExecutor ? () -> context.runAsBody(callable::call) : callable::call;
+            return runAndRecord(id, body, onExecutor, recorder);
         } finally {
             // However the body ended (an Error, an interrupt), it is no longer in progress.
             context.endCall();
@@ -273,7 +274,8 @@ public class RunnerContextImpl {
             List<CompletableFuture<Object>> futures = new ArrayList<>();
             for (int i = 0; i < callables.size(); i++) {
                 DurableCallable<?> callable = callables.get(i);
-                futures.add(toRun.get(i) ? CompletableFuture.supplyAsync(() -> callUnchecked(callable), executor) : null);
+                Callable<?> body = context == null ? callable::call : () -> context.runAsBody(callable::call);
+                futures.add(toRun.get(i) ? CompletableFuture.supplyAsync(() -> callUnchecked(body), executor) : null);
             }
             return futures;
         }
@@ -300,7 +302,7 @@ public class RunnerContextImpl {
         }
     }
 
-    private static Object callUnchecked(DurableCallable<?> callable) {
+    private static Object callUnchecked(Callable<?> callable) {
         try {
             return callable.call();
         } catch (RuntimeException e) {

@@ -9,8 +9,10 @@ import io.durablejournal.TestCalls.CountingPersister;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -103,7 +105,9 @@ class NestedDurableCallTest {
         RunnerContextImpl runner = runner(new ActionState());
         CountingCall<String> inner = TestCalls.returning("inner", "i");
         CountingCall<String> inAsync = new CountingCall<>("async", String.class, () -> runner.durableExecute(inner), null);
-        assertThrows(IllegalStateException.class, () -> runner.durableExecuteAsync(inAsync));
+        IllegalStateException async = assertThrows(IllegalStateException.class, () -> runner.durableExecuteAsync(inAsync));
+        assertTrue(async.getMessage().startsWith("durable call 'inner' was started inside the body of durable call 'async'"),
+                "a call from the executor thread running the body is nested: " + async.getMessage());
 
         CountingCall<Object> batchInCall = new CountingCall<>("batch-in-call", Object.class,
                 () -> runner.durableExecuteAll(List.of(inner)), null);
@@ -125,6 +129,37 @@ class NestedDurableCallTest {
         assertEquals(1, viaReconciler.reconciles.get());
         assertEquals(0, viaReconciler.calls.get());
         assertEquals(0, inner.calls.get(), "no nested call ever ran");
+    }
+
+    @Test
+    void aCallFromAnotherThreadWhileABodyRunsIsRefusedAsConcurrentNotAsNested() throws Exception {
+        RunnerContextImpl runner = runner(new ActionState());
+        CountDownLatch inBody = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CountingCall<String> slow = new CountingCall<>("tool-call:slow", String.class, () -> {
+            inBody.countDown();
+            finish.await();
+            return "slow";
+        }, null);
+        Future<String> running = pool.submit(() -> runner.durableExecute(slow));
+        inBody.await();
+        CountingCall<String> other = TestCalls.returning("tool-call:other", "other");
+        IllegalStateException refused;
+        try {
+            refused = assertThrows(IllegalStateException.class, () -> runner.durableExecute(other));
+        } finally {
+            finish.countDown();
+        }
+        assertEquals("slow", running.get());
+        String message = refused.getMessage();
+        assertTrue(message.startsWith("durable call 'tool-call:other' was started on thread '" + Thread.currentThread().getName()
+                + "' while durable call 'tool-call:slow' runs on thread '"), message);
+        assertTrue(message.contains("concurrent durable calls on one DurableExecutionContext are not supported"), message);
+        assertTrue(message.contains("mailbox thread"), "it names the contract: " + message);
+        assertTrue(!message.contains("inside the body"), "it is not called nesting: " + message);
+        assertEquals(0, other.calls.get(), "the refused call did not run");
+        assertEquals("other", runner.durableExecute(other), "once the body returned, the call is taken");
+        assertEquals(Arrays.asList("tool-call:slow", "tool-call:other"), ids(persister.last()));
     }
 
     private static List<String> ids(ActionState state) {

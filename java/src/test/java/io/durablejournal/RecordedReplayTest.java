@@ -81,6 +81,31 @@ class RecordedReplayTest {
     }
 
     @Test
+    void payloadArraysChangedAfterCreationDoNotReachTheJournal() throws Exception {
+        byte[] given = json("\"recorded\"");
+        byte[] failure = Payloads.encodeFailure(new IllegalArgumentException("recorded failure"));
+        CallResult succeeded = new CallResult("call-0", given, null);
+        CallResult failed = new CallResult("call-1", null, failure);
+        ActionState state = new ActionState();
+        state.addCallResult(succeeded);
+        state.addCallResult(failed);
+        try (DurableExecutionContext journal = new DurableExecutionContext(state, persister)) {
+            // Every array a caller holds: the ones it built the slots from, and the ones it read back.
+            for (byte[] held : List.of(given, failure, succeeded.getResultPayload(), failed.getExceptionPayload())) {
+                java.util.Arrays.fill(held, (byte) '0');
+            }
+            RunnerContextImpl runner = new RunnerContextImpl(journal);
+            assertEquals("recorded", runner.durableExecute(TestCalls.returning("call-0", "ran")));
+            IllegalArgumentException replayed = assertThrows(IllegalArgumentException.class,
+                    () -> runner.durableExecute(TestCalls.returning("call-1", "ran")));
+            assertEquals("recorded failure", replayed.getMessage());
+            assertEquals(0, journal.getExecutedCallCount());
+        }
+        assertEquals("\"recorded\"", new String(succeeded.getResultPayload(), java.nio.charset.StandardCharsets.UTF_8),
+                "the slot itself kept its payload");
+    }
+
+    @Test
     void aClosedContextRefusesEveryCallWhetherItsJournalOpenedOrNot() {
         DurableExecutionContext unopened = new DurableExecutionContext(recorded(2), persister);
         unopened.close();

@@ -39,6 +39,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@link #flinkAgentsFromStoredRecord}, the baseline of {@link #fileStore}: the same from the
  *       bytes its store holds (decoded by its ActionStateSerde first).
  * </ul>
+ * The Flink operators read the entry first ({@code store.get}, which tells a completed action from an
+ * interrupted one): {@link #storeGetThenResuming} is what they do since, {@link
+ * #storeGetThenOpenContext} what they did before (the store's journal opened at once).
  * Both persisters serialize the whole state with their runtime's ActionStateSerde; a replay
  * persists nothing, so they never run. No call may execute (checked after each iteration). The
  * {@code *Only} benchmarks time parts of ours, to show where its time goes.
@@ -139,6 +142,29 @@ public class RecoveryBenchmark {
     @Benchmark
     public void fileStoreOpenOnly() {
         store.openContext(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE, null).close();
+    }
+
+    /**
+     * The Flink operators' re-run of an interrupted action: the entry read from the file store,
+     * then {@code DurableExecutionContext.resuming} answering the 16 hits from it (the store's
+     * journal would open at the first miss; there is none).
+     */
+    @Benchmark
+    public void storeGetThenResuming(Blackhole bh) throws Exception {
+        ActionState recorded = store.get(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE);
+        try (DurableExecutionContext journal = DurableExecutionContext.resuming(recorded,
+                () -> store.openContext(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE, null))) {
+            replay(journal, bh);
+        }
+    }
+
+    /** What {@link #storeGetThenResuming} replaces: the entry read, then the store's journal opened at once. */
+    @Benchmark
+    public void storeGetThenOpenContext(Blackhole bh) throws Exception {
+        bh.consume(store.get(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE));
+        try (DurableExecutionContext journal = store.openContext(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE, null)) {
+            replay(journal, bh);
+        }
     }
 
     /** Baseline: Flink Agents 0.3.1. */

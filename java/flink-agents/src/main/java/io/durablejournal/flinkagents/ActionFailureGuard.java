@@ -1,9 +1,14 @@
 package io.durablejournal.flinkagents;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.agents.runtime.operator.ActionExecutionOperator;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.streaming.runtime.tasks.StreamTaskActionExecutor;
 import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
@@ -25,6 +30,11 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * from the task's own mailbox, action executor and processor), and the operator's {@code
  * snapshotState} runs it before anything is snapshotted: the action's exception fails the
  * checkpoint and the task, so the last completed checkpoint still holds the input.
+ *
+ * <p>The mail is known by the description Flink Agents gives it, {@value #RETHROW_MAIL}. So that a
+ * Flink Agents whose operator describes it otherwise (or no longer enqueues it) cannot leave the
+ * guard watching for a mail that never comes, {@link #watch} first checks that the operator's
+ * class still holds that description as a constant, and refuses to start otherwise.
  */
 final class ActionFailureGuard {
     /** The description {@code ActionExecutionOperator.tryProcessActionTaskForKey} (0.3.1) gives its rethrow mail. */
@@ -40,6 +50,7 @@ final class ActionFailureGuard {
      *     of a Flink version whose fields this guard knows (Flink Agents reflects into it too)
      */
     MailboxExecutor watch(MailboxExecutor executor) {
+        requireRethrowMailDescribed(ActionExecutionOperator.class);
         if (!(executor instanceof MailboxExecutorImpl)) {
             throw new IllegalStateException("cannot guard the mailbox executor " + executor.getClass().getName()
                     + ": Flink Agents' operator needs Flink's MailboxExecutorImpl");
@@ -79,6 +90,68 @@ final class ActionFailureGuard {
         };
         return (TaskMailbox) Proxy.newProxyInstance(TaskMailbox.class.getClassLoader(), new Class<?>[] {TaskMailbox.class},
                 handler);
+    }
+
+    /**
+     * Refuses an operator class whose code does not describe a mail as {@value #RETHROW_MAIL}:
+     * the guard would never see an action fail. Checked on the class file itself, where the
+     * description is a string constant, once per class.
+     *
+     * @throws IllegalStateException naming the class, where it was loaded from and the description
+     */
+    static void requireRethrowMailDescribed(Class<?> operator) {
+        if (!DESCRIBES_RETHROW_MAIL.get(operator)) {
+            throw new IllegalStateException(operator.getName() + " (from " + codeSource(operator) + ") does not describe a mail as '"
+                    + RETHROW_MAIL + "', the mail by which Flink Agents 0.3.1's operator fails the task after an action threw; "
+                    + "without it this guard cannot keep a checkpoint from being taken without the failed action's input. "
+                    + "This durable-journal adapter is built for Flink Agents 0.3.1: use that version, or one whose operator "
+                    + "this adapter was updated for");
+        }
+    }
+
+    /** Whether a class file holds {@link #RETHROW_MAIL} as a constant (a CONSTANT_Utf8 entry of exactly that text). */
+    private static final ClassValue<Boolean> DESCRIBES_RETHROW_MAIL = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            byte[] text = RETHROW_MAIL.getBytes(StandardCharsets.UTF_8); // ASCII: its modified UTF-8 is the same
+            byte[] constant = new byte[3 + text.length];
+            constant[0] = 1; // CONSTANT_Utf8, then its length as a u2
+            constant[1] = (byte) (text.length >>> 8);
+            constant[2] = (byte) text.length;
+            System.arraycopy(text, 0, constant, 3, text.length);
+            return indexOf(classFile(type), constant) >= 0;
+        }
+    };
+
+    private static byte[] classFile(Class<?> type) {
+        String resource = type.getName().replace('.', '/') + ".class";
+        ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : ClassLoader.getSystemClassLoader();
+        try (InputStream in = loader.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("cannot read the class file " + resource + " to check the rethrow mail of Flink Agents' operator");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the class file " + resource, e);
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    private static String codeSource(Class<?> type) {
+        java.security.CodeSource source = type.getProtectionDomain().getCodeSource();
+        return source == null || source.getLocation() == null ? "an unknown location" : source.getLocation().toString();
     }
 
     private static <T> T field(MailboxExecutorImpl executor, String name, Class<T> type) {

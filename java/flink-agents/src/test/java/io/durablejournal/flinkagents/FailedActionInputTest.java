@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Optional;
 import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.agents.runtime.operator.ActionExecutionOperator;
 import org.apache.flink.agents.runtime.operator.ActionExecutionOperatorFactory;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -18,13 +20,15 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.Mail;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The 0.3.1 defect "an action that throws can lose its input", staged on Flink Agents' operator in
  * Flink's operator test harness (the test thread is the mailbox thread, so the order of mails and
  * checkpoints is the test's): the record's action throws; the operator has already taken the task
  * out of keyed state and only enqueued the mail that fails the task; a checkpoint barrier comes
- * first.
+ * first. Through {@link DurableAgents} that checkpoint fails instead, and a restore from the last
+ * completed one processes the record again.
  */
 class FailedActionInputTest {
     private static final KeySelector<String, String> ONE_KEY = value -> "k";
@@ -78,22 +82,52 @@ class FailedActionInputTest {
     }
 
     @Test
-    void throughDurableAgentsTheCheckpointFailsWithTheActionsException() throws Exception {
-        ActionStateStoreFactory stores = ActionStateStoreFactory.inMemory();
-        try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> harness =
-                harness(new DurableActionExecutionOperatorFactory<>(plan(), true, stores))) {
+    void throughDurableAgentsTheCheckpointFailsAndTheRestoreProcessesTheFailedInputAgain(@TempDir Path journals) throws Exception {
+        // A name of its own, so that attempts counted by another test's run never mix with these.
+        String failing = FailsOnceAgent.FAILS_ONCE + "-" + journals.getFileName();
+        ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(journals.toString());
+        OperatorSubtaskState lastCompleted;
+        try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> harness = harness(failsOncePlan(stores))) {
             harness.open();
             harness.processElement(new StreamRecord<>("fine"));
             runNextMail(harness);
             assertEquals(Collections.singletonList("ok fine"), harness.extractOutputValues());
-            harness.snapshot(1, 1);
+            lastCompleted = harness.snapshot(1, 1);
 
-            harness.processElement(new StreamRecord<>(ThrowingAgent.BOOM));
+            harness.processElement(new StreamRecord<>(failing));
             runNextMail(harness);
             Exception refused = assertThrows(Exception.class, () -> harness.snapshot(2, 2));
-            assertTrue(causes(refused).contains("the action failed on boom"),
+            assertTrue(causes(refused).contains("the action failed on " + failing),
                     "the checkpoint failed with the action's own exception: " + causes(refused));
         }
+        // Flink restores the last completed checkpoint, and the source replays what came after it.
+        try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> restored = harness(failsOncePlan(stores))) {
+            restored.initializeState(lastCompleted);
+            restored.open();
+            runAllMails(restored);
+            restored.processElement(new StreamRecord<>(failing));
+            runAllMails(restored);
+            assertEquals(Collections.singletonList("ok " + failing), restored.extractOutputValues(),
+                    "the failed record's input was processed again, and its action completed");
+            assertEquals(2, FailsOnceAgent.ATTEMPTS.get(failing).get(), "its action ran once before the failure and once after the restore");
+            assertEquals(1, FailsOnceAgent.ATTEMPTS.get("fine").get(), "the record of the completed checkpoint was not run again");
+        }
+    }
+
+    private static DurableActionExecutionOperatorFactory<String, Object> failsOncePlan(ActionStateStoreFactory stores) throws Exception {
+        return new DurableActionExecutionOperatorFactory<>(new AgentPlan(new FailsOnceAgent()), true, stores);
+    }
+
+    @Test
+    void theGuardRefusesToStartOverAnOperatorThatDoesNotDescribeTheRethrowMail() {
+        // Flink Agents 0.3.1's operator does: the guard starts (every test above runs through it).
+        ActionFailureGuard.requireRethrowMailDescribed(ActionExecutionOperator.class);
+        // An operator that does not (any other class stands for one whose description changed).
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> ActionFailureGuard.requireRethrowMailDescribed(ActionExecutionOperatorFactory.class));
+        assertTrue(refused.getMessage().startsWith(ActionExecutionOperatorFactory.class.getName() + " (from "), refused.getMessage());
+        assertTrue(refused.getMessage().contains("does not describe a mail as 'throw exception in mailbox'"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("Flink Agents 0.3.1"), refused.getMessage());
     }
 
     private static String causes(Throwable failure) {

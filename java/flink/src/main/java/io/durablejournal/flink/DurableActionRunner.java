@@ -79,7 +79,7 @@ final class DurableActionRunner<IN, OUT> {
         tally.actionsRun++;
         OUT result;
         ActionState finished;
-        try (DurableExecutionContext journal = store.openContext(key, seq, actionName, event, null)) {
+        try (DurableExecutionContext journal = journalOver(store, recorded, key, seq, event)) {
             RunnerContextImpl calls = new RunnerContextImpl(journal);
             try {
                 result = action.run(input, calls);
@@ -96,6 +96,18 @@ final class DurableActionRunner<IN, OUT> {
         store.put(key, seq, actionName, event, finished);
         tally.putNanos = System.nanoTime() - putStart;
         return outputs(result);
+    }
+
+    /**
+     * The journal of the action's run: on a re-run, one that answers the recorded calls from the
+     * entry just read and opens the store's journal only at the first call that is not a recorded
+     * hit (recovery does no native work for the calls it replays); on a first run, the store's.
+     */
+    private DurableExecutionContext journalOver(ActionStateStore store, ActionState recorded, Object key, long seq, EventIdentity event) {
+        if (recorded == null || recorded.getCallResults().isEmpty()) {
+            return store.openContext(key, seq, actionName, event, null);
+        }
+        return DurableExecutionContext.resuming(recorded, () -> store.openContext(key, seq, actionName, event, null));
     }
 
     private static <OUT> List<OUT> outputs(OUT result) {
