@@ -24,11 +24,12 @@ pub enum ErrorCode {
     /// Raised by the bindings (a recorded payload their language cannot
     /// decode); the core never produces it, but the number is shared.
     PayloadUnreadable = 14,
+    SizeLimitExceeded = 15,
 }
 
 impl ErrorCode {
     /// Every code, in number order (the shared table of tests/vectors/constants.json).
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 15] = [
         ErrorCode::InvalidArgument,
         ErrorCode::SlotAlreadyExists,
         ErrorCode::NoMatchingPendingSlot,
@@ -43,6 +44,7 @@ impl ErrorCode {
         ErrorCode::Panic,
         ErrorCode::IllegalState,
         ErrorCode::PayloadUnreadable,
+        ErrorCode::SizeLimitExceeded,
     ];
 
     pub fn as_i32(self) -> i32 {
@@ -66,6 +68,7 @@ impl ErrorCode {
             ErrorCode::Panic => "PANIC",
             ErrorCode::IllegalState => "ILLEGAL_STATE",
             ErrorCode::PayloadUnreadable => "PAYLOAD_UNREADABLE",
+            ErrorCode::SizeLimitExceeded => "SIZE_LIMIT_EXCEEDED",
         }
     }
 }
@@ -98,6 +101,10 @@ pub enum Error {
     Panic(String),
     #[error("illegal state: {0}")]
     IllegalState(String),
+    /// A write over a store's size limit; nothing was written and the store
+    /// is still usable.
+    #[error("{what} is {size} bytes, over the limit of {limit} bytes ({setting}); nothing was written")]
+    SizeLimitExceeded { what: String, size: u64, limit: u64, setting: String },
 }
 
 impl Error {
@@ -116,6 +123,7 @@ impl Error {
             Error::Closed(_) => ErrorCode::Closed,
             Error::Panic(_) => ErrorCode::Panic,
             Error::IllegalState(_) => ErrorCode::IllegalState,
+            Error::SizeLimitExceeded { .. } => ErrorCode::SizeLimitExceeded,
         }
     }
 

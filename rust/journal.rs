@@ -314,10 +314,15 @@ impl Journal {
 }
 
 /// Store errors keep their own kind (the caller needs to tell a full disk
-/// from a lock conflict); anything else a persister reports is PersistFailed.
+/// from a lock conflict or a record over the size limit); anything else a persister reports is PersistFailed.
 fn persist_error(err: Error) -> Error {
     match err {
-        Error::StoreIo { .. } | Error::StoreCorrupt { .. } | Error::StoreLocked { .. } | Error::PersistFailed(_) | Error::Closed(_) => err,
+        Error::StoreIo { .. }
+        | Error::StoreCorrupt { .. }
+        | Error::StoreLocked { .. }
+        | Error::SizeLimitExceeded { .. }
+        | Error::PersistFailed(_)
+        | Error::Closed(_) => err,
         other => Error::PersistFailed(other.to_string()),
     }
 }

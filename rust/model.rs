@@ -6,6 +6,7 @@
 //! order exactly as written), strings it does read stay exact even with lone
 //! surrogates ([`JsonString`]), and fields it does not know are kept.
 
+mod control;
 mod de;
 mod opaque;
 mod plain_string;
@@ -144,8 +145,11 @@ impl ActionState {
     }
 
     /// Reads an ActionState as Flink Agents' `ActionStateSerde` or this
-    /// library wrote it. Refuses, with `MalformedJson`, what is not a JSON
-    /// object, invalid UTF-8, and nesting deeper than [`MAX_NESTING_DEPTH`].
+    /// library wrote it. Refuses, with `MalformedJson`, anything RFC 8259
+    /// refuses (a raw control character inside a string among it), what is
+    /// not a JSON object, invalid UTF-8, and nesting deeper than
+    /// [`MAX_NESTING_DEPTH`]. Decisions on what RFC 8259 leaves open are in
+    /// `docs/json.md`.
     pub fn from_json(bytes: &[u8]) -> Result<ActionState> {
         // serde would also accept a JSON array as a struct; a record is an object.
         if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
@@ -154,6 +158,12 @@ impl ActionState {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             Error::MalformedJson(format!("not valid UTF-8 at byte {}", e.valid_up_to()))
         })?;
+        if let Some((offset, byte)) = control::raw_control_in_string(bytes) {
+            return Err(Error::MalformedJson(format!(
+                "raw control character U+{byte:04X} inside a string at byte {offset}: RFC 8259 (and Jackson) \
+                 require it escaped"
+            )));
+        }
         let state: ActionState = serde_json::from_str(text).map_err(|e| Error::MalformedJson(e.to_string()))?;
         Ok(state.normalized())
     }

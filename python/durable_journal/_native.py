@@ -43,6 +43,7 @@ class ErrorCode(enum.IntEnum):
     PANIC = 12
     ILLEGAL_STATE = 13
     PAYLOAD_UNREADABLE = 14
+    SIZE_LIMIT_EXCEEDED = 15
 
 
 class JournalError(Exception):

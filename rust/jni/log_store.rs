@@ -22,7 +22,7 @@ use super::store::{business_key, into_raw, store_handle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::store::log::{KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
-use crate::store::AnyStore;
+use crate::store::{AnyStore, MAX_LIMIT_BYTES};
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
 struct JavaTransport {
@@ -217,6 +217,23 @@ fn prune_at(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteA
     with_log(ptr, |store| store.prune_entries_at(&business_key, seq))
 }
 
+/// Sets the record limit to the log's own (`LogTransport.maxRecordBytes`),
+/// named by `setting`; a log that accepts more than the stores' cap gets
+/// the cap, named as such.
+fn limit_records(env: &Env<'_>, ptr: jlong, max_record_bytes: jlong, setting: &JByteArray<'_>) -> BridgeResult<()> {
+    let setting = required_utf8(env, setting, "setting")?;
+    let max = u64::try_from(max_record_bytes)
+        .ok()
+        .filter(|&max| max > 0)
+        .ok_or_else(|| Error::InvalidArgument(format!("maxRecordBytes must be positive: {max_record_bytes}")))?;
+    let (max, setting) = if max > MAX_LIMIT_BYTES {
+        (MAX_LIMIT_BYTES, format!("the stores' cap of 1 GiB per record; {setting} allows more"))
+    } else {
+        (max, setting)
+    };
+    with_log(ptr, |store| store.limit_records(max, setting))
+}
+
 /// `[entries, recordsAppended, bytesAppended, tombstonesAppended,
 /// tombstonesPending, recordsLoaded]`, shared with `LogStoreStats.java`.
 fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
@@ -237,6 +254,11 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_open<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, transport: JObject<'l>, name: JByteArray<'l>, log_id: JByteArray<'l>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> jlong {
     env.with_env(|env| open(env, &transport, &name, &log_id, partitions, max_parallelism, first, last)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_limitRecords<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, max_record_bytes: jlong, setting: JByteArray<'l>) {
+    env.with_env(|env| limit_records(env, ptr, max_record_bytes, &setting)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -124,7 +124,7 @@ fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbag
         }
         CompactionPolicy { min_garbage_bytes: min_garbage as u64, garbage_ratio }
     };
-    let store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction })?;
+    let store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction, ..Default::default() })?;
     Ok(into_raw(AnyStore::File(Box::new(store))))
 }
 

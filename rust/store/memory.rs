@@ -1,9 +1,13 @@
 //! A store that keeps everything in memory: for tests, and for jobs that opt
-//! out of durability. It follows the same rules as the file store; it just
-//! forgets everything when dropped.
+//! out of durability. It follows the same rules as the file store, size
+//! limits included (a record is measured as the file store would write it,
+//! so a job tested here is refused the same writes); it just forgets
+//! everything when dropped.
 
 use super::diff::StateDelta;
+use super::file::record;
 use super::key::{BusinessKey, StateKey};
+use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;
 use super::{ActionStateStore, STORE_NAME};
@@ -17,6 +21,7 @@ pub struct MemoryStore {
     /// Mutations so far: the in-memory counterpart of the file store's log
     /// position, so markers behave alike.
     position: u64,
+    limits: StoreLimits,
     closed: bool,
 }
 
@@ -28,7 +33,20 @@ impl Default for MemoryStore {
 
 impl MemoryStore {
     pub fn new() -> MemoryStore {
-        MemoryStore { table: StateTable::default(), store_id: StoreId::random(), position: 0, closed: false }
+        MemoryStore::with_limits(StoreLimits::default())
+    }
+
+    /// A store with other size limits than the defaults.
+    pub fn with_limits(limits: StoreLimits) -> MemoryStore {
+        MemoryStore { table: StateTable::default(), store_id: StoreId::random(), position: 0, limits, closed: false }
+    }
+
+    /// Refuses a record for `key` over the limits.
+    fn check_size(&self, key: &StateKey, record: &[u8], whole: bool) -> Result<u64> {
+        let bytes = record.len() as u64;
+        let entry = self.table.entry_bytes_after(key, whole, bytes);
+        self.limits.check(key, bytes, entry, RECORD_LIMIT_SETTING)?;
+        Ok(bytes)
     }
 
     pub fn store_id(&self) -> StoreId {
@@ -59,17 +77,18 @@ impl ActionStateStore for MemoryStore {
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
         self.open()?;
         let delta = StateDelta::between(self.table.get(key), state);
-        if delta == StateDelta::Unchanged {
-            return Ok(());
-        }
-        self.table.put_delta(key, state, &delta, 0).map_err(Error::IllegalState)?;
+        let Some(record) = record::encode_delta(key, state, &delta) else { return Ok(()) };
+        let bytes = self.check_size(key, &record, delta == StateDelta::Whole)?;
+        self.table.put_delta(key, state, &delta, bytes).map_err(Error::IllegalState)?;
         self.position += 1;
         Ok(())
     }
 
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
         self.open()?;
-        self.table.apply(key, change, 0).map_err(Error::IllegalState)?;
+        self.table.check(key, change).map_err(Error::IllegalState)?;
+        let bytes = self.check_size(key, &record::encode_change(key, change), false)?;
+        self.table.apply(key, change, bytes).map_err(Error::IllegalState)?;
         self.position += 1;
         Ok(())
     }

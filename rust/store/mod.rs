@@ -11,10 +11,27 @@
 //!
 //! This module knows nothing of JNI; the bindings wrap it.
 
+/// Marks a persistence boundary where a test build can crash
+/// (`crash_points`); expands to nothing without the `crash-points` feature.
+/// `$before_abort` runs first when the point fires (a torn write).
+macro_rules! crash_point {
+    ($name:literal) => {
+        #[cfg(feature = "crash-points")]
+        crate::store::crash_points::reached($name, || {});
+    };
+    ($name:literal, $before_abort:expr) => {
+        #[cfg(feature = "crash-points")]
+        crate::store::crash_points::reached($name, $before_abort);
+    };
+}
+
 mod codec;
+#[cfg(feature = "crash-points")]
+pub mod crash_points;
 mod diff;
 pub mod file;
 pub(crate) mod key;
+mod limits;
 pub mod log;
 mod marker;
 mod memory;
@@ -26,6 +43,7 @@ pub use file::{
     CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, StoreStats,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
+pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};
 pub use log::{LogMarker, LogSink, LogStore};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
@@ -44,7 +62,9 @@ pub(crate) const STORE_NAME: &str = "action state store";
 /// Every method fails with `Error::Closed` after [`ActionStateStore::close`].
 /// A mutation that returns `Ok` is recorded (for the file store: durable, see
 /// [`Durability`]); one that returns `Err` changed nothing, so the caller
-/// can fail the action instead of continuing with an unrecorded call.
+/// can fail the action instead of continuing with an unrecorded call. A
+/// mutation over the store's [`StoreLimits`] is refused with
+/// `SizeLimitExceeded` before anything is written.
 pub trait ActionStateStore: Send {
     /// Stores a whole ActionState at `key`, replacing any entry there: the
     /// initial state of an action, its state after each call (Flink Agents'

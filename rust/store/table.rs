@@ -42,6 +42,15 @@ impl StateTable {
         self.keys.get_mut(&key.business_key)?.get_mut(&key.seq)?.get_mut(&entry_id(key))
     }
 
+    /// The bytes the entry at `key` is built from once a record of
+    /// `record_bytes` is added: a whole-state record starts it again.
+    pub fn entry_bytes_after(&self, key: &StateKey, whole: bool, record_bytes: u64) -> u64 {
+        match self.entry(key) {
+            Some(entry) if !whole => entry.log_bytes.saturating_add(record_bytes),
+            _ => record_bytes,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.entries
     }

@@ -37,10 +37,17 @@ impl FrameFormat {
 /// The longest frame header of any format.
 const MAX_HEADER_LEN: usize = 20;
 
+/// The length of the frame [`encode`] makes of a payload of `payload_len`.
+pub fn encoded_len(payload_len: usize) -> u64 {
+    (FrameFormat::Placed.header_len() + payload_len) as u64
+}
+
 /// Frames the payload of one record that will start at `offset` of its
 /// segment, in the format written now.
 pub fn encode(payload: &[u8], offset: u64) -> Vec<u8> {
     assert!(!payload.is_empty(), "a record payload starts with its type tag");
+    // Never more: the store limits (at most 1 GiB, `store::limits`) refuse
+    // larger records before they get here.
     let len = u32::try_from(payload.len()).expect("a record is smaller than 4 GiB");
     let header_len = FrameFormat::Placed.header_len();
     let mut frame = Vec::with_capacity(header_len + payload.len());

@@ -25,6 +25,7 @@ pub use segment::FORMAT_VERSION;
 
 use super::diff::StateDelta;
 use super::key::{BusinessKey, StateKey};
+use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;
 use super::{ActionStateStore, STORE_NAME};
@@ -51,6 +52,9 @@ pub enum Durability {
 pub struct FileStoreOptions {
     pub durability: Durability,
     pub compaction: CompactionPolicy,
+    /// The largest record and entry the store writes (at most
+    /// [`super::MAX_LIMIT_BYTES`] each: compaction writes an entry as one frame).
+    pub limits: StoreLimits,
 }
 
 /// What opening the store found and repaired.
@@ -122,6 +126,7 @@ impl FileStore {
         if let Durability::GroupCommit { max_batch: 0 } = options.durability {
             return Err(Error::InvalidArgument("group commit needs a batch of at least one record".into()));
         }
+        StoreLimits::new(options.limits.max_record_bytes, options.limits.max_entry_bytes)?;
         check_is_dir(&dir)?;
         let lock = DirLock::acquire(&dir)?;
         let listing = segment::list(&dir).map_err(io_error(&dir))?;
@@ -236,6 +241,13 @@ fn check_is_dir(dir: &Path) -> Result<()> {
 }
 
 impl OpenStore {
+    /// Refuses a record for `key` over the limits, before it is written.
+    fn check_size(&self, key: &StateKey, payload: &[u8], whole: bool) -> Result<()> {
+        let frame = frame::encoded_len(payload.len());
+        let entry = self.table.entry_bytes_after(key, whole, frame);
+        self.options.limits.check(key, payload.len() as u64, entry, RECORD_LIMIT_SETTING)
+    }
+
     fn check_writable(&self) -> Result<()> {
         match &self.failure {
             None => Ok(()),
@@ -253,6 +265,7 @@ impl OpenStore {
     /// which are safe to lose) ride along with the next fsync.
     fn append(&mut self, payload: &[u8], durable: bool) -> Result<u64> {
         self.check_writable()?;
+        self.options.limits.check_record("a record", payload.len() as u64, RECORD_LIMIT_SETTING)?;
         let frame_len = match self.segment.append(payload) {
             Ok(frame_len) => frame_len,
             Err(AppendError::RolledBack(source)) => {
@@ -318,7 +331,10 @@ impl OpenStore {
         // stops all writes.
         let old = self.segment.path.clone();
         match ActiveSegment::open(snapshot.path.clone(), snapshot.header, snapshot.len) {
-            Ok(segment) => self.segment = segment,
+            Ok(segment) => {
+                self.segment = segment;
+                crash_point!("file.compact.after_switch");
+            }
             Err(source) => {
                 self.failure = Some(format!("switching to the compacted segment failed: {source}"));
                 return Err(Error::StoreIo { path: snapshot.path, source });
@@ -333,6 +349,7 @@ impl OpenStore {
         if fs::remove_file(&old).is_ok() {
             let _ = segment::sync_dir(dir);
         }
+        crash_point!("file.compact.after_old_removed");
         Ok(())
     }
 }
@@ -341,13 +358,9 @@ impl ActionStateStore for FileStore {
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
         let open = self.opened_mut()?;
         let delta = StateDelta::between(open.table.get(key), state);
-        let payload = match &delta {
-            // Already recorded; a store that refuses writes still says so.
-            StateDelta::Unchanged => return open.check_writable(),
-            StateDelta::Whole => record::encode_put(key, state),
-            StateDelta::Journal(change) => record::encode_change(key, *change),
-            StateDelta::Extend(extension) => record::encode_extend(key, extension),
-        };
+        // `None`: already recorded; a store that refuses writes still says so.
+        let Some(payload) = record::encode_delta(key, state, &delta) else { return open.check_writable() };
+        open.check_size(key, &payload, delta == StateDelta::Whole)?;
         let bytes = open.append(&payload, true)?;
         open.table.put_delta(key, state, &delta, bytes).map_err(Error::IllegalState)
     }
@@ -355,7 +368,9 @@ impl ActionStateStore for FileStore {
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
         let open = self.opened_mut()?;
         open.table.check(key, change).map_err(Error::IllegalState)?;
-        let bytes = open.append(&record::encode_change(key, change), true)?;
+        let payload = record::encode_change(key, change);
+        open.check_size(key, &payload, false)?;
+        let bytes = open.append(&payload, true)?;
         open.table.apply(key, change, bytes).map_err(Error::IllegalState)
     }
 
@@ -388,7 +403,9 @@ impl ActionStateStore for FileStore {
     fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
         let store_id = self.store_id;
         let open = self.opened_mut()?;
+        crash_point!("file.marker.before_sync");
         open.sync()?;
+        crash_point!("file.marker.after_sync");
         Ok(RecoveryMarker { store_id, position: open.position })
     }
 

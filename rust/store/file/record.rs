@@ -10,7 +10,7 @@ use crate::store::codec::{
     read_action_state, read_call_result, read_call_results, read_body_list, write_action_state, write_call_result,
     write_call_results, write_body_list, DecodeError, DecodeResult, Reader, Writer,
 };
-use crate::store::diff::StateExtension;
+use crate::store::diff::{StateDelta, StateExtension};
 use crate::store::key::{BusinessKey, StateKey};
 
 const TAG_PUT: u8 = 1;
@@ -60,6 +60,17 @@ impl OwnedChange {
             OwnedChange::Truncate { from } => JournalChange::Truncate { from: *from },
             OwnedChange::Complete => JournalChange::Complete,
         }
+    }
+}
+
+/// The record a put of `state` at `key` writes, given the delta from the
+/// stored entry; `None` when the entry already holds it.
+pub fn encode_delta(key: &StateKey, state: &ActionState, delta: &StateDelta<'_>) -> Option<Vec<u8>> {
+    match delta {
+        StateDelta::Unchanged => None,
+        StateDelta::Whole => Some(encode_put(key, state)),
+        StateDelta::Journal(change) => Some(encode_change(key, *change)),
+        StateDelta::Extend(extension) => Some(encode_extend(key, extension)),
     }
 }
 

@@ -146,10 +146,14 @@ pub fn write_new(
         out.write_all(&header.encode())?;
         body(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
+        crash_point!("file.segment.before_temp_fsync");
         file.sync_all()?;
+        crash_point!("file.segment.before_rename");
         let path = segment_path(dir, header.generation);
         fs::rename(&temp, &path)?;
+        crash_point!("file.segment.after_rename");
         sync_dir(dir)?;
+        crash_point!("file.segment.after_dir_fsync");
         Ok(path)
     })();
     if result.is_err() {
@@ -211,12 +215,17 @@ impl ActiveSegment {
     pub fn append(&mut self, payload: &[u8]) -> Result<u64, AppendError> {
         debug_assert_eq!(self.header.version, FORMAT_VERSION, "older segments are rewritten, never appended to");
         let frame = frame::encode(payload, self.len);
+        crash_point!("file.append.before_write");
+        crash_point!("file.append.torn_write", || {
+            let _ = (&self.file).write_all(&frame[..frame.len() / 2]);
+        });
         if let Err(write) = self.file.write_all(&frame) {
             return match self.file.set_len(self.len) {
                 Ok(()) => Err(AppendError::RolledBack(write)),
                 Err(cut) => Err(AppendError::Stuck { write, cut }),
             };
         }
+        crash_point!("file.append.after_write");
         self.len += frame.len() as u64;
         self.unsynced += 1;
         Ok(frame.len() as u64)
@@ -240,7 +249,9 @@ impl ActiveSegment {
 
     pub fn sync(&mut self) -> io::Result<()> {
         if self.unsynced > 0 {
+            crash_point!("file.sync.before_fsync");
             self.file.sync_data()?;
+            crash_point!("file.sync.after_fsync");
             self.unsynced = 0;
         }
         Ok(())

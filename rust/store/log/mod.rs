@@ -38,6 +38,7 @@ pub use marker::LogMarker;
 
 use super::file::record::{self, Record};
 use super::key::{BusinessKey, EventIdentity, StateKey};
+use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::RecoveryMarker;
 use super::table::StateTable;
 use super::{ActionStateStore, STORE_NAME};
@@ -111,6 +112,10 @@ pub struct LogStore {
     pending: Vec<LogRecord>,
     /// Per partition, the offset after the last record this store appended.
     positions: Vec<u64>,
+    limits: StoreLimits,
+    /// Names the record limit in errors: the log's own setting when
+    /// [`LogStore::limit_records`] set it.
+    record_limit_setting: String,
     stats: LogStats,
     closed: bool,
 }
@@ -133,9 +138,34 @@ impl LogStore {
             key_groups: HashMap::new(),
             pending: Vec::new(),
             positions: vec![0; layout.partitions as usize],
+            limits: StoreLimits::default(),
+            record_limit_setting: RECORD_LIMIT_SETTING.to_string(),
             stats: LogStats::default(),
             closed: false,
         })
+    }
+
+    /// Sets the largest record (key and value bytes) the store appends to
+    /// what the log accepts, and names the setting that says so (e.g.
+    /// Kafka's `max.request.size`): a record the log would refuse is
+    /// refused here first, with `SizeLimitExceeded`, before anything is
+    /// sent. At most [`super::MAX_LIMIT_BYTES`].
+    pub fn limit_records(&mut self, max_record_bytes: u64, setting: impl Into<String>) -> Result<()> {
+        self.limits = StoreLimits::new(max_record_bytes, self.limits.max_entry_bytes)?;
+        self.record_limit_setting = setting.into();
+        Ok(())
+    }
+
+    pub fn limits(&self) -> StoreLimits {
+        self.limits
+    }
+
+    /// Refuses `record` for `key` over the limits.
+    fn check_size(&self, key: &StateKey, record: &LogRecord, whole: bool) -> Result<u64> {
+        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+        let entry = self.table.entry_bytes_after(key, whole, bytes);
+        self.limits.check(key, bytes, entry, &self.record_limit_setting)?;
+        Ok(bytes)
     }
 
     pub fn layout(&self) -> &LogLayout {
@@ -411,8 +441,10 @@ impl LogStore {
         if batch.is_empty() {
             return Ok(());
         }
+        crash_point!("log.append.before_send");
         match self.sink.append(&batch) {
             Ok(offsets) if offsets.len() == batch.len() => {
+                crash_point!("log.append.after_ack");
                 for (record, offset) in batch.iter().zip(offsets) {
                     let position = &mut self.positions[record.partition as usize];
                     *position = (*position).max(offset + 1);
@@ -501,7 +533,7 @@ impl ActionStateStore for LogStore {
         let ordinal = existing.map_or(0, |e| e.records);
         let value = record::encode_put(key, state);
         let record = self.record(&lineage, key_group, key, ordinal, Some(value));
-        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+        let bytes = self.check_size(key, &record, true)?;
         // A failed put of an existing entry may still be in the log: its
         // ordinal is used up. A new entry's first put may reuse 0, since a
         // whole-state record supersedes whatever the failed one was.
@@ -519,11 +551,11 @@ impl ActionStateStore for LogStore {
         let lineage = self.require_lineage()?;
         self.table.check(key, change).map_err(Error::IllegalState)?;
         let key_group = self.key_group_for_write(key)?;
-        let entry = self.entries.get_mut(key).expect("check found the entry, so it has a log");
-        let ordinal = entry.records;
-        entry.records += 1;
+        let ordinal = self.entries.get(key).expect("check found the entry, so it has a log").records;
         let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
-        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+        let bytes = self.check_size(key, &record, false)?;
+        // Used up from here: a failed append may still be in the log.
+        self.entries.get_mut(key).expect("checked above").records += 1;
         self.append(Some(record))?;
         self.table.apply(key, change, bytes).map_err(Error::IllegalState)
     }

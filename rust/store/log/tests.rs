@@ -486,3 +486,52 @@ fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     let garbage = reader.ingest(ALL, 0, 1, b"not ours", Some(b"x")).unwrap_err();
     assert_eq!(garbage.code(), ErrorCode::StoreCorrupt);
 }
+
+#[test]
+fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_on() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    store.limit_records(400, "max.message.bytes=483 of topic 'j'").unwrap();
+    let k = key(1, 0);
+    let mut journal = run_calls(&mut store, &k, &["small"]);
+    let sent = log.record_count();
+
+    let big = vec![b'x'; 400];
+    let err = journal
+        .record_call_completion("big", Some(big), None, &mut StorePersister::new(&mut store, &k))
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
+    let message = err.to_string();
+    assert!(message.contains("over the limit of 400 bytes (max.message.bytes=483 of topic 'j')"), "{message}");
+    assert_eq!(log.record_count(), sent, "nothing reached the log");
+    assert_eq!(ids(journal.state()), ["small"], "the journal is unchanged");
+
+    journal.record_call_completion("next", Some(b"ok".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    let marker = store.marker().unwrap();
+    let mut again = restored(&log, ALL, &[marker]);
+    bind(&mut again, 1);
+    assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["small", "next"], "the refused call left no record behind");
+}
+
+#[test]
+fn an_entry_over_the_limit_is_refused_and_a_whole_put_starts_it_again() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    store.limits = StoreLimits::new(1000, 2000).unwrap();
+    let k = key(2, 0);
+    let mut journal = run_calls(&mut store, &k, &[]);
+    let mut recorded = 0;
+    let refused = loop {
+        let id = format!("call-{recorded}");
+        match journal.record_call_completion(&id, Some(vec![b'y'; 300]), None, &mut StorePersister::new(&mut store, &k)) {
+            Ok(()) => recorded += 1,
+            Err(e) => break e,
+        }
+        assert!(recorded < 10, "the entry limit never applied");
+    };
+    assert_eq!(refused.code(), ErrorCode::SizeLimitExceeded);
+    assert!(refused.to_string().contains("over the limit of 2000 bytes (the store's limit per entry"), "{refused}");
+    assert_eq!(store.get(&k).unwrap().unwrap().call_results.len(), recorded);
+    store.put(&k, &ActionState::default()).unwrap();
+    assert!(store.get(&k).unwrap().unwrap().call_results.is_empty(), "a whole put replaces the entry and its size");
+}

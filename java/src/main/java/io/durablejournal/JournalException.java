@@ -23,6 +23,8 @@ public class JournalException extends RuntimeException {
         PANIC(12),
         ILLEGAL_STATE(13),
         PAYLOAD_UNREADABLE(14),
+        /** A write over a store's size limit (per record or per entry): nothing was written. */
+        SIZE_LIMIT_EXCEEDED(15),
         UNKNOWN(-1);
 
         private final int number;

@@ -56,6 +56,16 @@ public final class LogActionStateStore implements ActionStateStore {
         try {
             long handle = NativeLogStore.open(transport, Utf8.encode(transport.name(), "transport.name()"), transport.logId(),
                     transport.partitions(), maxParallelism, firstKeyGroup, lastKeyGroup);
+            try {
+                long maxRecordBytes = transport.maxRecordBytes();
+                if (maxRecordBytes > 0) {
+                    byte[] setting = Utf8.encode(transport.recordLimitSetting(), "transport.recordLimitSetting()");
+                    NativeLogStore.limitRecords(handle, maxRecordBytes, setting);
+                }
+            } catch (RuntimeException | Error e) {
+                NativeStore.close(handle);
+                throw e;
+            }
             return new LogActionStateStore(transport, keyGroupOf, firstKeyGroup, lastKeyGroup, handle);
         } catch (RuntimeException | Error e) {
             transport.close();

@@ -26,6 +26,20 @@ public interface LogTransport extends AutoCloseable {
      */
     long[] append(int[] partitions, byte[][] keys, byte[][] values) throws Exception;
 
+    /**
+     * The largest record, in bytes of its key and value, the log accepts, or 0 (the default) when
+     * it sets no limit of its own. The store refuses a larger record before {@link #append} sees it
+     * ({@code SIZE_LIMIT_EXCEEDED}, naming {@link #recordLimitSetting()}).
+     */
+    default long maxRecordBytes() {
+        return 0;
+    }
+
+    /** The setting {@link #maxRecordBytes()} follows, named in errors (e.g. {@code max.message.bytes=1048588 of topic 'j'}). */
+    default String recordLimitSetting() {
+        return name() + "'s record limit";
+    }
+
     /** Per partition, the offset the next record will get. */
     long[] endOffsets() throws Exception;
 

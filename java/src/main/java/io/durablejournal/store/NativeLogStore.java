@@ -19,6 +19,9 @@ final class NativeLogStore {
     static native long open(LogTransport transport, byte[] name, byte[] logId, int partitions, int maxParallelism,
             int firstKeyGroup, int lastKeyGroup);
 
+    /** Limits records (key and value bytes) to what the log accepts; {@code setting} names the limit in errors. */
+    static native void limitRecords(long handle, long maxRecordBytes, byte[] setting);
+
     static native void startFresh(long handle, byte[] lineage);
 
     static native void continueHistory(long handle, byte[] lineage);

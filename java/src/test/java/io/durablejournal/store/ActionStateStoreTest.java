@@ -31,6 +31,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,6 +62,41 @@ class ActionStateStoreTest extends StoreFixture {
         assertNull(store.get("user-1", 0, "other-action", EVENT));
         assertNull(store.get("user-1", 0, "act", EventIdentity.occurrence("occ-2")));
         assertNull(store.get("user-1", 0, "act", EventIdentity.attributes(new byte[] {1})));
+    }
+
+    /**
+     * A call whose result is over the store's limit per record (64 MiB): the action sees
+     * SIZE_LIMIT_EXCEEDED naming the size and the limit, nothing is recorded, the store goes on,
+     * and on replay the call runs again (it was never recorded).
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void aResultOverTheStoreLimitIsRefusedTheStoreGoesOnAndTheCallRunsAgainOnReplay(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        AtomicInteger bigRuns = new AtomicInteger();
+        String huge = "x".repeat(64 << 20);
+        try (DurableExecutionContext journal = store.openContext("user-1", 0, "act", EVENT, null)) {
+            RunnerContextImpl ctx = new RunnerContextImpl(journal);
+            assertEquals("small", ctx.durableExecute(DurableCallable.of("tool-call:small", String.class, () -> "small")));
+            JournalException e = assertThrows(JournalException.class, () -> ctx.durableExecute(
+                    DurableCallable.of("tool-call:big", String.class, () -> {
+                        bigRuns.incrementAndGet();
+                        return huge;
+                    })));
+            assertEquals(JournalException.Code.SIZE_LIMIT_EXCEEDED, e.getCode(), e.getMessage());
+            assertTrue(e.getMessage().contains("over the limit of 67108864 bytes"), e.getMessage());
+        }
+        assertEquals(1, store.get("user-1", 0, "act", EVENT).getCallResults().size(), "only the small call is recorded");
+        try (DurableExecutionContext journal = store.openContext("user-1", 0, "act", EVENT, null)) {
+            RunnerContextImpl ctx = new RunnerContextImpl(journal);
+            assertEquals("small", ctx.durableExecute(DurableCallable.of("tool-call:small", String.class, () -> "ran again")));
+            assertEquals("fits", ctx.durableExecute(DurableCallable.of("tool-call:big", String.class, () -> {
+                bigRuns.incrementAndGet();
+                return "fits";
+            })));
+        }
+        assertEquals(2, bigRuns.get(), "the refused call ran again on replay");
+        assertEquals(2, store.get("user-1", 0, "act", EVENT).getCallResults().size());
     }
 
     @ParameterizedTest

@@ -40,16 +40,19 @@ final class KafkaTransport implements LogTransport {
     private final byte[] topicId;
     private final int partitions;
     private final long apiTimeoutMs;
+    private final KafkaRecordLimit recordLimit;
     private final KafkaProducer<byte[], byte[]> producer;
     /** Created on first read; used under the store's lock only (KafkaConsumer is not thread-safe). */
     private KafkaConsumer<byte[], byte[]> consumer;
 
-    private KafkaTransport(KafkaStoreConfig config, TopicCheck.Topic topic, KafkaProducer<byte[], byte[]> producer) {
+    private KafkaTransport(KafkaStoreConfig config, TopicCheck.Topic topic, KafkaRecordLimit recordLimit,
+            KafkaProducer<byte[], byte[]> producer) {
         this.config = config;
         this.name = config.toString();
         this.topicId = topic.id;
         this.partitions = topic.partitions;
         this.apiTimeoutMs = config.number("default.api.timeout.ms", 60_000);
+        this.recordLimit = recordLimit;
         this.producer = producer;
     }
 
@@ -69,7 +72,8 @@ final class KafkaTransport implements LogTransport {
         props.put("enable.idempotence", "true");
         props.put("key.serializer", ByteArraySerializer.class.getName());
         props.put("value.serializer", ByteArraySerializer.class.getName());
-        return new KafkaTransport(config, topic, new KafkaProducer<>(props));
+        KafkaRecordLimit recordLimit = KafkaRecordLimit.of(config, topic.maxMessageBytes);
+        return new KafkaTransport(config, topic, recordLimit, new KafkaProducer<>(props));
     }
 
     @Override
@@ -85,6 +89,16 @@ final class KafkaTransport implements LogTransport {
     @Override
     public int partitions() {
         return partitions;
+    }
+
+    @Override
+    public long maxRecordBytes() {
+        return recordLimit.maxRecordBytes;
+    }
+
+    @Override
+    public String recordLimitSetting() {
+        return recordLimit.setting;
     }
 
     @Override

@@ -18,6 +18,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * What the store requires of its topic, checked before it writes anything: a topic that would
  * delete live journals (retention), or reject every write (min.insync.replicas above the
  * replication factor), is refused at start with the setting to change, instead of failing later.
+ * Its max.message.bytes is read too: the store refuses records the topic would ({@link
+ * KafkaRecordLimit}).
  */
 final class TopicCheck {
     /** What the store needs to know about a topic that passed. */
@@ -25,11 +27,14 @@ final class TopicCheck {
         final byte[] id;
         final int partitions;
         final int replicationFactor;
+        /** The largest batch the broker takes for the topic (its max.message.bytes). */
+        final long maxMessageBytes;
 
-        Topic(byte[] id, int partitions, int replicationFactor) {
+        Topic(byte[] id, int partitions, int replicationFactor, long maxMessageBytes) {
             this.id = id;
             this.partitions = partitions;
             this.replicationFactor = replicationFactor;
+            this.maxMessageBytes = maxMessageBytes;
         }
     }
 
@@ -83,7 +88,9 @@ final class TopicCheck {
             bytes[i] = (byte) (high >>> (56 - 8 * i));
             bytes[8 + i] = (byte) (low >>> (56 - 8 * i));
         }
-        return new Topic(bytes, description.partitions().size(), replicas);
+        String maxMessage = value(settings, "max.message.bytes");
+        long maxMessageBytes = maxMessage.isEmpty() ? Long.MAX_VALUE : Long.parseLong(maxMessage);
+        return new Topic(bytes, description.partitions().size(), replicas, maxMessageBytes);
     }
 
     private static String value(Config settings, String name) {

@@ -115,6 +115,43 @@ class KafkaStoreContractTest {
         assertEquals(store.stats().bytesAppended(), store.bytesAppended(), "what the operators report as storeBytesAppended");
     }
 
+    /**
+     * A topic with max.message.bytes=20000: a call whose record the broker would refuse is refused
+     * by the store before anything is sent (SIZE_LIMIT_EXCEEDED naming the setting), the store goes
+     * on, and the largest record the store lets through is one the broker acknowledges.
+     */
+    @Test
+    void aRecordTheTopicWouldRefuseIsRefusedBeforeItIsSentNamingTheSetting() throws Exception {
+        String topic = broker.createTopic("journal-" + UUID.randomUUID(), 1, Map.of("max.message.bytes", "20000"));
+        LogActionStateStore store = fresh(topic);
+        try (DurableExecutionContext journal = store.openContext("user-1", 0, "act", event("user-1", 0), null)) {
+            RunnerContextImpl ctx = new RunnerContextImpl(journal);
+            ctx.durableExecute(DurableCallable.of("tool-call:small", String.class, () -> "small"));
+            assertEquals(2, endOffset(topic, 0));
+            int size = 20_000;
+            JournalException refused = null;
+            while (true) {
+                String result = "y".repeat(size);
+                try {
+                    ctx.durableExecute(DurableCallable.of("tool-call:" + size, String.class, () -> result));
+                    break;
+                } catch (JournalException e) {
+                    refused = e;
+                    assertEquals(JournalException.Code.SIZE_LIMIT_EXCEEDED, e.getCode(), e.getMessage());
+                    assertEquals(2, endOffset(topic, 0), "nothing was sent");
+                    size--;
+                }
+            }
+            assertTrue(refused != null, "a 20000-byte result does not fit a 20000-byte batch");
+            String message = refused.getMessage();
+            assertTrue(message.contains("max.message.bytes=20000 of topic '" + topic + "'"), message);
+            assertTrue(message.contains("over the limit of 19911 bytes"), message);
+            assertEquals(3, endOffset(topic, 0), "the largest record the store allows was acknowledged by the broker");
+            ctx.durableExecute(DurableCallable.of("tool-call:after", String.class, () -> "after"));
+            assertEquals(4, endOffset(topic, 0), "the store goes on");
+        }
+    }
+
     @Test
     void aStoreRestoredFromItsMarkerHasEveryJournalAndTheCallsReplay() throws Exception {
         String topic = newTopic(3);
