@@ -153,6 +153,22 @@ public final class BenchReport {
             }
         }
         stored.print();
+        System.out.println("   The Flink operators' re-run (DurableActionRunner): the entry read with store.get, 16 hits, the state");
+        System.out.println("   taken to store the completed action; the store's journal opened at once (before) vs resuming");
+        Table operator = new Table("payload", "get + openContext + snapshot", "get + resuming", "vs openContext", "wall clock",
+                "of which store.get");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score before = cpu("RecoveryBenchmark.storeGetThenOpenContext", params);
+            Score after = cpu("RecoveryBenchmark.storeGetThenResuming", params);
+            Score get = cpu("RecoveryBenchmark.storeGetOnly", params);
+            if (before != null && after != null) {
+                operator.row(size(payload), before.toString(), after.toString(), versus(before, after),
+                        wallVersus("RecoveryBenchmark.storeGetThenOpenContext", params, "RecoveryBenchmark.storeGetThenResuming", params),
+                        get == null ? "-" : get.toString());
+            }
+        }
+        operator.print();
     }
 
     /** Where our recovery's time goes: creating the context, the 16 hits, and what a first miss would add. */

@@ -83,15 +83,16 @@ class FailedActionInputTest {
 
     @Test
     void throughDurableAgentsTheCheckpointFailsAndTheRestoreProcessesTheFailedInputAgain(@TempDir Path journals) throws Exception {
-        // A name of its own, so that attempts counted by another test's run never mix with these.
+        // Inputs of their own, so that attempts counted by another run in this JVM never mix with these.
+        String fine = "fine-" + journals.getFileName();
         String failing = FailsOnceAgent.FAILS_ONCE + "-" + journals.getFileName();
         ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(journals.toString());
         OperatorSubtaskState lastCompleted;
         try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> harness = harness(failsOncePlan(stores))) {
             harness.open();
-            harness.processElement(new StreamRecord<>("fine"));
+            harness.processElement(new StreamRecord<>(fine));
             runNextMail(harness);
-            assertEquals(Collections.singletonList("ok fine"), harness.extractOutputValues());
+            assertEquals(Collections.singletonList("ok " + fine), harness.extractOutputValues());
             lastCompleted = harness.snapshot(1, 1);
 
             harness.processElement(new StreamRecord<>(failing));
@@ -110,7 +111,7 @@ class FailedActionInputTest {
             assertEquals(Collections.singletonList("ok " + failing), restored.extractOutputValues(),
                     "the failed record's input was processed again, and its action completed");
             assertEquals(2, FailsOnceAgent.ATTEMPTS.get(failing).get(), "its action ran once before the failure and once after the restore");
-            assertEquals(1, FailsOnceAgent.ATTEMPTS.get("fine").get(), "the record of the completed checkpoint was not run again");
+            assertEquals(1, FailsOnceAgent.ATTEMPTS.get(fine).get(), "the record of the completed checkpoint was not run again");
         }
     }
 
