@@ -11,6 +11,11 @@ pub mod journal;
 pub mod model;
 pub mod store;
 
+/// Entry points of the cargo-fuzz targets in `fuzz/`; not API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 /// The JNI leaf: its `Java_*` symbols are exported from the cdylib; none of
 /// it is Rust API.
 mod jni;

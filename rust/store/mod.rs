@@ -12,7 +12,7 @@
 //! This module knows nothing of JNI; the bindings wrap it.
 
 mod codec;
-mod diff;
+pub(crate) mod diff;
 pub mod file;
 pub(crate) mod key;
 pub mod log;
