@@ -24,11 +24,15 @@ pub enum ErrorCode {
     /// Raised by the bindings (a recorded payload their language cannot
     /// decode); the core never produces it, but the number is shared.
     PayloadUnreadable = 14,
+    /// A re-run made another call than the journal recorded at a position,
+    /// under the `Fail` divergence policy. (15 is reserved for the stores'
+    /// size-limit error.)
+    NonDeterministicReplay = 16,
 }
 
 impl ErrorCode {
     /// Every code, in number order (the shared table of tests/vectors/constants.json).
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 15] = [
         ErrorCode::InvalidArgument,
         ErrorCode::SlotAlreadyExists,
         ErrorCode::NoMatchingPendingSlot,
@@ -43,6 +47,7 @@ impl ErrorCode {
         ErrorCode::Panic,
         ErrorCode::IllegalState,
         ErrorCode::PayloadUnreadable,
+        ErrorCode::NonDeterministicReplay,
     ];
 
     pub fn as_i32(self) -> i32 {
@@ -66,6 +71,7 @@ impl ErrorCode {
             ErrorCode::Panic => "PANIC",
             ErrorCode::IllegalState => "ILLEGAL_STATE",
             ErrorCode::PayloadUnreadable => "PAYLOAD_UNREADABLE",
+            ErrorCode::NonDeterministicReplay => "NON_DETERMINISTIC_REPLAY",
         }
     }
 }
@@ -98,6 +104,9 @@ pub enum Error {
     Panic(String),
     #[error("illegal state: {0}")]
     IllegalState(String),
+    /// The diff is boxed: the error stays small on every other path.
+    #[error("non-deterministic replay: {0}")]
+    NonDeterministicReplay(Box<crate::journal::Divergence>),
 }
 
 impl Error {
@@ -116,6 +125,7 @@ impl Error {
             Error::Closed(_) => ErrorCode::Closed,
             Error::Panic(_) => ErrorCode::Panic,
             Error::IllegalState(_) => ErrorCode::IllegalState,
+            Error::NonDeterministicReplay(_) => ErrorCode::NonDeterministicReplay,
         }
     }
 

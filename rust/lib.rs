@@ -21,12 +21,12 @@ pub mod fuzzing;
 mod jni;
 
 pub use error::{Error, ErrorCode, Result};
-pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
+pub use journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 2;
+pub const ABI_VERSION: i32 = 3;
 
 #[cfg(test)]
 mod shared_constants_tests;

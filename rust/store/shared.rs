@@ -80,7 +80,9 @@ impl SharedStore {
                 }
             }
         };
-        Ok((Journal::new(state), SharedStorePersister { store: self.clone(), key }))
+        let mut journal = Journal::new(state);
+        journal.set_entry(key.address());
+        Ok((journal, SharedStorePersister { store: self.clone(), key }))
     }
 }
 

@@ -23,6 +23,8 @@ public class JournalException extends RuntimeException {
         PANIC(12),
         ILLEGAL_STATE(13),
         PAYLOAD_UNREADABLE(14),
+        /** A re-run made another call than recorded; see {@link NonDeterministicReplayException}. */
+        NON_DETERMINISTIC_REPLAY(16),
         UNKNOWN(-1);
 
         private final int number;
