@@ -322,7 +322,8 @@ impl Journal {
 
     /// Decides how a durable call proceeds (spec §2.2 without a reconciler,
     /// §2.3 with one), applying and persisting whatever the decision needs
-    /// before the call runs.
+    /// before the call runs. A recorded slot of another call at the index is
+    /// a divergence, answered by the [`DivergencePolicy`] (spec §2.7).
     pub fn begin_call(&mut self, function_id: &str, reconcilable: bool, persister: &mut dyn Persister) -> Result<CallStep> {
         let current = self.current_call_result().map(|slot| (slot.is_for(function_id), slot.effective_status()));
         match current {
