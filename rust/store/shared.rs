@@ -137,6 +137,18 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_opened_on_an_entry_names_it_in_divergence_reports() {
+        let store = SharedStore::new(AnyStore::Memory(MemoryStore::new()));
+        let typed = StateKey::new(BusinessKey::Typed { type_name: "org.Row".into(), bytes: vec![1, 255] }, 7, "reply",
+            EventIdentity::Occurrence("occ".into()));
+        for (key, text) in [(key(), "str:user"), (typed, "org.Row:01ff")] {
+            let (journal, _) = store.open_journal(key.clone(), None).unwrap();
+            let expected = crate::journal::EntryAddress { key: text.into(), sequence_number: key.seq, action: key.action.clone() };
+            assert_eq!(journal.entry(), Some(&expected));
+        }
+    }
+
+    #[test]
     fn a_poisoned_store_refuses_work_instead_of_guessing() {
         let store = SharedStore::new(AnyStore::Memory(MemoryStore::new()));
         let poisoner = store.clone();
