@@ -43,7 +43,7 @@ fn replay(c: &mut Criterion) {
                 || Journal::new(state.clone()),
                 |mut journal| {
                     for i in 0..CALLS {
-                        black_box(journal.match_next_or_clear_subsequent(&format!("tool-call:{i}")));
+                        black_box(journal.match_next_or_clear_subsequent(&format!("tool-call:{i}")).unwrap());
                     }
                     journal
                 },

@@ -25,11 +25,15 @@ pub enum ErrorCode {
     /// decode); the core never produces it, but the number is shared.
     PayloadUnreadable = 14,
     SizeLimitExceeded = 15,
+    /// A re-run made another call than the journal recorded at a position,
+    /// under the `Fail` divergence policy. (15 is reserved for the stores'
+    /// size-limit error.)
+    NonDeterministicReplay = 16,
 }
 
 impl ErrorCode {
     /// Every code, in number order (the shared table of tests/vectors/constants.json).
-    pub const ALL: [ErrorCode; 15] = [
+    pub const ALL: [ErrorCode; 16] = [
         ErrorCode::InvalidArgument,
         ErrorCode::SlotAlreadyExists,
         ErrorCode::NoMatchingPendingSlot,
@@ -45,6 +49,7 @@ impl ErrorCode {
         ErrorCode::IllegalState,
         ErrorCode::PayloadUnreadable,
         ErrorCode::SizeLimitExceeded,
+        ErrorCode::NonDeterministicReplay,
     ];
 
     pub fn as_i32(self) -> i32 {
@@ -69,6 +74,7 @@ impl ErrorCode {
             ErrorCode::IllegalState => "ILLEGAL_STATE",
             ErrorCode::PayloadUnreadable => "PAYLOAD_UNREADABLE",
             ErrorCode::SizeLimitExceeded => "SIZE_LIMIT_EXCEEDED",
+            ErrorCode::NonDeterministicReplay => "NON_DETERMINISTIC_REPLAY",
         }
     }
 }
@@ -105,6 +111,9 @@ pub enum Error {
     /// is still usable.
     #[error("{what} is {size} bytes, over the limit of {limit} bytes ({setting}); nothing was written")]
     SizeLimitExceeded { what: String, size: u64, limit: u64, setting: String },
+    /// The diff is boxed: the error stays small on every other path.
+    #[error("non-deterministic replay: {0}")]
+    NonDeterministicReplay(Box<crate::journal::Divergence>),
 }
 
 impl Error {
@@ -124,6 +133,7 @@ impl Error {
             Error::Panic(_) => ErrorCode::Panic,
             Error::IllegalState(_) => ErrorCode::IllegalState,
             Error::SizeLimitExceeded { .. } => ErrorCode::SizeLimitExceeded,
+            Error::NonDeterministicReplay(_) => ErrorCode::NonDeterministicReplay,
         }
     }
 

@@ -5,6 +5,10 @@
 //! the change to the [`Persister`] and undoes it if persisting fails: the
 //! in-memory journal never runs ahead of what is durable.
 
+mod divergence;
+
+pub use divergence::{CallIdentity, Divergence, DivergencePolicy, EntryAddress};
+
 use crate::error::{Error, Result};
 use crate::model::{ActionState, CallResult, CallStatus};
 
@@ -56,12 +60,50 @@ pub enum CallStep {
 pub struct Journal {
     state: ActionState,
     index: usize,
+    divergence_policy: DivergencePolicy,
+    entry: Option<EntryAddress>,
+    /// Divergences found under [`DivergencePolicy::Warn`].
+    diverged_calls: u64,
+    /// The last of them, until a binding takes it to report it.
+    unreported: Option<Divergence>,
 }
 
 impl Journal {
-    /// A journal over a (re)started action execution: the index starts at 0.
+    /// A journal over a (re)started action execution: the index starts at 0;
+    /// the divergence policy is the default, [`DivergencePolicy::Warn`].
     pub fn new(state: ActionState) -> Journal {
-        Journal { state, index: 0 }
+        Journal { state, ..Journal::default() }
+    }
+
+    /// How a re-run call that differs from the recorded one is answered
+    /// from now on (see [`DivergencePolicy`]).
+    pub fn set_divergence_policy(&mut self, policy: DivergencePolicy) {
+        self.divergence_policy = policy;
+    }
+
+    pub fn divergence_policy(&self) -> DivergencePolicy {
+        self.divergence_policy
+    }
+
+    /// Names the store entry this journal belongs to in divergence reports.
+    pub fn set_entry(&mut self, entry: EntryAddress) {
+        self.entry = Some(entry);
+    }
+
+    pub fn entry(&self) -> Option<&EntryAddress> {
+        self.entry.as_ref()
+    }
+
+    /// How many calls diverged from the journal under
+    /// [`DivergencePolicy::Warn`] (the journal was cut and they ran).
+    pub fn diverged_calls(&self) -> u64 {
+        self.diverged_calls
+    }
+
+    /// The last divergence found under [`DivergencePolicy::Warn`] that no
+    /// one has taken yet; taking it leaves `None`.
+    pub fn take_unreported_divergence(&mut self) -> Option<Divergence> {
+        self.unreported.take()
     }
 
     pub fn state(&self) -> &ActionState {
@@ -95,18 +137,56 @@ impl Journal {
     /// keeps it. Any other slot cuts the journal at the index, in memory only;
     /// so does a slot with a null id, which belongs to no call
     /// ([`CallResult::is_for`]).
-    pub fn match_next_or_clear_subsequent(&mut self, function_id: &str) -> Option<CallResult> {
-        let slot = self.state.call_results.get(self.index)?;
+    ///
+    /// Cutting is the journal's answer to a divergence: under
+    /// [`DivergencePolicy::Fail`] it is refused instead
+    /// (`NonDeterministicReplay`, nothing changes).
+    pub fn match_next_or_clear_subsequent(&mut self, function_id: &str) -> Result<Option<CallResult>> {
+        self.match_next_or_clear_subsequent_with_digest(function_id, None)
+    }
+
+    /// [`Journal::match_next_or_clear_subsequent`] for a caller that has the
+    /// call's args digest (Flink Agents' primitives pass one): matching stays
+    /// on the id alone; the digest only goes into a divergence report.
+    pub fn match_next_or_clear_subsequent_with_digest(
+        &mut self,
+        function_id: &str,
+        args_digest: Option<&str>,
+    ) -> Result<Option<CallResult>> {
+        let Some(slot) = self.state.call_results.get(self.index) else { return Ok(None) };
         if !slot.is_for(function_id) {
+            self.diverge(function_id, args_digest)?;
             self.state.call_results.truncate(self.index);
-            return None;
+            return Ok(None);
         }
         if slot.is_pending() {
-            return None;
+            return Ok(None);
         }
         let hit = slot.clone();
         self.index += 1;
-        Some(hit)
+        Ok(Some(hit))
+    }
+
+    /// The call `function_id` differs from the slot at the index: refused
+    /// under [`DivergencePolicy::Fail`], counted and kept for the binding
+    /// under [`DivergencePolicy::Warn`]. Changes nothing else.
+    fn diverge(&mut self, function_id: &str, args_digest: Option<&str>) -> Result<()> {
+        self.diverge_at(self.index, function_id, args_digest)
+    }
+
+    /// [`Journal::diverge`] for the slot at absolute `position`.
+    fn diverge_at(&mut self, position: usize, function_id: &str, args_digest: Option<&str>) -> Result<()> {
+        if self.divergence_policy == DivergencePolicy::Cut {
+            return Ok(());
+        }
+        let recorded = &self.state.call_results[position];
+        let divergence = Divergence::between(self.entry.as_ref(), position, recorded, function_id, args_digest);
+        if self.divergence_policy == DivergencePolicy::Fail {
+            return Err(Error::NonDeterministicReplay(Box::new(divergence)));
+        }
+        self.diverged_calls += 1;
+        self.unreported = Some(divergence);
+        Ok(())
     }
 
     /// Appends a terminal slot at the index (cutting any tail there) and
@@ -242,13 +322,14 @@ impl Journal {
 
     /// Decides how a durable call proceeds (spec §2.2 without a reconciler,
     /// §2.3 with one), applying and persisting whatever the decision needs
-    /// before the call runs.
+    /// before the call runs. A recorded slot of another call at the index is
+    /// a divergence, answered by the [`DivergencePolicy`] (spec §2.7).
     pub fn begin_call(&mut self, function_id: &str, reconcilable: bool, persister: &mut dyn Persister) -> Result<CallStep> {
         let current = self.current_call_result().map(|slot| (slot.is_for(function_id), slot.effective_status()));
         match current {
             Some((true, CallStatus::Pending)) if reconcilable => Ok(CallStep::Reconcile),
             Some((true, CallStatus::Pending)) => Ok(CallStep::Execute),
-            Some((true, _)) => match self.match_next_or_clear_subsequent(function_id) {
+            Some((true, _)) => match self.match_next_or_clear_subsequent(function_id)? {
                 Some(hit) => Ok(CallStep::Replay(hit)),
                 None => Err(Error::IllegalState(format!(
                     "terminal slot for '{function_id}' at index {} did not replay",
@@ -256,12 +337,13 @@ impl Journal {
                 ))),
             },
             Some((false, _)) if reconcilable => {
+                self.diverge(function_id, None)?;
                 self.clear_call_results_from_current_index_and_persist(persister)?;
                 self.append_pending_call(function_id, persister)?;
                 Ok(CallStep::Execute)
             }
             Some((false, _)) => {
-                self.match_next_or_clear_subsequent(function_id);
+                self.match_next_or_clear_subsequent(function_id)?;
                 Ok(CallStep::Execute)
             }
             None if reconcilable => {
@@ -271,6 +353,46 @@ impl Journal {
             }
             None => Ok(CallStep::Execute),
         }
+    }
+
+    /// Starts a batch of calls at the index (spec §2.5, `durableExecuteAll`)
+    /// and says, per call, whether it runs (`true`) or replays its terminal
+    /// slot at `index + i`. Recorded slots that match the batch's ids in
+    /// order are kept: terminal ones replay, PENDING ones run. The first
+    /// recorded slot that belongs to another call is a divergence (see
+    /// [`DivergencePolicy`]; refused under `Fail` before anything changes):
+    /// the journal is cut there. The calls past the kept slots get PENDING
+    /// slots, reserved with one persist. The index does not move: the caller
+    /// finalizes each call at its absolute slot, then advances past the batch.
+    pub fn begin_batch(&mut self, function_ids: &[&str], persister: &mut dyn Persister) -> Result<Vec<bool>> {
+        self.check_index_within_journal()?;
+        let start = self.index;
+        let mut runs = Vec::with_capacity(function_ids.len());
+        for (i, id) in function_ids.iter().enumerate() {
+            match self.state.call_results.get(start + i) {
+                Some(slot) if slot.is_for(id) => runs.push(slot.is_pending()),
+                Some(_) => {
+                    self.diverge_at(start + i, id, None)?;
+                    break;
+                }
+                None => break,
+            }
+        }
+        let kept = runs.len();
+        if kept == function_ids.len() {
+            return Ok(runs);
+        }
+        let from = start + kept;
+        let removed = self.state.call_results.split_off(from);
+        self.state.call_results.extend(function_ids[kept..].iter().map(|id| CallResult::pending(*id)));
+        let change = JournalChange::PutBatch { from, slots: &self.state.call_results[from..] };
+        if let Err(err) = persister.persist(&self.state, change) {
+            self.state.call_results.truncate(from);
+            self.state.call_results.extend(removed);
+            return Err(persist_error(err));
+        }
+        runs.resize(function_ids.len(), true);
+        Ok(runs)
     }
 
     /// Records the outcome of a call that [`Journal::begin_call`] said to run:

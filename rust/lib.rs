@@ -11,17 +11,22 @@ pub mod journal;
 pub mod model;
 pub mod store;
 
+/// Entry points of the cargo-fuzz targets in `fuzz/`; not API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 /// The JNI leaf: its `Java_*` symbols are exported from the cdylib; none of
 /// it is Rust API.
 mod jni;
 
 pub use error::{Error, ErrorCode, Result};
-pub use journal::{CallStep, Journal, JournalChange, NoPersist, Persister};
+pub use journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 2;
+pub const ABI_VERSION: i32 = 3;
 
 #[cfg(test)]
 mod shared_constants_tests;

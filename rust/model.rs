@@ -22,6 +22,7 @@ pub use opaque::{OpaqueJson, MAX_BODY_DEPTH, MAX_NESTING_DEPTH};
 pub use plain_string::is_plain_json_string;
 pub(crate) use ser::other_fields_to_json;
 pub use text::JsonString;
+pub(crate) use text::write_json_str;
 
 /// Stored status of a journal slot. Absent only in legacy records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -23,7 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 
 class ErrorCode(enum.IntEnum):
@@ -44,6 +44,9 @@ class ErrorCode(enum.IntEnum):
     ILLEGAL_STATE = 13
     PAYLOAD_UNREADABLE = 14
     SIZE_LIMIT_EXCEEDED = 15
+    # A re-run made another call than the journal recorded (divergence policy FAIL). Python
+    # reaches the journal through Java (Flink Agents' Python bridge), which raises it there.
+    NON_DETERMINISTIC_REPLAY = 16
 
 
 class JournalError(Exception):

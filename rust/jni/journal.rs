@@ -2,14 +2,14 @@
 //! `DurableExecutionContext`, every spec §2.1 primitive plus the
 //! begin/complete pair that runs the §2.2/§2.3 decision tables in Rust.
 
-use jni::objects::{JByteArray, JClass, JObject, JObjectArray};
+use jni::objects::{JBooleanArray, JByteArray, JClass, JObject, JObjectArray};
 use jni::sys::{jboolean, jint, jlong};
 use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue};
 
 use super::handle::{self, Borrowed};
 use super::{byte_array_or_null, for_each_element, index_arg, object_array, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
-use crate::journal::{CallStep, Journal, JournalChange, Persister};
+use crate::journal::{CallStep, DivergencePolicy, Journal, JournalChange, Persister};
 use crate::model::{ActionState, CallResult, JsonString};
 
 /// What a Java handle points at: the journal and, when it persists into a
@@ -128,15 +128,50 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_callResultFieldsAt<'
     env.with_env(|env| fields_at(env, ptr, index)).resolve::<ThrowJavaException>()
 }
 
-fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>) -> BridgeResult<JObjectArray<'l>> {
+fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>, digest: &JByteArray<'l>) -> BridgeResult<JObjectArray<'l>> {
     let id = required_utf8(env, id, "functionId")?;
-    let hit = handle(ptr)?.journal.match_next_or_clear_subsequent(&id);
+    let digest = optional_utf8(env, digest, "argsDigest")?;
+    let hit = handle(ptr)?.journal.match_next_or_clear_subsequent_with_digest(&id, digest.as_deref())?;
     fields_tuple(env, hit.as_ref())
 }
 
+/// `argsDigest` (null allowed) goes into a divergence report only.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>) -> JObjectArray<'l> {
-    env.with_env(|env| match_next(env, ptr, &id)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_NativeJournal_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObjectArray<'l> {
+    env.with_env(|env| match_next(env, ptr, &id, &digest)).resolve::<ThrowJavaException>()
+}
+
+fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Option<String>> {
+    if array.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(required_utf8(env, array, name)?))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_setDivergencePolicy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, policy: jint) {
+    env.with_env(|_| -> BridgeResult<()> {
+        let policy = DivergencePolicy::from_i32(policy)
+            .ok_or_else(|| Error::InvalidArgument(format!("no divergence policy numbered {policy}")))?;
+        handle(ptr)?.journal.set_divergence_policy(policy);
+        Ok(())
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+/// The divergence the journal found and cut under the Warn policy since
+/// the last call of this, as its JSON diff (UTF-8), or null.
+fn take_divergence<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray<'l>> {
+    let divergence = handle(ptr)?.journal.take_unreported_divergence();
+    Ok(match divergence {
+        Some(divergence) => env.byte_array_from_slice(divergence.to_json().as_bytes())?,
+        None => JByteArray::null(),
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_takeUnreportedDivergence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+    env.with_env(|env| take_divergence(env, ptr)).resolve::<ThrowJavaException>()
 }
 
 /// The arguments of every "record an outcome" primitive.
@@ -232,7 +267,22 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mu
 
 fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<JObjectArray<'l>> {
     let id = required_utf8(env, id, "functionId")?;
-    match mutate(env, ptr, cb, |j, p| j.begin_call(&id, reconcilable, p))? {
+    let step = mutate(env, ptr, cb, |j, p| {
+        let step = j.begin_call(&id, reconcilable, p)?;
+        Ok((step, j.take_unreported_divergence()))
+    })?;
+    match step {
+        (CallStep::Execute, Some(divergence)) => {
+            let diff: JObject = env.byte_array_from_slice(divergence.to_json().as_bytes())?.into();
+            object_array(env, vec![diff])
+        }
+        (CallStep::Execute, None) => Ok(JObjectArray::<JObject>::null()),
+        (step, _) => begun(env, step),
+    }
+}
+
+fn begun<'l>(env: &mut Env<'l>, step: CallStep) -> BridgeResult<JObjectArray<'l>> {
+    match step {
         CallStep::Execute => Ok(JObjectArray::<JObject>::null()),
         CallStep::Reconcile => object_array(env, Vec::new()),
         CallStep::Replay(recorded) => replay_pair(env, &recorded),
@@ -248,10 +298,29 @@ fn replay_pair<'l>(env: &mut Env<'l>, slot: &CallResult) -> BridgeResult<JObject
 }
 
 /// Starts a durable call in one crossing: null means execute, an empty
-/// array reconcile, and `[result, exception]` the recorded outcome to replay.
+/// array reconcile, and `[result, exception]` the recorded outcome to replay;
+/// `[diff]` means execute after the journal was cut at a divergence under
+/// the Warn policy, `diff` its JSON report.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObjectArray<'l> {
     env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable)).resolve::<ThrowJavaException>()
+}
+
+fn begin_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<JBooleanArray<'l>> {
+    let decoded = for_each_element(env, ids, "functionIds", |env, element| required_utf8(env, element, "functionIds element"))?;
+    let refs: Vec<&str> = decoded.iter().map(String::as_str).collect();
+    let runs = mutate(env, ptr, cb, |j, p| j.begin_batch(&refs, p))?;
+    let flags: Vec<jboolean> = runs.into_iter().collect();
+    let array = env.new_boolean_array(flags.len())?;
+    array.set_region(env, 0, &flags)?;
+    Ok(array)
+}
+
+/// Starts a `durableExecuteAll` batch: per call, whether it runs (its slot
+/// reserved or left PENDING) or replays its recorded slot.
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_beginBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) -> JBooleanArray<'l> {
+    env.with_env(|env| begin_batch(env, ptr, &cb, &ids)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -89,6 +89,7 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
             return Ok(T::default());
         }
         match err {
+            BridgeError::Core(Error::NonDeterministicReplay(divergence)) => throw_non_deterministic_replay(env, &divergence)?,
             BridgeError::Core(e) => throw_journal_exception(env, e.code().as_i32(), &e.to_string())?,
             BridgeError::NullArgument(name) => {
                 let _ = env.throw_new(jni_str!("java/lang/NullPointerException"), JNIString::from(format!("{name} must not be null")));
@@ -122,6 +123,21 @@ fn throw_journal_exception(env: &mut Env<'_>, code: i32, message: &str) -> jni::
     let class = env.find_class(jni_str!("io/durablejournal/JournalException"))?;
     let text = env.new_string(message)?;
     let exception = env.new_object(&class, jni_sig!("(ILjava/lang/String;)V"), &[JValue::Int(code), JValue::Object(&text)])?;
+    let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
+    match env.throw(throwable) {
+        Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `new NonDeterministicReplayException(message, diffJson)` thrown as the
+/// pending exception; Java reads the structured diff from the JSON.
+fn throw_non_deterministic_replay(env: &mut Env<'_>, divergence: &crate::journal::Divergence) -> jni::errors::Result<()> {
+    let message = Error::NonDeterministicReplay(Box::new(divergence.clone())).to_string();
+    let class = env.find_class(jni_str!("io/durablejournal/NonDeterministicReplayException"))?;
+    let text = env.new_string(message)?;
+    let diff = env.byte_array_from_slice(divergence.to_json().as_bytes())?;
+    let exception = env.new_object(&class, jni_sig!("(Ljava/lang/String;[B)V"), &[JValue::Object(&text), JValue::Object(&diff)])?;
     let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
     match env.throw(throwable) {
         Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),

@@ -36,19 +36,19 @@ fn ok(id: &str, payload: &[u8]) -> CallResult {
 #[test]
 fn match_hits_terminal_slot_and_advances() {
     let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", None, Some(b"e".to_vec()))]);
-    assert_eq!(j.match_next_or_clear_subsequent("a"), Some(ok("a", b"1")));
+    assert_eq!(j.match_next_or_clear_subsequent("a").unwrap(), Some(ok("a", b"1")));
     assert_eq!(j.current_call_index(), 1);
-    let hit = j.match_next_or_clear_subsequent("b").unwrap();
+    let hit = j.match_next_or_clear_subsequent("b").unwrap().unwrap();
     assert_eq!(hit.effective_status(), CallStatus::Failed);
     assert_eq!(j.current_call_index(), 2);
-    assert_eq!(j.match_next_or_clear_subsequent("c"), None);
+    assert_eq!(j.match_next_or_clear_subsequent("c").unwrap(), None);
     assert_eq!(j.len(), 2);
 }
 
 #[test]
 fn match_on_pending_slot_misses_and_keeps_it() {
     let mut j = journal_of(vec![CallResult::pending("a"), ok("b", b"")]);
-    assert_eq!(j.match_next_or_clear_subsequent("a"), None);
+    assert_eq!(j.match_next_or_clear_subsequent("a").unwrap(), None);
     assert_eq!(j.current_call_index(), 0);
     assert_eq!(j.len(), 2);
 }
@@ -56,8 +56,8 @@ fn match_on_pending_slot_misses_and_keeps_it() {
 #[test]
 fn match_on_different_id_truncates_in_memory_without_persisting() {
     let mut j = journal_of(vec![ok("a", b"1"), ok("b", b"2"), ok("c", b"3")]);
-    j.match_next_or_clear_subsequent("a");
-    assert_eq!(j.match_next_or_clear_subsequent("x"), None);
+    j.match_next_or_clear_subsequent("a").unwrap();
+    assert_eq!(j.match_next_or_clear_subsequent("x").unwrap(), None);
     assert_eq!(j.len(), 1);
     assert_eq!(j.current_call_index(), 1);
 }
@@ -65,7 +65,7 @@ fn match_on_different_id_truncates_in_memory_without_persisting() {
 #[test]
 fn null_success_is_a_hit_distinct_from_no_slot() {
     let mut j = journal_of(vec![CallResult::completed("a", None, None)]);
-    let hit = j.match_next_or_clear_subsequent("a").unwrap();
+    let hit = j.match_next_or_clear_subsequent("a").unwrap().unwrap();
     assert_eq!(hit.result_payload, None);
     assert_eq!(hit.effective_status(), CallStatus::Succeeded);
 }
@@ -88,7 +88,7 @@ fn append_pending_requires_the_end_of_the_journal() {
     let err = j.append_pending_call("b", &mut p).unwrap_err();
     assert_eq!(err.code(), ErrorCode::SlotAlreadyExists);
     assert!(p.changes.is_empty());
-    j.match_next_or_clear_subsequent("a");
+    j.match_next_or_clear_subsequent("a").unwrap();
     j.append_pending_call("b", &mut p).unwrap();
     assert_eq!(p.changes, vec!["put 1 b -> 2"]);
     assert_eq!(j.current_call_index(), 1, "appending a pending slot does not move the index");
@@ -128,7 +128,7 @@ fn finalize_errors_leave_the_journal_unchanged() {
 fn clear_from_current_index_persists_the_cut() {
     let mut j = journal_of(vec![ok("a", b"1"), ok("b", b"2")]);
     let mut p = Recorder::default();
-    j.match_next_or_clear_subsequent("a");
+    j.match_next_or_clear_subsequent("a").unwrap();
     j.clear_call_results_from_current_index_and_persist(&mut p).unwrap();
     assert_eq!(p.changes, vec!["truncate 1 -> 1"]);
 }
@@ -175,7 +175,7 @@ fn failed_persist_undoes_every_kind_of_mutation() {
     assert_eq!(j.record_call_completion("z", None, None, &mut failing).unwrap_err().code(), ErrorCode::PersistFailed);
     assert_eq!((j.state().call_results.clone(), j.current_call_index()), (original.clone(), 0));
 
-    j.match_next_or_clear_subsequent("a");
+    j.match_next_or_clear_subsequent("a").unwrap();
     assert!(j.finalize_current_call("b", None, None, &mut failing).is_err());
     assert_eq!((j.state().call_results.clone(), j.current_call_index()), (original.clone(), 1));
 
@@ -323,7 +323,7 @@ fn a_slot_whose_id_holds_a_lone_surrogate_matches_no_call() {
     for id in ["tool-call:\u{FFFD}", "tool-call:", r"tool-call:\uD83D"] {
         assert!(!j.current_call_result().unwrap().is_for(id), "{id}");
     }
-    assert_eq!(j.match_next_or_clear_subsequent("tool-call:\u{FFFD}"), None);
+    assert_eq!(j.match_next_or_clear_subsequent("tool-call:\u{FFFD}").unwrap(), None);
     assert!(j.is_empty(), "cut like any other different call");
 }
 

@@ -47,6 +47,34 @@ impl JsonString {
         }
     }
 
+    /// Decodes bytes that must be WTF-8 as this library writes it (a store
+    /// record's string flagged as holding lone surrogates): UTF-8 text and
+    /// surrogate code points `ED A0..BF 80..BF`, never a lead surrogate
+    /// followed directly by a trail one (that pair is one character, written
+    /// as four bytes). `None` for anything else, which no writer of this
+    /// library produces and which must not reach the WTF-8 readers.
+    pub fn from_wtf8_checked(bytes: &[u8]) -> Option<JsonString> {
+        let mut rest = bytes;
+        let mut after_lead_surrogate = false;
+        while let Err(e) = std::str::from_utf8(rest) {
+            if e.valid_up_to() > 0 {
+                after_lead_surrogate = false;
+            }
+            match rest[e.valid_up_to()..] {
+                [0xED, second @ 0xA0..=0xBF, 0x80..=0xBF, ..] => {
+                    let lead = second < 0xB0;
+                    if after_lead_surrogate && !lead {
+                        return None;
+                    }
+                    after_lead_surrogate = lead;
+                    rest = &rest[e.valid_up_to() + 3..];
+                }
+                _ => return None,
+            }
+        }
+        Some(JsonString::from_wtf8(bytes))
+    }
+
     /// Appends the string as a JSON string literal; lone surrogates become
     /// `\uXXXX` escapes again.
     pub fn write_json(&self, out: &mut String) {
@@ -194,6 +222,19 @@ mod tests {
         let mut out = String::new();
         s.write_json(&mut out);
         out
+    }
+
+    #[test]
+    fn checked_wtf8_takes_what_serde_json_produces_and_nothing_else() {
+        for literal in [r#""\uD83D""#, r#""a\uDE00b""#, r#""\uDE00\uD83D""#, r#""x\uD83D\"\n😀""#, r#""plain""#] {
+            let s = parse(literal);
+            assert_eq!(JsonString::from_wtf8_checked(s.as_wtf8()), Some(s.clone()), "{literal}");
+        }
+        // Not WTF-8: a stray byte, a cut surrogate, a pair written as two surrogates
+        // (found by the fuzzer: displaying such a string panicked).
+        for bytes in [&[0xFF][..], &[b'a', 0xED, 0xA0], &[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80], &[0xC0, 0x80]] {
+            assert_eq!(JsonString::from_wtf8_checked(bytes), None, "{bytes:?}");
+        }
     }
 
     #[test]

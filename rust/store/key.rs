@@ -69,6 +69,19 @@ impl BusinessKey {
         })
     }
 
+    /// The key for people, with its type: `str:user-1`, `long:42`, `int:7`,
+    /// `bytes:<hex>`, or `<type name>:<hex of its serialization>`.
+    pub fn describe(&self) -> String {
+        let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        match self {
+            BusinessKey::Str(s) => format!("str:{s}"),
+            BusinessKey::Long(v) => format!("long:{v}"),
+            BusinessKey::Int(v) => format!("int:{v}"),
+            BusinessKey::Bytes(b) => format!("bytes:{}", hex(b)),
+            BusinessKey::Typed { type_name, bytes } => format!("{type_name}:{}", hex(bytes)),
+        }
+    }
+
     /// The canonical encoding: a type tag, then the value (integers as fixed
     /// little-endian, strings and bytes length-prefixed). Distinct keys
     /// always encode differently.
@@ -160,6 +173,16 @@ impl StateKey {
             action: r.string()?,
             event: EventIdentity::read(r)?,
         })
+    }
+
+    /// The entry as a divergence report names it: the business key as
+    /// typed text, the sequence number and the action.
+    pub fn address(&self) -> crate::journal::EntryAddress {
+        crate::journal::EntryAddress {
+            key: self.business_key.describe(),
+            sequence_number: self.seq,
+            action: self.action.clone(),
+        }
     }
 
     /// The canonical encoding of all four parts, each typed or length-prefixed.

@@ -28,7 +28,7 @@ macro_rules! crash_point {
 mod codec;
 #[cfg(feature = "crash-points")]
 pub mod crash_points;
-mod diff;
+pub(crate) mod diff;
 pub mod file;
 pub(crate) mod key;
 mod limits;

@@ -80,7 +80,9 @@ impl SharedStore {
                 }
             }
         };
-        Ok((Journal::new(state), SharedStorePersister { store: self.clone(), key }))
+        let mut journal = Journal::new(state);
+        journal.set_entry(key.address());
+        Ok((journal, SharedStorePersister { store: self.clone(), key }))
     }
 }
 
@@ -132,6 +134,18 @@ mod tests {
         first.record_call_completion("chat", Some(b"1".to_vec()), None, &mut persister).unwrap();
         let (again, _) = store.open_journal(key(), Some(ActionState::default())).unwrap();
         assert_eq!(again.len(), 1, "the stored entry wins over the initial state");
+    }
+
+    #[test]
+    fn a_journal_opened_on_an_entry_names_it_in_divergence_reports() {
+        let store = SharedStore::new(AnyStore::Memory(MemoryStore::new()));
+        let typed = StateKey::new(BusinessKey::Typed { type_name: "org.Row".into(), bytes: vec![1, 255] }, 7, "reply",
+            EventIdentity::Occurrence("occ".into()));
+        for (key, text) in [(key(), "str:user"), (typed, "org.Row:01ff")] {
+            let (journal, _) = store.open_journal(key.clone(), None).unwrap();
+            let expected = crate::journal::EntryAddress { key: text.into(), sequence_number: key.seq, action: key.action.clone() };
+            assert_eq!(journal.entry(), Some(&expected));
+        }
     }
 
     #[test]

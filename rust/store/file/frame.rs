@@ -204,8 +204,8 @@ fn payload_intact(mut file: &File, at: u64, header: FrameHeader) -> io::Result<b
     Ok(crc32fast::hash(&payload) == header.payload_crc)
 }
 
-/// Frames in format 1, for tests that write old segments.
-#[cfg(test)]
+/// Frames in format 1, for tests (and fuzz inputs) that write old segments.
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn encode_unplaced(payload: &[u8]) -> Vec<u8> {
     let mut frame = Vec::new();
     frame.extend_from_slice(&(payload.len() as u32).to_le_bytes());

@@ -13,6 +13,28 @@ mod segment;
 #[cfg(test)]
 mod tests;
 
+/// What the fuzz targets (`rust/fuzzing.rs`) drive directly: the frame
+/// decoders, and segments built by hand.
+#[cfg(feature = "fuzzing")]
+pub(crate) use frame::{FrameFormat, FrameHeader, FrameScanner, Scanned};
+
+/// A segment header of format `version` (1 or 2), as a store writes it.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn segment_header_bytes(version: u32, store_id: [u8; 16], generation: u64, base_position: u64, snapshot_records: u64) -> Vec<u8> {
+    let header = SegmentHeader { version, ..SegmentHeader::new(StoreId(store_id), generation, base_position, snapshot_records) };
+    header.encode().to_vec()
+}
+
+/// `payload` framed as format `version` writes it at `offset` of a segment.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn frame_bytes(version: u32, payload: &[u8], offset: u64) -> Vec<u8> {
+    if version == 1 {
+        frame::encode_unplaced(payload)
+    } else {
+        frame::encode(payload, offset)
+    }
+}
+
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -39,6 +39,7 @@ import java.util.Objects;
  */
 public final class DurableExecutionContext implements AutoCloseable {
     private static final String NAME = "DurableExecutionContext";
+    private static final System.Logger DIVERGENCE_LOG = System.getLogger(DurableExecutionContext.class.getName());
 
     private final ActionStatePersister persister;
     /**
@@ -71,6 +72,10 @@ public final class DurableExecutionContext implements AutoCloseable {
     private volatile int executedCalls;
     /** Durable calls whose reconciler the journal said to run. */
     private volatile int reconciledCalls;
+    /** Set before the journal opens (then handed to it) or on the open journal; read by the opener. */
+    private volatile DivergencePolicy divergencePolicy = DivergencePolicy.WARN;
+    /** Calls the journal reported as diverged under {@link DivergencePolicy#WARN}. */
+    private volatile int divergedCalls;
     /**
      * What is running between {@link #beginCall} and {@link #completeCall} (a durable call's id) or
      * during a {@code durableExecuteAll} batch, or null: a durable call begun meanwhile is nested
@@ -152,9 +157,13 @@ public final class DurableExecutionContext implements AutoCloseable {
                     openedBy = from;
                 }
                 int hits = recordedHits;
+                DivergencePolicy policy = divergencePolicy;
                 try {
                     if (hits > 0) {
                         opened.accept(h -> NativeJournal.advanceCallIndexBy(h, hits));
+                    }
+                    if (policy != DivergencePolicy.WARN) {
+                        opened.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
                     }
                 } catch (RuntimeException e) {
                     opened.close();
@@ -194,6 +203,58 @@ public final class DurableExecutionContext implements AutoCloseable {
             // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
             recordedHits++;
             return new Object[] {slot.recordedResult(), slot.recordedException()};
+        }
+    }
+
+    /**
+     * Sets what the journal does from now on when a re-run makes a different call at a recorded
+     * position ({@link DivergencePolicy}; {@link DivergencePolicy#WARN} until set). Set it before
+     * the action runs; a context answering recorded hits from its state hands it to the journal
+     * when that opens.
+     */
+    public void setDivergencePolicy(DivergencePolicy policy) {
+        Objects.requireNonNull(policy, "policy");
+        synchronized (opening) {
+            divergencePolicy = policy;
+            NativeHandle open = journal;
+            if (open != null) {
+                open.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
+            }
+        }
+    }
+
+    public DivergencePolicy getDivergencePolicy() {
+        return divergencePolicy;
+    }
+
+    /**
+     * How many durable calls diverged from the journal under {@link DivergencePolicy#WARN} (the
+     * journal was cut at their position and they ran) since this context was created; each was
+     * logged as a warning.
+     */
+    public int getDivergedCallCount() {
+        return divergedCalls;
+    }
+
+    /**
+     * The journal cut a divergence under WARN: count it and say so. {@code diffJson} is its report
+     * (see {@link NonDeterministicReplayException} for the fields).
+     */
+    private void reportDivergence(byte[] diffJson) {
+        divergedCalls++;
+        DIVERGENCE_LOG.log(System.Logger.Level.WARNING, "a durable call diverged from the journal of its action "
+                + "(divergence policy WARN): the journal was cut at that position, so the call and every later one run "
+                + "again; an action that must not re-run them needs DivergencePolicy.FAIL. Diff: "
+                + new String(diffJson, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** After a call that may have cut a divergence under WARN: takes and reports it. */
+    private void reportDivergenceIfAny(long h) {
+        if (divergencePolicy == DivergencePolicy.WARN) {
+            byte[] diff = NativeJournal.takeUnreportedDivergence(h);
+            if (diff != null) {
+                reportDivergence(diff);
+            }
         }
     }
 
@@ -237,11 +298,31 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /**
      * Hit: {@code [true, resultPayload, exceptionPayload]} and the index moves on. Miss: null (a
-     * different id at the index also cuts the journal there, in memory only).
+     * different id at the index also cuts the journal there, in memory only, as the {@link
+     * #setDivergencePolicy divergence policy} says: under {@code FAIL} it is a {@link
+     * NonDeterministicReplayException} instead).
      */
     public Object[] matchNextOrClearSubsequentCallResult(String functionId) {
+        return matchNextOrClearSubsequentCallResult(functionId, null);
+    }
+
+    /**
+     * As {@link #matchNextOrClearSubsequentCallResult(String)} for a caller that has the call's args
+     * digest (Flink Agents' primitives pass one): matching stays on the id alone, the digest only
+     * goes into a divergence report.
+     *
+     * @param argsDigest the new call's args digest, or null
+     */
+    public Object[] matchNextOrClearSubsequentCallResult(String functionId, String argsDigest) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        Object[] hit = journal().apply(h -> NativeJournal.matchNextOrClearSubsequentCallResult(h, id));
+        byte[] digest = argsDigest == null ? null : Utf8.encode(argsDigest, "argsDigest");
+        Object[] hit = journal().apply(h -> {
+            Object[] found = NativeJournal.matchNextOrClearSubsequentCallResult(h, id, digest);
+            if (found == null) {
+                reportDivergenceIfAny(h);
+            }
+            return found;
+        });
         return hit == null ? null : new Object[] {Boolean.TRUE, hit[2], hit[3]};
     }
 
@@ -316,6 +397,11 @@ public final class DurableExecutionContext implements AutoCloseable {
         try {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
             Object[] step = NativeJournal.beginCall(h, callback(), id, reconcilable);
+            if (step != null && step.length == 1) {
+                // Execute, after the journal cut a divergence under WARN: step[0] is its report.
+                reportDivergence((byte[]) step[0]);
+                step = null;
+            }
             if (step != null && step.length > 0) {
                 replayedCalls++;
             } else {
@@ -349,6 +435,24 @@ public final class DurableExecutionContext implements AutoCloseable {
     void endCall() {
         callInProgress = null;
         callThread = null;
+    }
+
+    /**
+     * Decides a {@code durableExecuteAll} batch at the index (spec §2.5): per call, whether it runs
+     * (its slot is PENDING, reserved now or left by an interrupted run) or replays its recorded
+     * slot at {@code index + i}. A recorded slot of another call is a divergence, answered by the
+     * {@link #setDivergencePolicy policy}.
+     */
+    boolean[] beginBatchCalls(List<String> functionIds) {
+        byte[][] encoded = new byte[functionIds.size()][];
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
+        }
+        return journal().apply(h -> {
+            boolean[] runs = NativeJournal.beginBatch(h, callback(), encoded);
+            reportDivergenceIfAny(h);
+            return runs;
+        });
     }
 
     /**

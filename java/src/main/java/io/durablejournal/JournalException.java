@@ -25,6 +25,8 @@ public class JournalException extends RuntimeException {
         PAYLOAD_UNREADABLE(14),
         /** A write over a store's size limit (per record or per entry): nothing was written. */
         SIZE_LIMIT_EXCEEDED(15),
+        /** A re-run made another call than recorded; see {@link NonDeterministicReplayException}. */
+        NON_DETERMINISTIC_REPLAY(16),
         UNKNOWN(-1);
 
         private final int number;

@@ -26,7 +26,17 @@ final class NativeJournal {
 
     static native Object[] callResultFieldsAt(long handle, int index);
 
-    static native Object[] matchNextOrClearSubsequentCallResult(long handle, byte[] functionId);
+    /** {@code argsDigest} (null allowed) only goes into a divergence report. */
+    static native Object[] matchNextOrClearSubsequentCallResult(long handle, byte[] functionId, byte[] argsDigest);
+
+    /** {@code policy}: {@link DivergencePolicy#number()}. */
+    static native void setDivergencePolicy(long handle, int policy);
+
+    /** The divergence cut under WARN since the last call, as its JSON report, or null. */
+    static native byte[] takeUnreportedDivergence(long handle);
+
+    /** Per call of a batch, whether it runs; see {@code DurableExecutionContext.beginBatchCalls}. */
+    static native boolean[] beginBatch(long handle, Object persister, byte[][] functionIds);
 
     static native void recordCallCompletion(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
 
@@ -46,7 +56,10 @@ final class NativeJournal {
 
     static native void markCompleted(long handle, Object persister);
 
-    /** Null: execute. Empty: reconcile. {@code [result, exception]}: the recorded outcome to replay. */
+    /**
+     * Null: execute. Empty: reconcile. {@code [result, exception]}: the recorded outcome to replay.
+     * {@code [byte[] diff]}: execute, after the journal cut a divergence under WARN (its report).
+     */
     static native Object[] beginCall(long handle, Object persister, byte[] functionId, boolean reconcilable);
 
     static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);

@@ -90,6 +90,11 @@ public class RunnerContextImpl {
         return context == null ? 0 : context.getReplayedCallCount();
     }
 
+    /** Durable calls that diverged from the journal under {@link DivergencePolicy#WARN} (0 without a journal). */
+    public int getDivergedCallCount() {
+        return context == null ? 0 : context.getDivergedCallCount();
+    }
+
     /** Durable calls that ran their reconciler over a PENDING slot (0 without a journal). */
     public int getReconciledCallCount() {
         return context == null ? 0 : context.getReconciledCallCount();
@@ -249,23 +254,18 @@ public class RunnerContextImpl {
             return results;
         }
 
-        /** Keeps a recorded batch whose ids all match; otherwise cuts there and reserves anew. */
+        /**
+         * The journal's decision per call (run, or replay its slot): it keeps the recorded slots that
+         * match the batch in order and reserves the rest (see {@code DurableExecutionContext.beginBatchCalls}).
+         */
         private List<Boolean> reserveOrReuse() {
+            List<String> ids = new ArrayList<>();
+            for (DurableCallable<?> callable : callables) {
+                ids.add(Objects.requireNonNull(callable.getId(), "callable.getId()"));
+            }
             List<Boolean> toRun = new ArrayList<>();
-            for (int i = 0; i < callables.size(); i++) {
-                Object[] slot = context.getCallResultFieldsAt(start + i);
-                if (slot == null || !Objects.equals(slot[0], callables.get(i).getId())) {
-                    if (context.size() > start) {
-                        context.clearCallResultsFromAndPersist(start);
-                    }
-                    List<String> ids = new ArrayList<>();
-                    for (DurableCallable<?> callable : callables) {
-                        ids.add(callable.getId());
-                    }
-                    context.reservePendingBatch(ids);
-                    return new ArrayList<>(Collections.nCopies(callables.size(), Boolean.TRUE));
-                }
-                toRun.add("PENDING".equals(slot[1]));
+            for (boolean runs : context.beginBatchCalls(ids)) {
+                toRun.add(runs);
             }
             return toRun;
         }

@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.store.ActionStateStore;
 import java.util.List;
 import java.util.Objects;
@@ -74,6 +75,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     private final Class<OUT> outputClass;
     /** Null: no journal, the action's calls just run (for comparison and for opting out). */
     private final ActionStateStoreFactory storeFactory;
+    private DivergencePolicy divergencePolicy = DivergencePolicy.WARN;
 
     private transient DurableActionRunner<IN, OUT> runner;
     private transient ActionStateStore store;
@@ -111,6 +113,19 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         return new DurableActionFunction<>(actionName, action, outputClass, (ActionStateStoreFactory) null);
     }
 
+    /**
+     * What a re-run action's journal does when the action makes another call than it recorded at a
+     * position ({@link DivergencePolicy}; {@link DivergencePolicy#WARN}, the default, cuts, logs
+     * and counts it in the {@code callsDiverged} metric; {@link DivergencePolicy#FAIL} fails the
+     * task with a {@link io.durablejournal.NonDeterministicReplayException}).
+     *
+     * @return this function
+     */
+    public DurableActionFunction<K, IN, OUT> withDivergencePolicy(DivergencePolicy policy) {
+        this.divergencePolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         recoveryMarkers = RecoveryMarkerState.register(context.getOperatorStateStore(), storeFactory);
@@ -130,7 +145,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
         prunes = new PruneSchedule<>(false);
         counters = new DurableActionRunner.Counters(getRuntimeContext(), store);
-        runner = new DurableActionRunner<>(actionName, action, outputClass);
+        runner = new DurableActionRunner<>(actionName, action, outputClass, divergencePolicy);
     }
 
     @Override

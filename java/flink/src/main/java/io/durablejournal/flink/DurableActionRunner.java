@@ -3,6 +3,7 @@ package io.durablejournal.flink;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStore;
@@ -32,11 +33,13 @@ final class DurableActionRunner<IN, OUT> {
     private final String actionName;
     private final AgentAction<IN, OUT> action;
     private final Class<OUT> outputClass;
+    private final DivergencePolicy divergencePolicy;
 
-    DurableActionRunner(String actionName, AgentAction<IN, OUT> action, Class<OUT> outputClass) {
+    DurableActionRunner(String actionName, AgentAction<IN, OUT> action, Class<OUT> outputClass, DivergencePolicy divergencePolicy) {
         this.actionName = Objects.requireNonNull(actionName, "actionName");
         this.action = Objects.requireNonNull(action, "action");
         this.outputClass = Objects.requireNonNull(outputClass, "outputClass");
+        this.divergencePolicy = Objects.requireNonNull(divergencePolicy, "divergencePolicy");
     }
 
     /**
@@ -80,6 +83,7 @@ final class DurableActionRunner<IN, OUT> {
         OUT result;
         ActionState finished;
         try (DurableExecutionContext journal = journalOver(store, recorded, key, seq, event)) {
+            journal.setDivergencePolicy(divergencePolicy);
             RunnerContextImpl calls = new RunnerContextImpl(journal);
             try {
                 result = action.run(input, calls);
@@ -135,6 +139,7 @@ final class DurableActionRunner<IN, OUT> {
         long callsReplayed;
         long callsExecuted;
         long callsReconciled;
+        long callsDiverged;
         /** How long the put of the completed action took, or -1 when there was none. */
         long putNanos = -1;
 
@@ -142,6 +147,7 @@ final class DurableActionRunner<IN, OUT> {
             callsReplayed += calls.getReplayedCallCount();
             callsExecuted += calls.getExecutedCallCount();
             callsReconciled += calls.getReconciledCallCount();
+            callsDiverged += calls.getDivergedCallCount();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.store.ActionStateStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -92,6 +93,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     /** Null: no journal, the action's calls just run (for comparison and for opting out). */
     private final ActionStateStoreFactory storeFactory;
     private final int maxInFlight;
+    private final DivergencePolicy divergencePolicy;
 
     /** The runtime context before RichAsyncFunction restricts it; see {@link #setRuntimeContext}. */
     private transient RuntimeContext taskContext;
@@ -114,7 +116,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient PruneSchedule<K> prunes;
 
     DurableAsyncActionFunction(String pipeline, String actionName, AgentAction<IN, OUT> action, TypeInformation<OUT> outputType,
-            TypeInformation<K> keyType, ActionStateStoreFactory storeFactory, int maxInFlight) {
+            TypeInformation<K> keyType, ActionStateStoreFactory storeFactory, int maxInFlight, DivergencePolicy divergencePolicy) {
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
         }
@@ -125,6 +127,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         this.keyType = Objects.requireNonNull(keyType, "keyType");
         this.storeFactory = storeFactory;
         this.maxInFlight = maxInFlight;
+        this.divergencePolicy = Objects.requireNonNull(divergencePolicy, "divergencePolicy");
     }
 
     /**
@@ -165,7 +168,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     @Override
     public void open(OpenContext openContext) throws Exception {
-        runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass());
+        runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass(), divergencePolicy);
         counters = new DurableActionRunner.Counters(taskContext, store);
         ledger = EmissionLedger.acquire(pipeline, getRuntimeContext());
         lastOfKey = new ConcurrentHashMap<>();

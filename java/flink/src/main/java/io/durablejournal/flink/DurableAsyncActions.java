@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.DivergencePolicy;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -47,23 +48,36 @@ public final class DurableAsyncActions {
      */
     public static <K, IN, OUT> SingleOutputStreamOperator<OUT> apply(KeyedStream<IN, K> input, String actionName,
             AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight) {
-        return build(input, actionName, action, outputType, Objects.requireNonNull(storeFactory, "storeFactory"), maxInFlight);
+        return apply(input, actionName, action, outputType, storeFactory, maxInFlight, DivergencePolicy.WARN);
+    }
+
+    /**
+     * As {@link #apply(KeyedStream, String, AgentAction, TypeInformation, ActionStateStoreFactory, int)},
+     * with what a re-run action's journal does when the action makes another call than it recorded
+     * ({@link DivergencePolicy}; the other overload uses {@link DivergencePolicy#WARN}).
+     */
+    public static <K, IN, OUT> SingleOutputStreamOperator<OUT> apply(KeyedStream<IN, K> input, String actionName,
+            AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight,
+            DivergencePolicy divergencePolicy) {
+        return build(input, actionName, action, outputType, Objects.requireNonNull(storeFactory, "storeFactory"), maxInFlight,
+                divergencePolicy);
     }
 
     /** The same steps with no journal: every (re)run runs every call. For comparisons. */
     public static <K, IN, OUT> SingleOutputStreamOperator<OUT> withoutJournal(KeyedStream<IN, K> input, String actionName,
             AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, int maxInFlight) {
-        return build(input, actionName, action, outputType, null, maxInFlight);
+        return build(input, actionName, action, outputType, null, maxInFlight, DivergencePolicy.WARN);
     }
 
     private static <K, IN, OUT> SingleOutputStreamOperator<OUT> build(KeyedStream<IN, K> input, String actionName,
-            AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight) {
+            AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight,
+            DivergencePolicy divergencePolicy) {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(outputType, "outputType");
         // Ties the function to its EmittedRecords step; fixed in the job graph, so the same after restarts.
         String pipeline = UUID.randomUUID().toString();
         DurableAsyncActionFunction<K, IN, OUT> function = new DurableAsyncActionFunction<>(pipeline, actionName, action,
-                outputType, input.getKeyType(), storeFactory, maxInFlight);
+                outputType, input.getKeyType(), storeFactory, maxInFlight, divergencePolicy);
 
         SingleOutputStreamOperator<Sequenced<K, IN>> sequenced = input
                 .process(new SequenceNumbers<>(), Sequenced.typeInfo(input.getKeyType(), input.getType()))

@@ -19,6 +19,11 @@ final class JournalMetrics {
     static final String CALLS_REPLAYED = "callsReplayed";
     /** Calls an interrupted run had left PENDING whose reconciler ran instead of the call. */
     static final String CALLS_RECONCILED = "callsReconciled";
+    /**
+     * Re-run calls that differed from the journal's recorded call at their position, under {@link
+     * io.durablejournal.DivergencePolicy#WARN}: the journal was cut there and they ran.
+     */
+    static final String CALLS_DIVERGED = "callsDiverged";
     /** Action bodies started (first runs and re-runs over a journal). */
     static final String ACTIONS_RUN = "actionsRun";
     /** Completed actions whose stored output was re-emitted without running them. */
@@ -27,6 +32,7 @@ final class JournalMetrics {
     private final Counter callsExecuted;
     private final Counter callsReplayed;
     private final Counter callsReconciled;
+    private final Counter callsDiverged;
     private final Counter actionsRun;
     private final Counter actionsReemitted;
     private final StoreMetrics store;
@@ -35,6 +41,7 @@ final class JournalMetrics {
         callsExecuted = group.counter(CALLS_EXECUTED);
         callsReplayed = group.counter(CALLS_REPLAYED);
         callsReconciled = group.counter(CALLS_RECONCILED);
+        callsDiverged = group.counter(CALLS_DIVERGED);
         actionsRun = group.counter(ACTIONS_RUN);
         actionsReemitted = group.counter(ACTIONS_REEMITTED);
         this.store = StoreMetrics.register(group, store);
@@ -49,6 +56,7 @@ final class JournalMetrics {
         callsExecuted.inc(tally.callsExecuted);
         callsReplayed.inc(tally.callsReplayed);
         callsReconciled.inc(tally.callsReconciled);
+        callsDiverged.inc(tally.callsDiverged);
         actionsRun.inc(tally.actionsRun);
         actionsReemitted.inc(tally.actionsReemitted);
         if (tally.putNanos >= 0) {

@@ -1,0 +1,106 @@
+package io.durablejournal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.internal.CalledFromNative;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * A re-run action made another durable call than the journal recorded at that position, under
+ * {@link DivergencePolicy#FAIL}: the call did not run and the journal is unchanged. Carries the
+ * diff: which entry (key, sequence number and action, when the journal was opened on a store
+ * entry; null otherwise), the call index, and the recorded call's id, args digest and status
+ * against the new call's id and digest. Its code is {@link Code#NON_DETERMINISTIC_REPLAY}.
+ */
+public final class NonDeterministicReplayException extends JournalException {
+    private static final long serialVersionUID = 1L;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final String key;
+    private final Long sequenceNumber;
+    private final String actionName;
+    private final int position;
+    private final String recordedCallId;
+    private final String recordedArgsDigest;
+    private final CallResult.Status recordedStatus;
+    private final String newCallId;
+    private final String newArgsDigest;
+
+    /** Thrown by the native journal with its message and the diff as JSON (rust/journal/divergence.rs). */
+    @CalledFromNative
+    NonDeterministicReplayException(String message, byte[] diffJson) {
+        this(message, read(diffJson));
+    }
+
+    private NonDeterministicReplayException(String message, JsonNode diff) {
+        super(Code.NON_DETERMINISTIC_REPLAY, message, null);
+        key = text(diff.get("key"));
+        sequenceNumber = diff.get("sequenceNumber").isNull() ? null : diff.get("sequenceNumber").asLong();
+        actionName = text(diff.get("action"));
+        position = diff.get("position").asInt();
+        JsonNode recorded = diff.get("recorded");
+        recordedCallId = text(recorded.get("functionId"));
+        recordedArgsDigest = text(recorded.get("argsDigest"));
+        recordedStatus = CallResult.Status.valueOf(recorded.get("status").asText());
+        JsonNode newCall = diff.get("newCall");
+        newCallId = text(newCall.get("functionId"));
+        newArgsDigest = text(newCall.get("argsDigest"));
+    }
+
+    private static JsonNode read(byte[] diffJson) {
+        try {
+            return MAPPER.readTree(diffJson);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the native journal's divergence report does not parse", e);
+        }
+    }
+
+    private static String text(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asText();
+    }
+
+    /** The business key as the store names it ({@code str:user-1}, {@code long:42}, ...), or null. */
+    public String getKey() {
+        return key;
+    }
+
+    /** The entry's input sequence number, or null when the journal has no entry address. */
+    public Long getSequenceNumber() {
+        return sequenceNumber;
+    }
+
+    /** The entry's action name, or null when the journal has no entry address. */
+    public String getActionName() {
+        return actionName;
+    }
+
+    /** The call index (0-based) where the new call differs from the recorded one. */
+    public int getPosition() {
+        return position;
+    }
+
+    /** The recorded call's id (null for a slot Flink Agents wrote with a null id). */
+    public String getRecordedCallId() {
+        return recordedCallId;
+    }
+
+    /** The recorded slot's args digest ({@code ""} for Java callables, null when the slot had none). */
+    public String getRecordedArgsDigest() {
+        return recordedArgsDigest;
+    }
+
+    public CallResult.Status getRecordedStatus() {
+        return recordedStatus;
+    }
+
+    /** The id of the call the re-run made. */
+    public String getNewCallId() {
+        return newCallId;
+    }
+
+    /** The new call's args digest when its caller passed one (Flink Agents' primitives), else null. */
+    public String getNewArgsDigest() {
+        return newArgsDigest;
+    }
+}
