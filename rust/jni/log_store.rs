@@ -21,7 +21,7 @@ use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue, JavaVM};
 use super::store::{business_key, into_raw, store_handle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
-use crate::store::log::{KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
+use crate::store::log::{Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
 use crate::store::AnyStore;
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
@@ -32,8 +32,10 @@ struct JavaTransport {
 }
 
 impl JavaTransport {
-    fn call_append(&self, records: &[LogRecord]) -> jni::errors::Result<Vec<u64>> {
-        self.vm.attach_current_thread(|env| -> jni::errors::Result<Vec<u64>> {
+    /// `transport.submit(partitions, keys, values)`: the records handed to
+    /// the log, and the `LogTransport.Appending` to wait on.
+    fn call_submit(&self, records: &[LogRecord]) -> jni::errors::Result<Global<JObject<'static>>> {
+        self.vm.attach_current_thread(|env| -> jni::errors::Result<Global<JObject<'static>>> {
             let partitions: Vec<jint> = records.iter().map(|r| r.partition as jint).collect();
             let partition_array = env.new_int_array(records.len())?;
             partition_array.set_region(env, 0, &partitions)?;
@@ -49,35 +51,66 @@ impl JavaTransport {
                     env.delete_local_ref(value);
                 }
             }
-            let offsets = env
+            let appending = env
                 .call_method(
                     self.transport.as_obj(),
-                    jni_str!("append"),
-                    jni_sig!("([I[[B[[B)[J"),
+                    jni_str!("submit"),
+                    jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"),
                     &[JValue::Object(&partition_array), JValue::Object(&keys), JValue::Object(&values)],
                 )?
                 .l()?;
-            let offsets = env.cast_local::<JLongArray>(offsets)?;
-            let mut out = vec![0i64; offsets.len(env)?];
-            offsets.get_region(env, 0, &mut out)?;
-            Ok(out.into_iter().map(|o| o as u64).collect())
+            let global = env.new_global_ref(&appending)?;
+            env.delete_local_ref(appending);
+            env.delete_local_ref(keys);
+            env.delete_local_ref(values);
+            env.delete_local_ref(partition_array);
+            Ok(global)
         })
+    }
+
+    fn store_io(&self, e: jni::errors::Error) -> Error {
+        store_io(&self.name, e)
     }
 }
 
+fn store_io(name: &str, e: jni::errors::Error) -> Error {
+    let cause = match e {
+        jni::errors::Error::CaughtJavaException { name, msg, .. } => format!("{name}: {msg}"),
+        other => format!("calling the transport failed: {other}"),
+    };
+    Error::StoreIo { path: name.into(), source: std::io::Error::other(cause) }
+}
+
 impl LogSink for JavaTransport {
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        self.call_append(records).map_err(|e| {
-            let cause = match e {
-                jni::errors::Error::CaughtJavaException { name, msg, .. } => format!("{name}: {msg}"),
-                other => format!("calling the transport failed: {other}"),
-            };
-            Error::StoreIo { path: self.name.clone().into(), source: std::io::Error::other(cause) }
-        })
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        let appending = self.call_submit(records).map_err(|e| self.store_io(e))?;
+        Ok(Box::new(JavaAppending { vm: self.vm.clone(), appending, name: self.name.clone() }))
     }
 
     fn name(&self) -> &str {
         &self.name
+    }
+}
+
+/// A submitted batch: `LogTransport.Appending.await()` blocks until the log
+/// acknowledged it, on the thread that waits, without the store's lock.
+struct JavaAppending {
+    vm: JavaVM,
+    appending: Global<JObject<'static>>,
+    name: String,
+}
+
+impl Acknowledgement for JavaAppending {
+    fn wait(self: Box<Self>) -> Result<Vec<u64>> {
+        let offsets = self.vm.attach_current_thread(|env| -> jni::errors::Result<Vec<u64>> {
+            let offsets = env.call_method(self.appending.as_obj(), jni_str!("await"), jni_sig!("()[J"), &[])?.l()?;
+            let offsets = env.cast_local::<JLongArray>(offsets)?;
+            let mut out = vec![0i64; offsets.len(env)?];
+            offsets.get_region(env, 0, &mut out)?;
+            env.delete_local_ref(offsets);
+            Ok(out.into_iter().map(|o| o as u64).collect())
+        });
+        offsets.map_err(|e| store_io(&self.name, e))
     }
 }
 
@@ -255,6 +288,27 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(m
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
     env.with_env(|env| -> BridgeResult<JByteArray<'l>> { let marker = with_log(ptr, |s| s.marker())?; Ok(env.byte_array_from_slice(&marker.to_bytes())?) }).resolve::<ThrowJavaException>()
+}
+
+/// Another handle on the same store: the Java store hands one to each
+/// thread in a call, since a handle serves one call at a time and a log
+/// write waits for the log inside its call.
+fn share(ptr: jlong) -> BridgeResult<jlong> {
+    let store = store_handle(ptr)?.clone();
+    Ok(super::handle::into_raw(store))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_share<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jlong {
+    env.with_env(|_| share(ptr)).resolve::<ThrowJavaException>()
+}
+
+/// Frees a handle from `share` without closing the store (its owner does).
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_releaseShare<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    // SAFETY: the Java owner releases its handle once and forgets it.
+    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { super::handle::release::<super::store::StoreHandleShare>(ptr) })) })
+        .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -26,7 +26,7 @@ pub use file::{
     CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, StoreStats,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
-pub use log::{LogMarker, LogSink, LogStore};
+pub use log::{Acknowledged, Acknowledgement, LogMarker, LogSink, LogStore, PendingWrite};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
 pub use persister::StorePersister;

@@ -54,15 +54,58 @@ pub struct LogRecord {
 }
 
 /// Where a [`LogStore`] appends.
+///
+/// Appending is split in two so that the store need not be locked while
+/// the log replicates: [`LogSink::submit`] hands the records over (in
+/// order: order matters within a partition) and returns at once;
+/// [`Acknowledgement::wait`] then blocks until the log has acknowledged
+/// them. Records submitted later land after earlier ones in each
+/// partition, so writes from many threads share the log's requests while
+/// each waits only for its own.
 pub trait LogSink: Send {
-    /// Appends `records` in order (order matters within a partition) and
-    /// returns, once the log has acknowledged every one of them, the offset
-    /// each got. An error means some of them may or may not be in the log;
-    /// the store never reuses the key of a record that may be there.
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>>;
+    /// Hands `records` to the log without waiting for them to be stored.
+    /// An error here means none of them was sent.
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>>;
+
+    /// Submits and waits: the offset each record got.
+    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+        self.submit(records)?.wait()
+    }
 
     /// The log, for people (e.g. "Kafka topic 'journal'"), used in errors.
     fn name(&self) -> &str;
+}
+
+/// The outcome of a [`LogSink::submit`], to wait for without the store's lock.
+pub trait Acknowledgement: Send {
+    /// Returns, once the log has acknowledged every record submitted, the
+    /// offset each got. An error means some of them may or may not be in
+    /// the log; the store never reuses the key of a record that may be there.
+    fn wait(self: Box<Self>) -> Result<Vec<u64>>;
+}
+
+/// An outcome known at submission (a log that appends synchronously).
+pub struct Acknowledged(pub Result<Vec<u64>>);
+
+impl Acknowledgement for Acknowledged {
+    fn wait(self: Box<Self>) -> Result<Vec<u64>> {
+        self.0
+    }
+}
+
+/// A write submitted to the log and not yet acknowledged: what
+/// [`LogStore::finish_put`] or [`LogStore::finish_apply`] needs to account
+/// for it once [`Acknowledgement::wait`] returned. While it is pending, the
+/// entry takes no other write ([`LogStore::is_writing`]).
+#[must_use = "a pending write must be finished, or its entry stays busy"]
+pub struct PendingWrite {
+    key: StateKey,
+    key_group: u32,
+    ordinal: u64,
+    /// The tombstones that went out ahead of the write's record, then the record.
+    batch: Vec<LogRecord>,
+    /// The size of the write's own record.
+    bytes: u64,
 }
 
 /// Counters since the store was created.
@@ -111,6 +154,10 @@ pub struct LogStore {
     pending: Vec<LogRecord>,
     /// Per partition, the offset after the last record this store appended.
     positions: Vec<u64>,
+    /// Entries with a write submitted and not acknowledged yet, and whether
+    /// the entry was removed meanwhile (its tombstones then follow the
+    /// write's record, and the entry stays gone).
+    writing: HashMap<StateKey, bool>,
     stats: LogStats,
     closed: bool,
 }
@@ -133,6 +180,7 @@ impl LogStore {
             key_groups: HashMap::new(),
             pending: Vec::new(),
             positions: vec![0; layout.partitions as usize],
+            writing: HashMap::new(),
             stats: LogStats::default(),
             closed: false,
         })
@@ -402,45 +450,152 @@ impl LogStore {
         }
     }
 
-    /// Appends the pending tombstones and `record` as one batch. After a
-    /// failure the tombstones stay pending (appending one twice is harmless).
-    fn append(&mut self, record: Option<LogRecord>) -> Result<()> {
+    /// Submits the pending tombstones and `record` as one batch. When the
+    /// submission itself fails, the tombstones stay pending (appending one
+    /// twice is harmless).
+    fn submit(&mut self, record: Option<LogRecord>) -> Result<(Box<dyn Acknowledgement>, Vec<LogRecord>)> {
         let mut batch = std::mem::take(&mut self.pending);
-        let tombstones = batch.len();
         batch.extend(record);
-        if batch.is_empty() {
-            return Ok(());
+        match self.sink.submit(&batch) {
+            Ok(ack) => Ok((ack, batch)),
+            Err(e) => {
+                self.requeue_tombstones(batch);
+                Err(e)
+            }
         }
-        match self.sink.append(&batch) {
+    }
+
+    /// Accounts for an acknowledged batch, or puts its tombstones back in
+    /// the queue when it was not acknowledged.
+    fn settle(&mut self, batch: Vec<LogRecord>, acked: Result<Vec<u64>>) -> Result<()> {
+        match acked {
             Ok(offsets) if offsets.len() == batch.len() => {
                 for (record, offset) in batch.iter().zip(offsets) {
                     let position = &mut self.positions[record.partition as usize];
                     *position = (*position).max(offset + 1);
                     self.stats.bytes_appended += (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+                    if record.value.is_none() {
+                        self.stats.tombstones_appended += 1;
+                    }
                 }
                 self.stats.records_appended += batch.len() as u64;
-                self.stats.tombstones_appended += tombstones as u64;
                 Ok(())
             }
             outcome => {
-                batch.truncate(tombstones);
-                batch.append(&mut self.pending);
-                self.pending = batch;
+                let sent = batch.len();
+                self.requeue_tombstones(batch);
                 match outcome {
                     Err(e) => Err(e),
                     Ok(offsets) => Err(Error::IllegalState(format!(
-                        "{} acknowledged {} of {} records",
+                        "{} acknowledged {} of {sent} records",
                         self.sink.name(),
                         offsets.len(),
-                        tombstones + 1
                     ))),
                 }
             }
         }
     }
 
+    /// Puts the tombstones of a batch that did not go out back in front of the queue.
+    fn requeue_tombstones(&mut self, mut batch: Vec<LogRecord>) {
+        batch.retain(|record| record.value.is_none());
+        batch.append(&mut self.pending);
+        self.pending = batch;
+    }
+
+    /// Appends the pending tombstones, waiting for the log (under the
+    /// caller's lock: markers, syncs and closes are rare).
     fn flush(&mut self) -> Result<()> {
-        self.append(None)
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let (ack, batch) = self.submit(None)?;
+        let acked = ack.wait();
+        self.settle(batch, acked)
+    }
+
+    /// Whether a write to `key` is submitted and not finished: another
+    /// write or read of that entry waits for it.
+    pub fn is_writing(&self, key: &StateKey) -> bool {
+        self.writing.contains_key(key)
+    }
+
+    /// Writes in flight, all entries together.
+    pub fn writes_in_flight(&self) -> usize {
+        self.writing.len()
+    }
+
+    fn refuse_if_writing(&self, key: &StateKey) -> Result<()> {
+        if self.is_writing(key) {
+            return Err(Error::IllegalState(format!("a write to {key:?} is still waiting for {}", self.sink.name())));
+        }
+        Ok(())
+    }
+
+    /// Submits a whole-state put of `key`: step one of [`ActionStateStore::put`]
+    /// without waiting for the log. Wait for the acknowledgement without
+    /// the store's lock, then call [`LogStore::finish_put`].
+    pub fn begin_put(&mut self, key: &StateKey, state: &ActionState) -> Result<(Box<dyn Acknowledgement>, PendingWrite)> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        self.refuse_if_writing(key)?;
+        let key_group = self.key_group_for_write(key)?;
+        let ordinal = self.entries.get(key).map_or(0, |e| e.records);
+        let value = record::encode_put(key, state);
+        let record = self.record(&lineage, key_group, key, ordinal, Some(value));
+        let bytes = record_bytes(&record);
+        // A failed put of an existing entry may still be in the log: its
+        // ordinal is used up. A new entry's first put may reuse 0, since a
+        // whole-state record supersedes whatever the failed one was.
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.records = ordinal + 1;
+        }
+        let (ack, batch) = self.submit(Some(record))?;
+        self.writing.insert(key.clone(), false);
+        Ok((ack, PendingWrite { key: key.clone(), key_group, ordinal, batch, bytes }))
+    }
+
+    /// Step two of a put: `acked` is what the acknowledgement's wait
+    /// returned, `state` the state [`LogStore::begin_put`] was given.
+    pub fn finish_put(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, state: &ActionState) -> Result<()> {
+        let PendingWrite { key, key_group, ordinal, batch, bytes } = write;
+        let removed = self.writing.remove(&key).unwrap_or(false);
+        self.settle(batch, acked)?;
+        if !removed {
+            self.table.put(&key, state.clone(), bytes);
+            self.key_groups.entry(key.business_key.clone()).or_insert(key_group);
+            self.entries.insert(key, EntryLog { key_group, records: ordinal + 1 });
+        }
+        Ok(())
+    }
+
+    /// Submits one journal mutation of `key`: step one of
+    /// [`ActionStateStore::apply`] (see [`LogStore::begin_put`]).
+    pub fn begin_apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<(Box<dyn Acknowledgement>, PendingWrite)> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        self.refuse_if_writing(key)?;
+        self.table.check(key, change).map_err(Error::IllegalState)?;
+        let key_group = self.key_group_for_write(key)?;
+        let entry = self.entries.get_mut(key).expect("check found the entry, so it has a log");
+        let ordinal = entry.records;
+        entry.records += 1;
+        let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
+        let bytes = record_bytes(&record);
+        let (ack, batch) = self.submit(Some(record))?;
+        self.writing.insert(key.clone(), false);
+        Ok((ack, PendingWrite { key: key.clone(), key_group, ordinal, batch, bytes }))
+    }
+
+    /// Step two of an apply, with the change [`LogStore::begin_apply`] was given.
+    pub fn finish_apply(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, change: JournalChange<'_>) -> Result<()> {
+        let PendingWrite { key, batch, bytes, .. } = write;
+        let removed = self.writing.remove(&key).unwrap_or(false);
+        self.settle(batch, acked)?;
+        if removed {
+            return Ok(());
+        }
+        self.table.apply(&key, change, bytes).map_err(Error::IllegalState)
     }
 
     /// Entries of `business_key` whose sequence number passes `select`.
@@ -461,6 +616,9 @@ impl LogStore {
         }
         let lineage = self.require_lineage()?;
         for key in keys {
+            if let Some(removed) = self.writing.get_mut(&key) {
+                *removed = true;
+            }
             if let Some(entry) = self.entries.get(&key).copied() {
                 if tombstones {
                     for ordinal in 0..entry.records {
@@ -486,6 +644,10 @@ impl LogStore {
     }
 }
 
+fn record_bytes(record: &LogRecord) -> u64 {
+    (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64
+}
+
 /// The smallest entry address of a business key (entries sort by business
 /// key, then sequence number, action and event).
 fn first_key_of(business_key: &BusinessKey) -> StateKey {
@@ -494,38 +656,15 @@ fn first_key_of(business_key: &BusinessKey) -> StateKey {
 
 impl ActionStateStore for LogStore {
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
-        self.open()?;
-        let lineage = self.require_lineage()?;
-        let key_group = self.key_group_for_write(key)?;
-        let existing = self.entries.get(key).copied();
-        let ordinal = existing.map_or(0, |e| e.records);
-        let value = record::encode_put(key, state);
-        let record = self.record(&lineage, key_group, key, ordinal, Some(value));
-        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
-        // A failed put of an existing entry may still be in the log: its
-        // ordinal is used up. A new entry's first put may reuse 0, since a
-        // whole-state record supersedes whatever the failed one was.
-        if let Some(entry) = self.entries.get_mut(key) {
-            entry.records = ordinal + 1;
-        }
-        self.append(Some(record))?;
-        self.table.put(key, state.clone(), bytes);
-        self.entries.insert(key.clone(), EntryLog { key_group, records: ordinal + 1 });
-        Ok(())
+        let (ack, write) = self.begin_put(key, state)?;
+        let acked = ack.wait();
+        self.finish_put(write, acked, state)
     }
 
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
-        self.open()?;
-        let lineage = self.require_lineage()?;
-        self.table.check(key, change).map_err(Error::IllegalState)?;
-        let key_group = self.key_group_for_write(key)?;
-        let entry = self.entries.get_mut(key).expect("check found the entry, so it has a log");
-        let ordinal = entry.records;
-        entry.records += 1;
-        let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
-        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
-        self.append(Some(record))?;
-        self.table.apply(key, change, bytes).map_err(Error::IllegalState)
+        let (ack, write) = self.begin_apply(key, change)?;
+        let acked = ack.wait();
+        self.finish_apply(write, acked, change)
     }
 
     /// A miss drops the business key's later entries. Their tombstones are
@@ -534,6 +673,7 @@ impl ActionStateStore for LogStore {
     /// after a rescale) is that subtask's to decide about.
     fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
         self.open()?;
+        self.refuse_if_writing(key)?;
         if let Some(state) = self.table.get(key) {
             return Ok(Some(state.clone()));
         }

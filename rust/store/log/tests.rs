@@ -10,7 +10,7 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::journal::Journal;
 use crate::model::CallResult;
-use crate::store::StorePersister;
+use crate::store::{AnyStore, StorePersister};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Outage {
@@ -77,11 +77,21 @@ impl SharedLog {
 }
 
 impl LogSink for SharedLog {
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        let mut log = self.0.lock().unwrap();
-        if log.outage == Outage::Refused {
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        if self.0.lock().unwrap().outage == Outage::Refused {
             return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("unreachable") });
         }
+        Ok(Box::new(Acknowledged(self.store_now(records))))
+    }
+
+    fn name(&self) -> &str {
+        "memory log"
+    }
+}
+
+impl SharedLog {
+    fn store_now(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+        let mut log = self.0.lock().unwrap();
         let offsets = records
             .iter()
             .map(|r| {
@@ -96,10 +106,6 @@ impl LogSink for SharedLog {
             return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("ack lost") });
         }
         Ok(offsets)
-    }
-
-    fn name(&self) -> &str {
-        "memory log"
     }
 }
 
@@ -485,4 +491,202 @@ fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     assert!(err.to_string().contains("memory log partition 0") && err.to_string().contains("offset 0"), "{err}");
     let garbage = reader.ingest(ALL, 0, 1, b"not ours", Some(b"x")).unwrap_err();
     assert_eq!(garbage.code(), ErrorCode::StoreCorrupt);
+}
+
+/// A log whose acknowledgements the test hands out: records reach the log
+/// at submission, and each batch's `wait` blocks until the test releases
+/// it (acknowledged, or failed).
+#[derive(Clone)]
+struct GatedLog {
+    log: SharedLog,
+    gates: Arc<(Mutex<Vec<std::sync::mpsc::Sender<bool>>>, std::sync::Condvar)>,
+}
+
+struct GatedAck {
+    offsets: Result<Vec<u64>>,
+    gate: std::sync::mpsc::Receiver<bool>,
+}
+
+impl Acknowledgement for GatedAck {
+    fn wait(self: Box<Self>) -> Result<Vec<u64>> {
+        match self.gate.recv() {
+            Ok(true) => self.offsets,
+            _ => Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("not acknowledged") }),
+        }
+    }
+}
+
+impl LogSink for GatedLog {
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        let offsets = self.log.store_now(records);
+        let (release, gate) = std::sync::mpsc::channel();
+        let (gates, submitted) = &*self.gates;
+        gates.lock().unwrap().push(release);
+        submitted.notify_all();
+        Ok(Box::new(GatedAck { offsets, gate }))
+    }
+
+    fn name(&self) -> &str {
+        "gated log"
+    }
+}
+
+impl GatedLog {
+    fn new() -> GatedLog {
+        GatedLog { log: SharedLog::new(PARTITIONS), gates: Arc::new((Mutex::new(Vec::new()), std::sync::Condvar::new())) }
+    }
+
+    /// A shared store over this log, history started, every test key bound.
+    fn store(&self) -> crate::store::SharedStore {
+        let mut store = LogStore::new(Box::new(self.clone()), layout(), ALL).unwrap();
+        store.start_fresh(Lineage([1; 16])).unwrap();
+        for n in 0..4 {
+            bind(&mut store, n);
+        }
+        crate::store::SharedStore::new(crate::store::AnyStore::Log(Box::new(store)))
+    }
+
+    /// Waits until `n` batches were submitted in all.
+    fn await_submitted(&self, n: usize) {
+        let (gates, submitted) = &*self.gates;
+        let mut gates = gates.lock().unwrap();
+        while gates.len() < n {
+            gates = submitted.wait(gates).unwrap();
+        }
+    }
+
+    /// The partition test key 0 lives in.
+    fn log_partition(&self) -> usize {
+        layout().partition_of(0) as usize
+    }
+
+    /// Releases batch `i` (0-based, in submission order).
+    fn release(&self, i: usize, acknowledged: bool) {
+        self.gates.0.lock().unwrap()[i].send(acknowledged).unwrap();
+    }
+}
+
+#[test]
+fn writes_of_different_entries_wait_for_the_log_together() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let writers: Vec<_> = (0..3)
+        .map(|n| {
+            let store = store.clone();
+            std::thread::spawn(move || store.put(&key(n, 0), &ActionState::default()))
+        })
+        .collect();
+    // All three were submitted while none was acknowledged: no write held
+    // the store while it waited.
+    gated.await_submitted(3);
+    for i in 0..3 {
+        gated.release(i, true);
+    }
+    for writer in writers {
+        writer.join().unwrap().unwrap();
+    }
+    for n in 0..3 {
+        assert_eq!(store.get(&key(n, 0)).unwrap(), Some(ActionState::default()));
+    }
+    let AnyStore::Log(log) = &mut *store.lock().unwrap() else { unreachable!() };
+    assert_eq!((log.stats().records_appended, log.writes_in_flight()), (3, 0));
+}
+
+#[test]
+fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let k = key(0, 0);
+    let opener = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || store.open_journal(k, None))
+    };
+    gated.await_submitted(1);
+    gated.release(0, true);
+    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let caller = std::thread::spawn(move || {
+        journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister).map(|()| journal.len())
+    });
+    gated.await_submitted(2);
+    let (read, was_read) = std::sync::mpsc::channel();
+    let reader = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || {
+            let found = store.get(&k);
+            read.send(()).unwrap();
+            found
+        })
+    };
+    assert!(
+        was_read.recv_timeout(std::time::Duration::from_millis(200)).is_err(),
+        "the read did not wait for the entry's write in flight"
+    );
+    gated.release(1, true);
+    assert_eq!(caller.join().unwrap().unwrap(), 1);
+    assert_eq!(ids(&reader.join().unwrap().unwrap().unwrap()), ["a"], "the read saw the acknowledged call");
+}
+
+#[test]
+fn a_write_the_log_refuses_after_waiting_changes_nothing() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let k = key(0, 0);
+    let opener = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || store.open_journal(k, None))
+    };
+    gated.await_submitted(1);
+    gated.release(0, true);
+    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let caller = std::thread::spawn(move || {
+        let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
+        (outcome, journal.len())
+    });
+    gated.await_submitted(2);
+    gated.release(1, false);
+    let (outcome, len) = caller.join().unwrap();
+    assert_eq!(outcome.unwrap_err().code(), ErrorCode::StoreIo);
+    assert_eq!(len, 0, "the journal undid the call");
+    assert!(store.get(&k).unwrap().unwrap().call_results.is_empty(), "the store did not apply it");
+}
+
+#[test]
+fn an_entry_pruned_while_its_write_is_in_flight_stays_pruned() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let k = key(0, 0);
+    let opener = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || store.open_journal(k, None))
+    };
+    gated.await_submitted(1);
+    gated.release(0, true);
+    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let caller =
+        std::thread::spawn(move || journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister));
+    gated.await_submitted(2);
+    // The prune does not wait for the write: it returns while the write is in flight.
+    store.prune_state(&user(0), 0).unwrap();
+    gated.release(1, true);
+    caller.join().unwrap().unwrap();
+    assert_eq!(store.get(&k).unwrap(), None, "the acknowledged write did not bring the entry back");
+    let mut guard = store.lock().unwrap();
+    let AnyStore::Log(log) = &mut *guard else { unreachable!() };
+    assert_eq!(log.stats().tombstones_pending, 2, "one tombstone per record, the one in flight included");
+    let flusher = std::thread::spawn({
+        let gated = gated.clone();
+        move || {
+            gated.await_submitted(3);
+            gated.release(2, true);
+        }
+    });
+    log.sync().unwrap();
+    flusher.join().unwrap();
+    let records = &gated.log.0.lock().unwrap().partitions[gated.log_partition()].records;
+    let values: Vec<bool> = records.iter().map(|(_, _, v)| v.is_some()).collect();
+    assert_eq!(values, [true, true, false, false], "put, call, then their tombstones");
 }

@@ -5,9 +5,12 @@ package io.durablejournal.store;
  * transport only. The records, their keys, partitions and the rebuild logic are the native store's;
  * an implementation moves bytes and waits for acknowledgements.
  *
- * <p>{@link #append} is called by the native store, on the thread that runs the store operation
- * (a durable call, a put), with the store locked: it must return only once the log has
- * acknowledged every record, and must fail (throw) within a bounded time when it cannot.
+ * <p>The native store writes through {@link #submit}, on the thread that runs the store operation
+ * (a durable call, a put): it hands the records over with the store locked and returns at once;
+ * {@link Appending#await} then waits for the log's acknowledgement with the store unlocked, so the
+ * writes of many actions in flight share the log's requests. The wait must end (return or throw)
+ * within a bounded time. An implementation that has only {@link #append} works unchanged, one
+ * write at a time.
  */
 public interface LogTransport extends AutoCloseable {
     /** The log, for people, used in error messages: e.g. {@code Kafka topic 'journal' at host:9092}. */
@@ -26,6 +29,15 @@ public interface LogTransport extends AutoCloseable {
      */
     long[] append(int[] partitions, byte[][] keys, byte[][] values) throws Exception;
 
+    /**
+     * Hands the records of {@link #append} to the log without waiting: records submitted later
+     * must land after them in each partition. The default appends at once.
+     */
+    default Appending submit(int[] partitions, byte[][] keys, byte[][] values) throws Exception {
+        long[] offsets = append(partitions, keys, values);
+        return () -> offsets;
+    }
+
     /** Per partition, the offset the next record will get. */
     long[] endOffsets() throws Exception;
 
@@ -37,6 +49,16 @@ public interface LogTransport extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Records {@link #submit}ted and not yet known to be acknowledged. */
+    @FunctionalInterface
+    interface Appending {
+        /**
+         * Returns the offset each record got once the log acknowledged all of them; throws when
+         * any is not acknowledged (it may or may not be in the log).
+         */
+        long[] await() throws Exception;
+    }
 
     /** Receives what {@link #read} reads. */
     @FunctionalInterface

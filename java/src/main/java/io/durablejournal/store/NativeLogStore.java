@@ -40,6 +40,12 @@ final class NativeLogStore {
 
     static native byte[] marker(long handle);
 
+    /** Another handle on the same store, for a call on another thread; free it with {@link #releaseShare}. */
+    static native long share(long handle);
+
+    /** Frees a handle from {@link #share}; the store stays open. */
+    static native void releaseShare(long share);
+
     /** See {@link LogStoreStats} for the layout. */
     static native long[] stats(long handle);
 }

@@ -16,8 +16,19 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What the store requires of its topic, checked before it writes anything: a topic that would
- * delete live journals (retention), or reject every write (min.insync.replicas above the
- * replication factor), is refused at start with the setting to change, instead of failing later.
+ * delete live journals (retention), reject every write (min.insync.replicas above the replication
+ * factor), or acknowledge a journal record that one broker's loss can take away, is refused at
+ * start with the setting to change, instead of failing (or losing calls) later:
+ * <ul>
+ *   <li>{@code min.insync.replicas=1} with a replication factor of 2 or more: {@code acks=all}
+ *       then waits only for the replicas still in sync, which can be the leader alone, so an
+ *       acknowledged call may exist on one disk. The replication promises survival of a
+ *       machine's loss and the setting silently withdraws it, so it is refused. (A replication
+ *       factor of 1, a development topic, promises nothing of the kind: it is warned about.)</li>
+ *   <li>{@code unclean.leader.election.enable=true}: a replica that missed acknowledged records
+ *       may become leader, and those records are gone; a restore then runs journaled calls
+ *       again. Refused.</li>
+ * </ul>
  */
 final class TopicCheck {
     /** What the store needs to know about a topic that passed. */
@@ -25,11 +36,13 @@ final class TopicCheck {
         final byte[] id;
         final int partitions;
         final int replicationFactor;
+        final int minInSyncReplicas;
 
-        Topic(byte[] id, int partitions, int replicationFactor) {
+        Topic(byte[] id, int partitions, int replicationFactor, int minInSyncReplicas) {
             this.id = id;
             this.partitions = partitions;
             this.replicationFactor = replicationFactor;
+            this.minInSyncReplicas = minInSyncReplicas;
         }
     }
 
@@ -75,6 +88,17 @@ final class TopicCheck {
             throw refuse(config, "has min.insync.replicas=" + minInSync + " but a replication factor of " + replicas
                     + ": every acks=all write would be refused");
         }
+        if (replicas >= 2 && minInSync < 2) {
+            throw refuse(config, "has min.insync.replicas=" + minInSync + " with a replication factor of " + replicas
+                    + ": acks=all would then acknowledge a journal record held by the leader alone whenever the other"
+                    + " replicas fall behind, and losing that broker loses acknowledged calls; set min.insync.replicas=2");
+        }
+        String unclean = value(settings, "unclean.leader.election.enable");
+        if (unclean.equals("true")) {
+            throw refuse(config, "has unclean.leader.election.enable=true: a replica that missed acknowledged journal"
+                    + " records could become leader and drop them, and a restore would run those calls again; set"
+                    + " unclean.leader.election.enable=false");
+        }
         Uuid id = description.topicId();
         byte[] bytes = new byte[16];
         long high = id.getMostSignificantBits();
@@ -83,7 +107,7 @@ final class TopicCheck {
             bytes[i] = (byte) (high >>> (56 - 8 * i));
             bytes[8 + i] = (byte) (low >>> (56 - 8 * i));
         }
-        return new Topic(bytes, description.partitions().size(), replicas);
+        return new Topic(bytes, description.partitions().size(), replicas, minInSync);
     }
 
     private static String value(Config settings, String name) {
