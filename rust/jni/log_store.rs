@@ -285,9 +285,31 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(m
     env.with_env(|env| prune_at(env, ptr, kind, number, &bytes, &type_name, seq)).resolve::<ThrowJavaException>()
 }
 
+/// The marker, once the writes submitted before `end_offsets` were fetched
+/// have settled (see `LogStore::marker`).
+fn marker<'l>(env: &mut Env<'l>, ptr: jlong, end_offsets: &JLongArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let ends = longs(env, end_offsets, "endOffsets")?;
+    let store = store_handle(ptr)?.clone();
+    let marker = store.with_settled_log(|s| s.marker(&ends))?;
+    Ok(env.byte_array_from_slice(&marker.to_bytes())?)
+}
+
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
-    env.with_env(|env| -> BridgeResult<JByteArray<'l>> { let marker = with_log(ptr, |s| s.marker())?; Ok(env.byte_array_from_slice(&marker.to_bytes())?) }).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, end_offsets: JLongArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| marker(env, ptr, &end_offsets)).resolve::<ThrowJavaException>()
+}
+
+/// Per partition, the offset loading reads from.
+fn read_from<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
+    let from: Vec<jlong> = with_log(ptr, |s| Ok(s.read_from().iter().map(|o| *o as jlong).collect()))?;
+    let array = env.new_long_array(from.len())?;
+    array.set_region(env, 0, &from)?;
+    Ok(array)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_readFrom<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
+    env.with_env(|env| read_from(env, ptr)).resolve::<ThrowJavaException>()
 }
 
 /// Another handle on the same store: the Java store hands one to each

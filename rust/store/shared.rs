@@ -128,6 +128,22 @@ impl SharedStore {
         self.settle_write(guard, |log| log.begin_apply(key, change), |log, write, acked| log.finish_apply(write, acked, change))
     }
 
+    /// Runs `op` on the log-backed store once every write submitted before
+    /// this call has settled (later ones may still be in flight): what a
+    /// marker needs (see [`LogStore::marker`]).
+    pub fn with_settled_log<T>(&self, op: impl FnOnce(&mut LogStore) -> Result<T>) -> Result<T> {
+        let mut guard = self.lock()?;
+        let submitted = match &*guard {
+            AnyStore::Log(log) => log.writes_submitted(),
+            _ => return Err(Error::InvalidArgument("not a log-backed store".into())),
+        };
+        while matches!(&*guard, AnyStore::Log(log) if !log.settled_before(submitted)) {
+            guard = self.0.settled.wait(guard).map_err(|_| poisoned())?;
+        }
+        let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
+        op(log)
+    }
+
     /// [`ActionStateStore::get`], after any write to `key` in flight.
     pub fn get(&self, key: &StateKey) -> Result<Option<ActionState>> {
         self.lock_settled(key)?.store().get(key)

@@ -129,6 +129,9 @@ struct EntryLog {
     key_group: u32,
     /// Ordinals used so far: the next record of the entry gets this one.
     records: u64,
+    /// The smallest offset of a record of the entry: a restore must read
+    /// from here (or earlier) to rebuild it.
+    first_offset: u64,
 }
 
 /// An [`ActionStateStore`] over a [`LogSink`]. See the module docs.
@@ -154,10 +157,15 @@ pub struct LogStore {
     pending: Vec<LogRecord>,
     /// Per partition, the offset after the last record this store appended.
     positions: Vec<u64>,
-    /// Entries with a write submitted and not acknowledged yet, and whether
-    /// the entry was removed meanwhile (its tombstones then follow the
-    /// write's record, and the entry stays gone).
-    writing: HashMap<StateKey, bool>,
+    /// Entries with a write submitted and not acknowledged yet: the write's
+    /// sequence number, and whether the entry was removed meanwhile (its
+    /// tombstones then follow the write's record, and the entry stays gone).
+    writing: HashMap<StateKey, (u64, bool)>,
+    /// Sequence number of the next write submitted.
+    next_write: u64,
+    /// Per partition, where loading reads from: the smallest start of the
+    /// markers restored from (0 without markers).
+    read_from: Vec<u64>,
     stats: LogStats,
     closed: bool,
 }
@@ -181,6 +189,8 @@ impl LogStore {
             pending: Vec::new(),
             positions: vec![0; layout.partitions as usize],
             writing: HashMap::new(),
+            next_write: 0,
+            read_from: vec![0; layout.partitions as usize],
             stats: LogStats::default(),
             closed: false,
         })
@@ -261,6 +271,9 @@ impl LogStore {
         }
         self.set_lineage(first.lineage)?;
         self.positions = seen;
+        self.read_from = (0..self.positions.len())
+            .map(|p| markers.iter().map(|m| m.starts.get(p).copied().unwrap_or(0)).min().unwrap_or(0))
+            .collect();
         Ok(())
     }
 
@@ -301,12 +314,48 @@ impl LogStore {
     }
 
     /// The marker to checkpoint: appends pending tombstones first, so that
-    /// everything up to it is acknowledged.
-    pub fn marker(&mut self) -> Result<LogMarker> {
+    /// everything up to it is acknowledged. `end_offsets` are the log's end
+    /// offsets fetched before this call, with no write of this store in
+    /// flight that was submitted before they were fetched (see
+    /// [`LogStore::writes_submitted`]): a partition's start is then the
+    /// smallest of its end offset and the first offsets of the entries held
+    /// here, since every record written later lands at or after that end.
+    pub fn marker(&mut self, end_offsets: &[u64]) -> Result<LogMarker> {
         self.open()?;
         let lineage = self.require_lineage()?;
+        if end_offsets.len() != self.positions.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} end offsets for the {} partitions of {}",
+                end_offsets.len(),
+                self.positions.len(),
+                self.sink.name()
+            )));
+        }
         self.flush()?;
-        Ok(LogMarker { lineage, layout: self.layout, positions: self.positions.clone() })
+        let mut starts = end_offsets.to_vec();
+        for entry in self.entries.values() {
+            let start = &mut starts[self.layout.partition_of(entry.key_group) as usize];
+            *start = (*start).min(entry.first_offset);
+        }
+        Ok(LogMarker { lineage, layout: self.layout, positions: self.positions.clone(), starts })
+    }
+
+    /// Writes submitted so far (a sequence number): a marker waits until
+    /// none submitted before its end offsets were fetched is in flight
+    /// ([`LogStore::settled_before`]).
+    pub fn writes_submitted(&self) -> u64 {
+        self.next_write
+    }
+
+    /// Whether every write with a sequence number below `write` settled.
+    pub fn settled_before(&self, write: u64) -> bool {
+        self.writing.values().all(|(seq, _)| *seq >= write)
+    }
+
+    /// Per partition, the offset loading reads from: 0, or after a restore
+    /// the smallest start of its markers.
+    pub fn read_from(&self) -> &[u64] {
+        &self.read_from
     }
 
     /// Starts loading `range`: returns the partitions to read from their
@@ -362,8 +411,9 @@ impl LogStore {
             }
             other => return Err(corrupt(format!("unexpected record for {state_key:?}: {other:?}"))),
         }
-        let entry = self.entries.entry(state_key).or_insert(EntryLog { key_group, records: 0 });
+        let entry = self.entries.entry(state_key).or_insert(EntryLog { key_group, records: 0, first_offset: offset });
         entry.records = entry.records.max(ordinal + 1);
+        entry.first_offset = entry.first_offset.min(offset);
         self.stats.records_loaded += 1;
         Ok(())
     }
@@ -467,9 +517,11 @@ impl LogStore {
 
     /// Accounts for an acknowledged batch, or puts its tombstones back in
     /// the queue when it was not acknowledged.
-    fn settle(&mut self, batch: Vec<LogRecord>, acked: Result<Vec<u64>>) -> Result<()> {
+    /// Returns the offset of the batch's last record (the write's own).
+    fn settle(&mut self, batch: Vec<LogRecord>, acked: Result<Vec<u64>>) -> Result<u64> {
         match acked {
             Ok(offsets) if offsets.len() == batch.len() => {
+                let last = offsets.last().copied().unwrap_or(0);
                 for (record, offset) in batch.iter().zip(offsets) {
                     let position = &mut self.positions[record.partition as usize];
                     *position = (*position).max(offset + 1);
@@ -479,7 +531,7 @@ impl LogStore {
                     }
                 }
                 self.stats.records_appended += batch.len() as u64;
-                Ok(())
+                Ok(last)
             }
             outcome => {
                 let sent = batch.len();
@@ -511,7 +563,7 @@ impl LogStore {
         }
         let (ack, batch) = self.submit(None)?;
         let acked = ack.wait();
-        self.settle(batch, acked)
+        self.settle(batch, acked).map(|_| ())
     }
 
     /// Whether a write to `key` is submitted and not finished: another
@@ -551,7 +603,8 @@ impl LogStore {
             entry.records = ordinal + 1;
         }
         let (ack, batch) = self.submit(Some(record))?;
-        self.writing.insert(key.clone(), false);
+        self.writing.insert(key.clone(), (self.next_write, false));
+        self.next_write += 1;
         Ok((ack, PendingWrite { key: key.clone(), key_group, ordinal, batch, bytes }))
     }
 
@@ -559,12 +612,13 @@ impl LogStore {
     /// returned, `state` the state [`LogStore::begin_put`] was given.
     pub fn finish_put(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, state: &ActionState) -> Result<()> {
         let PendingWrite { key, key_group, ordinal, batch, bytes } = write;
-        let removed = self.writing.remove(&key).unwrap_or(false);
-        self.settle(batch, acked)?;
+        let removed = self.writing.remove(&key).is_some_and(|(_, removed)| removed);
+        let offset = self.settle(batch, acked)?;
         if !removed {
             self.table.put(&key, state.clone(), bytes);
             self.key_groups.entry(key.business_key.clone()).or_insert(key_group);
-            self.entries.insert(key, EntryLog { key_group, records: ordinal + 1 });
+            let first_offset = self.entries.get(&key).map_or(offset, |e| e.first_offset.min(offset));
+            self.entries.insert(key, EntryLog { key_group, records: ordinal + 1, first_offset });
         }
         Ok(())
     }
@@ -583,14 +637,15 @@ impl LogStore {
         let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
         let bytes = record_bytes(&record);
         let (ack, batch) = self.submit(Some(record))?;
-        self.writing.insert(key.clone(), false);
+        self.writing.insert(key.clone(), (self.next_write, false));
+        self.next_write += 1;
         Ok((ack, PendingWrite { key: key.clone(), key_group, ordinal, batch, bytes }))
     }
 
     /// Step two of an apply, with the change [`LogStore::begin_apply`] was given.
     pub fn finish_apply(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, change: JournalChange<'_>) -> Result<()> {
         let PendingWrite { key, batch, bytes, .. } = write;
-        let removed = self.writing.remove(&key).unwrap_or(false);
+        let removed = self.writing.remove(&key).is_some_and(|(_, removed)| removed);
         self.settle(batch, acked)?;
         if removed {
             return Ok(());
@@ -616,7 +671,7 @@ impl LogStore {
         }
         let lineage = self.require_lineage()?;
         for key in keys {
-            if let Some(removed) = self.writing.get_mut(&key) {
+            if let Some((_, removed)) = self.writing.get_mut(&key) {
                 *removed = true;
             }
             if let Some(entry) = self.entries.get(&key).copied() {

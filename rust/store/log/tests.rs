@@ -123,14 +123,17 @@ fn fresh(log: &SharedLog, owned: KeyGroupRange) -> LogStore {
     store
 }
 
-/// Reads every partition holding `range` from its start, as a Kafka consumer would.
+/// Reads every partition holding `range` from where the store says (its
+/// start, or its markers' smallest start), as a Kafka consumer would.
 fn load(store: &mut LogStore, log: &SharedLog, range: KeyGroupRange) {
     let partitions = store.begin_load(range).unwrap();
+    let from = store.read_from().to_vec();
     let records: Vec<(u32, u64, Vec<u8>, Option<Vec<u8>>)> = {
         let log = log.0.lock().unwrap();
         partitions
             .iter()
             .flat_map(|p| log.partitions[*p as usize].records.iter().map(move |(o, k, v)| (*p, *o, k.clone(), v.clone())))
+            .filter(|(p, o, _, _)| *o >= from[*p as usize])
             .collect()
     };
     for (partition, offset, key, value) in records {
@@ -195,7 +198,7 @@ fn a_restored_store_has_every_journal_the_first_one_recorded() {
         bind(&mut first, n);
         run_calls(&mut first, &key(n, 0), &["chat", "tool"]);
     }
-    let marker = first.marker().unwrap();
+    let marker = first.marker(&log.end_offsets()).unwrap();
     bind(&mut first, 1);
     run_calls(&mut first, &key(1, 1), &["after-the-marker"]);
 
@@ -210,6 +213,53 @@ fn a_restored_store_has_every_journal_the_first_one_recorded() {
         "records written after the marker are the journals of actions in flight: kept"
     );
     assert_eq!(second.stats().entries, 6);
+}
+
+#[test]
+fn a_restore_reads_from_the_first_record_a_live_entry_needs() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    // Users 1 and 2 are in key groups 1 and 2, both in partition 0.
+    assert_eq!((layout().partition_of(1), layout().partition_of(2)), (0, 0));
+    for seq in 0..20 {
+        let dead = key(1, seq);
+        run_calls(&mut store, &dead, &["a", "b"]);
+        complete(&mut store, &dead);
+        store.prune_state(&user(1), seq).unwrap();
+    }
+    let live = key(2, 0);
+    run_calls(&mut store, &live, &["x"]);
+    let ends = log.end_offsets();
+    let marker = store.marker(&ends).unwrap();
+    // 20 dead entries of 4 records each, and their 80 tombstones, all before the live entry's put.
+    let live_put = 160;
+    assert_eq!(marker.starts, vec![live_put, ends[1], ends[2]]);
+    let mut again = restored(&log, ALL, &[marker]);
+    assert_eq!(again.stats().records_loaded, 2, "the live entry's put and call, nothing of the dead ones");
+    bind(&mut again, 2);
+    assert_eq!(ids(&again.get(&live).unwrap().unwrap()), ["x"]);
+    bind(&mut again, 1);
+    assert_eq!(again.get(&key(1, 19)).unwrap(), None);
+}
+
+#[test]
+fn a_restore_reads_from_the_smallest_start_of_its_markers() {
+    let log = SharedLog::new(PARTITIONS);
+    let halves = [KeyGroupRange { first: 0, last: 3 }, KeyGroupRange { first: 4, last: 7 }];
+    let mut first = fresh(&log, halves[0]);
+    let mut second = fresh(&log, halves[1]);
+    // An old entry of the first half (user 3, key group 3, partition 1) and a later one of the second (user 4, partition 1).
+    assert_eq!((layout().partition_of(3), layout().partition_of(4)), (1, 1));
+    run_calls(&mut first, &key(3, 0), &["old"]);
+    run_calls(&mut second, &key(4, 0), &["new"]);
+    let markers = [first.marker(&log.end_offsets()).unwrap(), second.marker(&log.end_offsets()).unwrap()];
+    assert_eq!((markers[0].starts[1], markers[1].starts[1]), (0, 2));
+    let mut all = restored(&log, ALL, &markers);
+    assert_eq!(all.read_from()[1], 0, "the smaller start of the two");
+    bind(&mut all, 3);
+    bind(&mut all, 4);
+    assert_eq!(ids(&all.get(&key(3, 0)).unwrap().unwrap()), ["old"]);
+    assert_eq!(ids(&all.get(&key(4, 0)).unwrap().unwrap()), ["new"]);
 }
 
 #[test]
@@ -234,7 +284,7 @@ fn compaction_keeps_exactly_what_a_rebuild_needs() {
     assert!(rerun.match_next_or_clear_subsequent("p").is_some());
     assert!(rerun.match_next_or_clear_subsequent("not-q").is_none());
     rerun.record_call_completion("s", None, None, &mut StorePersister::new(&mut store, &key(2, 1))).unwrap();
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
 
     let expect = |s: &mut LogStore| {
         bind(s, 2);
@@ -308,7 +358,7 @@ fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["a", "c"]);
     // The record whose acknowledgement was lost is in the log, at index 1,
     // where "c" was put after it: the rebuild ends as the store did.
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     let mut again = restored(&log, ALL, &[marker.clone()]);
     bind(&mut again, 0);
     assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["a", "c"]);
@@ -329,7 +379,7 @@ fn after_a_rescale_each_store_loads_the_key_groups_it_owns_now() {
             bind(&mut store, n);
             run_calls(&mut store, &key(n, 0), &["call"]);
         }
-        markers.push(store.marker().unwrap());
+        markers.push(store.marker(&log.end_offsets()).unwrap());
     }
     let thirds = [KeyGroupRange { first: 0, last: 2 }, KeyGroupRange { first: 3, last: 5 }, KeyGroupRange { first: 6, last: 7 }];
     for third in thirds {
@@ -342,7 +392,7 @@ fn after_a_rescale_each_store_loads_the_key_groups_it_owns_now() {
     }
     let mut one = restored(&log, ALL, &markers);
     assert_eq!(one.stats().entries as u32, MAX_PARALLELISM);
-    assert_eq!(one.marker().unwrap().positions, log.end_offsets(), "the restored marker covers both stores' records");
+    assert_eq!(one.marker(&log.end_offsets()).unwrap().positions, log.end_offsets(), "the restored marker covers both stores' records");
 }
 
 #[test]
@@ -353,7 +403,7 @@ fn a_key_group_of_another_subtask_is_loaded_on_demand_and_its_history_left_to_it
         bind(&mut writer, 6);
         run_calls(&mut writer, &key(6, seq), &["call"]);
     }
-    let marker = writer.marker().unwrap();
+    let marker = writer.marker(&log.end_offsets()).unwrap();
 
     let mine = KeyGroupRange { first: 0, last: 3 };
     let mut store = restored(&log, mine, &[marker]);
@@ -402,7 +452,7 @@ fn records_of_another_lineage_are_never_read() {
     bind(&mut ours, 0);
     assert_eq!(ours.get(&key(0, 0)).unwrap(), None);
     run_calls(&mut ours, &key(0, 0), &["fresh"]);
-    let marker = ours.marker().unwrap();
+    let marker = ours.marker(&log.end_offsets()).unwrap();
     let mut back = restored(&log, ALL, &[marker]);
     bind(&mut back, 0);
     assert_eq!(ids(&back.get(&key(0, 0)).unwrap().unwrap()), ["fresh"]);
@@ -420,7 +470,7 @@ fn restores_that_would_lose_journals_are_refused() {
     let mut store = fresh(&log, ALL);
     bind(&mut store, 4);
     run_calls(&mut store, &key(4, 0), &["call"]);
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     let attempt = |layout: LogLayout, markers: &[LogMarker], ends: &[u64]| {
         let mut s = LogStore::new(log.sink(), layout, ALL).unwrap();
         let err = s.restore(markers, ends).unwrap_err();
@@ -467,7 +517,7 @@ fn writes_need_a_history_and_an_open_store() {
     store.close().unwrap();
     store.close().unwrap();
     assert_eq!(store.get(&key(0, 0)).unwrap_err().code(), ErrorCode::Closed);
-    assert_eq!(store.marker().unwrap_err().code(), ErrorCode::Closed);
+    assert_eq!(store.marker(&log.end_offsets()).unwrap_err().code(), ErrorCode::Closed);
 }
 
 #[test]
@@ -476,7 +526,7 @@ fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     let mut store = fresh(&log, ALL);
     bind(&mut store, 0);
     store.put(&key(0, 0), &ActionState::default()).unwrap();
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     {
         let mut inner = log.0.lock().unwrap();
         let record = &mut inner.partitions[0].records[0];

@@ -127,9 +127,10 @@ public final class LogActionStateStore implements ActionStateStore {
 
     private void loadUnderLock(int first, int last, long[] ends) {
         store.accept(h -> {
+            long[] from = NativeLogStore.readFrom(h);
             for (int partition : NativeLogStore.beginLoad(h, first, last)) {
                 try {
-                    transport.read(partition, ends[partition],
+                    transport.read(partition, from[partition], ends[partition],
                             (offsets, keys, values) -> NativeLogStore.ingest(h, first, last, partition, offsets, keys, values));
                 } catch (JournalException e) {
                     throw e;
@@ -239,10 +240,18 @@ public final class LogActionStateStore implements ActionStateStore {
         });
     }
 
-    /** The marker: this history, the log's shape and the offsets reached (pending tombstones go out first). */
+    /**
+     * The marker: this history, the log's shape, the offsets reached (pending tombstones go out
+     * first) and where a restore may start reading (the log's end, or the first record of an entry
+     * held here, whichever is earlier). Fetches the log's end offsets (one request).
+     */
     @Override
     public synchronized byte[] getRecoveryMarker() {
-        return store.apply(NativeLogStore::marker);
+        long[] ends;
+        synchronized (loading) {
+            ends = endOffsets();
+        }
+        return store.apply(h -> NativeLogStore.marker(h, ends));
     }
 
     /** Appends the tombstones of pruned entries now (they otherwise go out with the next record). */

@@ -47,6 +47,24 @@ public interface LogTransport extends AutoCloseable {
      */
     void read(int partition, long endOffset, RecordBatches records) throws Exception;
 
+    /**
+     * As {@link #read(int, long, RecordBatches)}, from {@code startOffset} on: a restore starts
+     * where its checkpoint's markers say no live journal has a record before. The default reads
+     * from the first record and skips the earlier ones.
+     */
+    default void read(int partition, long startOffset, long endOffset, RecordBatches records) throws Exception {
+        read(partition, endOffset, (offsets, keys, values) -> {
+            int skip = 0;
+            while (skip < offsets.length && offsets[skip] < startOffset) {
+                skip++;
+            }
+            if (skip < offsets.length) {
+                records.accept(java.util.Arrays.copyOfRange(offsets, skip, offsets.length),
+                        java.util.Arrays.copyOfRange(keys, skip, keys.length), java.util.Arrays.copyOfRange(values, skip, values.length));
+            }
+        });
+    }
+
     @Override
     void close();
 

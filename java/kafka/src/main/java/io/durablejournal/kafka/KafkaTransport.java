@@ -175,10 +175,23 @@ final class KafkaTransport implements LogTransport {
 
     @Override
     public void read(int partition, long endOffset, RecordBatches records) throws IOException {
+        read(partition, 0, endOffset, records);
+    }
+
+    /**
+     * Reads from {@code startOffset} (or the partition's first record, if compaction or retention
+     * removed the records before it).
+     */
+    @Override
+    public void read(int partition, long startOffset, long endOffset, RecordBatches records) throws IOException {
         KafkaConsumer<byte[], byte[]> reader = consumer();
         TopicPartition tp = new TopicPartition(config.topic(), partition);
         reader.assign(Collections.singleton(tp));
-        reader.seekToBeginning(Collections.singleton(tp));
+        if (startOffset <= 0) {
+            reader.seekToBeginning(Collections.singleton(tp));
+        } else {
+            reader.seek(tp, startOffset);
+        }
         long deadline = System.nanoTime() + Duration.ofMillis(apiTimeoutMs).toNanos();
         while (reader.position(tp, Duration.ofMillis(apiTimeoutMs)) < endOffset) {
             ConsumerRecords<byte[], byte[]> polled = reader.poll(Duration.ofMillis(200));

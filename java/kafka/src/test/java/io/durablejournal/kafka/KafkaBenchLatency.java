@@ -28,7 +28,7 @@ final class KafkaBenchLatency {
     private KafkaBenchLatency() {}
 
     /** Our store's transport, remembering the last record it sent so the bare producer can send it too. */
-    private static final class Recording implements LogTransport {
+    static final class Recording implements LogTransport {
         private final KafkaTransport kafka;
         volatile byte[] lastKey;
         volatile byte[] lastValue;
