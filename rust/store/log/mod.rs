@@ -23,6 +23,7 @@
 //! The transport (Kafka's Java client) is the caller's: this module knows
 //! nothing of Kafka's API, or of JNI.
 
+pub mod inspect;
 mod layout;
 mod marker;
 mod record_key;

@@ -740,3 +740,49 @@ fn an_entry_pruned_while_its_write_is_in_flight_stays_pruned() {
     let values: Vec<bool> = records.iter().map(|(_, _, v)| v.is_some()).collect();
     assert_eq!(values, [true, true, false, false], "put, call, then their tombstones");
 }
+
+/// The log's records as `KafkaJournalTool dump` hands them to the inspector.
+fn dumped(log: &SharedLog) -> Vec<inspect::DumpedRecord> {
+    let log = log.0.lock().unwrap();
+    let mut out = Vec::new();
+    for (p, partition) in log.partitions.iter().enumerate() {
+        for (offset, key, value) in &partition.records {
+            out.push(inspect::DumpedRecord { partition: p as u32, offset: *offset, key: key.clone(), value: value.clone() });
+        }
+    }
+    out
+}
+
+#[test]
+fn the_inspector_rebuilds_every_lineage_as_a_restore_would_and_names_records_it_cannot_use() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    run_calls(&mut store, &key(0, 0), &["a", "b"]);
+    run_calls(&mut store, &key(1, 0), &["c"]);
+    complete(&mut store, &key(1, 0));
+    store.prune_state(&user(1), 0).unwrap();
+    store.sync().unwrap();
+    let mut other = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    other.start_fresh(Lineage([2; 16])).unwrap();
+    run_calls(&mut other, &key(2, 0), &["d"]);
+
+    let bytes = inspect::encode_dump(&dumped(&log));
+    let records = inspect::read_dump(bytes.as_slice()).unwrap();
+    let inspected = inspect::inspect_records(&records);
+    assert!(inspected.problems.is_empty(), "{:?}", inspected.problems);
+    let lineages: Vec<(Lineage, Vec<StateKey>)> =
+        inspected.lineages.iter().map(|l| (l.lineage, l.entries.iter().map(|e| e.key.clone()).collect())).collect();
+    assert_eq!(lineages, [(Lineage([1; 16]), vec![key(0, 0)]), (Lineage([2; 16]), vec![key(2, 0)])]);
+    assert_eq!(ids(&inspected.lineages[0].entries[0].state), ["a", "b"]);
+    assert_eq!(inspected.lineages[0].tombstones, 3, "the pruned entry's put, call and completion");
+
+    // A foreign record, and a delta whose entry's put is gone (no tombstone follows it).
+    let mut broken = records.clone();
+    broken.push(inspect::DumpedRecord { partition: 0, offset: 99, key: b"foreign".to_vec(), value: Some(vec![1]) });
+    broken.retain(|r| !(r.key == records[0].key));
+    let problems = inspect::inspect_records(&broken).problems;
+    assert_eq!(problems.len(), 3, "user-0's two calls and the foreign record: {problems:?}");
+    assert!(problems.iter().any(|p| p.offset == 99 && p.reason.contains("not a journal record key")), "{problems:?}");
+    assert_eq!(problems.iter().filter(|p| p.reason.contains("without its entry")).count(), 2, "{problems:?}");
+    assert!(inspect::read_dump(&bytes[..bytes.len() - 1]).is_err(), "a dump cut short is refused");
+}
