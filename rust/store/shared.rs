@@ -22,6 +22,7 @@
 //!   fail with `IllegalState` rather than work on a store whose in-memory
 //!   table and log may disagree.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::file::FileStore;
@@ -61,6 +62,9 @@ struct Shared {
     store: Mutex<AnyStore>,
     /// Signalled whenever a log write settles (see the module docs).
     settled: Condvar,
+    /// Threads waiting on `settled`; changed and read with `store` locked,
+    /// so a write that settles signals (a system call) only when one waits.
+    waiting: AtomicUsize,
 }
 
 fn poisoned() -> Error {
@@ -69,7 +73,7 @@ fn poisoned() -> Error {
 
 impl SharedStore {
     pub fn new(store: AnyStore) -> SharedStore {
-        SharedStore(Arc::new(Shared { store: Mutex::new(store), settled: Condvar::new() }))
+        SharedStore(Arc::new(Shared { store: Mutex::new(store), settled: Condvar::new(), waiting: AtomicUsize::new(0) }))
     }
 
     /// The store, locked for one operation.
@@ -81,9 +85,17 @@ impl SharedStore {
     fn lock_settled(&self, key: &StateKey) -> Result<MutexGuard<'_, AnyStore>> {
         let mut guard = self.lock()?;
         while matches!(&*guard, AnyStore::Log(log) if log.is_writing(key)) {
-            guard = self.0.settled.wait(guard).map_err(|_| poisoned())?;
+            guard = self.wait_for_a_write(guard)?;
         }
         Ok(guard)
+    }
+
+    /// Waits (the lock released meanwhile) until some log write settles.
+    fn wait_for_a_write<'g>(&'g self, guard: MutexGuard<'g, AnyStore>) -> Result<MutexGuard<'g, AnyStore>> {
+        self.0.waiting.fetch_add(1, Ordering::Relaxed);
+        let woken = self.0.settled.wait(guard);
+        self.0.waiting.fetch_sub(1, Ordering::Relaxed);
+        woken.map_err(|_| poisoned())
     }
 
     /// Waits for a log write submitted under `guard` without holding the
@@ -104,8 +116,11 @@ impl SharedStore {
         let mut guard = self.lock()?;
         let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
         let done = finish(log, write, acked);
+        let anyone_waiting = self.0.waiting.load(Ordering::Relaxed) > 0;
         drop(guard);
-        self.0.settled.notify_all();
+        if anyone_waiting {
+            self.0.settled.notify_all();
+        }
         done
     }
 
@@ -138,7 +153,7 @@ impl SharedStore {
             _ => return Err(Error::InvalidArgument("not a log-backed store".into())),
         };
         while matches!(&*guard, AnyStore::Log(log) if !log.settled_before(submitted)) {
-            guard = self.0.settled.wait(guard).map_err(|_| poisoned())?;
+            guard = self.wait_for_a_write(guard)?;
         }
         let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
         op(log)
