@@ -21,7 +21,7 @@ use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue, JavaVM};
 use super::store::{business_key, into_raw, store_handle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
-use crate::store::log::{KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
+use crate::store::log::{Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
 use crate::store::{AnyStore, MAX_LIMIT_BYTES};
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
@@ -32,12 +32,12 @@ struct JavaTransport {
 }
 
 impl JavaTransport {
-    /// Calls `LogTransport.append` with the records; the offsets the log
-    /// gave them, or what went wrong (a Java exception as `class: message`).
-    fn call_append(&self, records: &[LogRecord]) -> std::result::Result<Vec<u64>, String> {
-        let outcome = self.vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<Vec<u64>, String>> {
-            match append_through(env, self.transport.as_obj(), records) {
-                Ok(offsets) => Ok(Ok(offsets)),
+    /// `transport.submit(partitions, keys, values)`: the `LogTransport.Appending`
+    /// to wait on, or what went wrong (a Java exception as `class: message`).
+    fn call_submit(&self, records: &[LogRecord]) -> std::result::Result<Global<JObject<'static>>, String> {
+        let outcome = self.vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<Global<JObject<'static>>, String>> {
+            match submit_through(env, self.transport.as_obj(), records) {
+                Ok(appending) => Ok(Ok(appending)),
                 Err(jni::errors::Error::JavaException) => Ok(Err(take_java_exception(env)?)),
                 Err(other) => Err(other),
             }
@@ -46,9 +46,13 @@ impl JavaTransport {
     }
 }
 
-/// One `append` call: a handful of local references (each record's key and
+fn store_io(name: &str, cause: String) -> Error {
+    Error::StoreIo { path: name.into(), source: std::io::Error::other(cause) }
+}
+
+/// One `submit` call: a handful of local references (each record's key and
 /// value are freed as soon as they are in their array), whatever the batch size.
-fn append_through(env: &mut Env<'_>, transport: &JObject<'_>, records: &[LogRecord]) -> jni::errors::Result<Vec<u64>> {
+fn submit_through(env: &mut Env<'_>, transport: &JObject<'_>, records: &[LogRecord]) -> jni::errors::Result<Global<JObject<'static>>> {
     let partitions: Vec<jint> = records.iter().map(|r| r.partition as jint).collect();
     let partition_array = env.new_int_array(records.len())?;
     partition_array.set_region(env, 0, &partitions)?;
@@ -64,17 +68,29 @@ fn append_through(env: &mut Env<'_>, transport: &JObject<'_>, records: &[LogReco
             env.delete_local_ref(value);
         }
     }
-    let offsets = env
+    let appending = env
         .call_method(
             transport,
-            jni_str!("append"),
-            jni_sig!("([I[[B[[B)[J"),
+            jni_str!("submit"),
+            jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"),
             &[JValue::Object(&partition_array), JValue::Object(&keys), JValue::Object(&values)],
         )?
         .l()?;
+    let global = env.new_global_ref(&appending)?;
+    env.delete_local_ref(appending);
+    env.delete_local_ref(keys);
+    env.delete_local_ref(values);
+    env.delete_local_ref(partition_array);
+    Ok(global)
+}
+
+/// `appending.await()`: the offsets the log gave the batch.
+fn await_through(env: &mut Env<'_>, appending: &JObject<'_>) -> jni::errors::Result<Vec<u64>> {
+    let offsets = env.call_method(appending, jni_str!("await"), jni_sig!("()[J"), &[])?.l()?;
     let offsets = env.cast_local::<JLongArray>(offsets)?;
     let mut out = vec![0i64; offsets.len(env)?];
     offsets.get_region(env, 0, &mut out)?;
+    env.delete_local_ref(offsets);
     Ok(out.into_iter().map(|o| o as u64).collect())
 }
 
@@ -98,13 +114,34 @@ fn take_java_exception(env: &mut Env<'_>) -> jni::errors::Result<String> {
 const TAKE_EXCEPTION_FRAME_CAPACITY: usize = 4;
 
 impl LogSink for JavaTransport {
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        self.call_append(records)
-            .map_err(|cause| Error::StoreIo { path: self.name.clone().into(), source: std::io::Error::other(cause) })
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        let appending = self.call_submit(records).map_err(|cause| store_io(&self.name, cause))?;
+        Ok(Box::new(JavaAppending { vm: self.vm.clone(), appending, name: self.name.clone() }))
     }
 
     fn name(&self) -> &str {
         &self.name
+    }
+}
+
+/// A submitted batch: `LogTransport.Appending.await()` blocks until the log
+/// acknowledged it, on the thread that waits, without the store's lock.
+struct JavaAppending {
+    vm: JavaVM,
+    appending: Global<JObject<'static>>,
+    name: String,
+}
+
+impl Acknowledgement for JavaAppending {
+    fn wait(self: Box<Self>) -> Result<Vec<u64>> {
+        let outcome = self.vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<Vec<u64>, String>> {
+            match await_through(env, self.appending.as_obj()) {
+                Ok(offsets) => Ok(Ok(offsets)),
+                Err(jni::errors::Error::JavaException) => Ok(Err(take_java_exception(env)?)),
+                Err(other) => Err(other),
+            }
+        });
+        outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}"))).map_err(|cause| store_io(&self.name, cause))
     }
 }
 
@@ -301,9 +338,52 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(m
     env.with_env(|env| prune_at(env, ptr, kind, number, &bytes, &type_name, seq)).resolve::<ThrowJavaException>()
 }
 
+/// The marker, once the writes submitted before `end_offsets` were fetched
+/// have settled (see `LogStore::marker`).
+fn marker<'l>(env: &mut Env<'l>, ptr: jlong, end_offsets: &JLongArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let ends = longs(env, end_offsets, "endOffsets")?;
+    let store = store_handle(ptr)?.clone();
+    let marker = store.with_settled_log(|s| s.marker(&ends))?;
+    Ok(env.byte_array_from_slice(&marker.to_bytes())?)
+}
+
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
-    env.with_env(|env| -> BridgeResult<JByteArray<'l>> { let marker = with_log(ptr, |s| s.marker())?; Ok(env.byte_array_from_slice(&marker.to_bytes())?) }).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, end_offsets: JLongArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| marker(env, ptr, &end_offsets)).resolve::<ThrowJavaException>()
+}
+
+/// Per partition, the offset loading reads from.
+fn read_from<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
+    let from: Vec<jlong> = with_log(ptr, |s| Ok(s.read_from().iter().map(|o| *o as jlong).collect()))?;
+    let array = env.new_long_array(from.len())?;
+    array.set_region(env, 0, &from)?;
+    Ok(array)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_readFrom<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
+    env.with_env(|env| read_from(env, ptr)).resolve::<ThrowJavaException>()
+}
+
+/// Another handle on the same store: the Java store hands one to each
+/// thread in a call, since a handle serves one call at a time and a log
+/// write waits for the log inside its call.
+fn share(ptr: jlong) -> BridgeResult<jlong> {
+    let store = store_handle(ptr)?.clone();
+    Ok(super::handle::into_raw(store))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_share<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jlong {
+    env.with_env(|_| share(ptr)).resolve::<ThrowJavaException>()
+}
+
+/// Frees a handle from `share` without closing the store (its owner does).
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_releaseShare<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    // SAFETY: the Java owner releases its handle once and forgets it.
+    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { super::handle::release::<super::store::StoreHandleShare>(ptr) })) })
+        .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -49,6 +49,9 @@ const EVENT_ATTRIBUTES: jint = 2;
 /// What the Java `NativeActionStateStore` handle owns: one share of the store.
 type StoreHandle = SharedStore;
 
+/// The type behind a handle from `NativeLogStore.share`: the same as a store's.
+pub(crate) type StoreHandleShare = StoreHandle;
+
 const STORE: &str = "action state store";
 
 pub(crate) fn store_handle<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, StoreHandle>> {
@@ -156,8 +159,10 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_close<'l>(mut en
 fn put(env: &Env<'_>, ptr: jlong, key: KeyArgs<'_, '_>, state_json: &JByteArray<'_>) -> BridgeResult<()> {
     let key = key.decode(env)?;
     let state = ActionState::from_json(&required_bytes(env, state_json, "state")?)?;
-    let done = store_handle(ptr)?.lock()?.store().put(&key, &state);
-    Ok(done?)
+    // A share of the store, so a log-backed store's wait for the log holds
+    // neither this handle nor the store's lock (see SharedStore::put).
+    let store = store_handle(ptr)?.clone();
+    Ok(store.put(&key, &state)?)
 }
 
 #[no_mangle]
@@ -168,8 +173,8 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_put<'l>(mut env:
 
 fn get<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> BridgeResult<JByteArray<'l>> {
     let key = key.decode(env)?;
-    let handle = store_handle(ptr)?;
-    let found = handle.lock()?.store().get(&key)?;
+    let store = store_handle(ptr)?.clone();
+    let found = store.get(&key)?;
     Ok(match found {
         Some(state) => env.byte_array_from_slice(&state.to_json())?,
         None => JByteArray::null(),
@@ -192,7 +197,8 @@ fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>, initial
         Some(json) => Some(ActionState::from_json(&json)?),
         None => None,
     };
-    let (journal, persister) = store_handle(ptr)?.open_journal(key, initial)?;
+    let store = store_handle(ptr)?.clone();
+    let (journal, persister) = store.open_journal(key, initial)?;
     let journal = handle::into_raw(JournalHandle { journal, native_persister: Some(Box::new(persister)) });
     let context = env.new_object(
         jni::jni_str!("io/durablejournal/DurableExecutionContext"),
@@ -215,8 +221,8 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_openContext<'l>(
 
 fn prune(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, seq_up_to: jlong) -> BridgeResult<()> {
     let business_key = business_key(env, kind, number, bytes, type_name)?;
-    let done = store_handle(ptr)?.lock()?.store().prune_state(&business_key, seq_up_to);
-    Ok(done?)
+    let store = store_handle(ptr)?.clone();
+    Ok(store.prune_state(&business_key, seq_up_to)?)
 }
 
 #[no_mangle]

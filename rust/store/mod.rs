@@ -44,7 +44,7 @@ pub use file::{
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};
-pub use log::{LogMarker, LogSink, LogStore};
+pub use log::{Acknowledged, Acknowledgement, LogMarker, LogSink, LogStore, PendingWrite};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
 pub use persister::StorePersister;

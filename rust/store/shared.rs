@@ -9,20 +9,28 @@
 //!   inside a [`SharedStorePersister`], so releasing the owner's share never
 //!   frees memory a journal still uses. A journal that persists after the
 //!   store was closed gets `Error::Closed`, never a crash;
-//! - every store operation, direct or from a journal, holds the mutex for its
-//!   whole duration, so a journal mutation is one atomic store record however
-//!   many threads run actions;
+//! - every store operation, direct or from a journal, holds the mutex, so a
+//!   journal mutation is one atomic store record however many threads run
+//!   actions. The log-backed store's writes are the exception that keeps it
+//!   fast: [`SharedStore::put`] and [`SharedStore::apply`] submit the record
+//!   under the mutex, wait for the log's acknowledgement without it (so the
+//!   writes of many actions share the log's requests), and take it again to
+//!   account for the outcome. Meanwhile that one entry is busy: another read
+//!   or write of it waits on a condition variable until the write settles;
+//!   other entries are not held up;
 //! - a panic inside a store operation poisons the mutex; later calls then
 //!   fail with `IllegalState` rather than work on a store whose in-memory
 //!   table and log may disagree.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::file::FileStore;
 use super::key::StateKey;
-use super::log::LogStore;
+use super::key::BusinessKey;
+use super::log::{LogStore, PendingWrite};
 use super::memory::MemoryStore;
-use super::{ActionStateStore, StorePersister};
+use super::ActionStateStore;
 use crate::error::{Error, Result};
 use crate::journal::{Journal, JournalChange, Persister};
 use crate::model::ActionState;
@@ -48,34 +56,139 @@ impl AnyStore {
 
 /// A store with shared ownership and one lock around every operation.
 #[derive(Clone)]
-pub struct SharedStore(Arc<Mutex<AnyStore>>);
+pub struct SharedStore(Arc<Shared>);
+
+struct Shared {
+    store: Mutex<AnyStore>,
+    /// Signalled whenever a log write settles (see the module docs).
+    settled: Condvar,
+    /// Threads waiting on `settled`; changed and read with `store` locked,
+    /// so a write that settles signals (a system call) only when one waits.
+    waiting: AtomicUsize,
+}
+
+fn poisoned() -> Error {
+    Error::IllegalState("the action state store was poisoned by a panic in an earlier call; reopen it".into())
+}
 
 impl SharedStore {
     pub fn new(store: AnyStore) -> SharedStore {
-        SharedStore(Arc::new(Mutex::new(store)))
+        SharedStore(Arc::new(Shared { store: Mutex::new(store), settled: Condvar::new(), waiting: AtomicUsize::new(0) }))
     }
 
     /// The store, locked for one operation.
     pub fn lock(&self) -> Result<MutexGuard<'_, AnyStore>> {
-        self.0.lock().map_err(|_| {
-            Error::IllegalState("the action state store was poisoned by a panic in an earlier call; reopen it".into())
-        })
+        self.0.store.lock().map_err(|_| poisoned())
+    }
+
+    /// The store, locked, once no log write to `key` is in flight.
+    fn lock_settled(&self, key: &StateKey) -> Result<MutexGuard<'_, AnyStore>> {
+        let mut guard = self.lock()?;
+        while matches!(&*guard, AnyStore::Log(log) if log.is_writing(key)) {
+            guard = self.wait_for_a_write(guard)?;
+        }
+        Ok(guard)
+    }
+
+    /// Waits (the lock released meanwhile) until some log write settles.
+    fn wait_for_a_write<'g>(&'g self, guard: MutexGuard<'g, AnyStore>) -> Result<MutexGuard<'g, AnyStore>> {
+        self.0.waiting.fetch_add(1, Ordering::Relaxed);
+        let woken = self.0.settled.wait(guard);
+        self.0.waiting.fetch_sub(1, Ordering::Relaxed);
+        woken.map_err(|_| poisoned())
+    }
+
+    /// Waits for a log write submitted under `guard` without holding the
+    /// lock, then finishes it under the lock again.
+    fn settle_write<T>(
+        &self,
+        guard: MutexGuard<'_, AnyStore>,
+        begin: impl FnOnce(&mut LogStore) -> Result<(Box<dyn super::log::Acknowledgement>, PendingWrite)>,
+        finish: impl FnOnce(&mut LogStore, PendingWrite, Result<Vec<u64>>) -> Result<T>,
+    ) -> Result<T> {
+        let mut guard = guard;
+        let AnyStore::Log(log) = &mut *guard else {
+            return Err(Error::IllegalState("not a log-backed store".into()));
+        };
+        let (ack, write) = begin(log)?;
+        drop(guard);
+        let acked = ack.wait();
+        let mut guard = self.lock()?;
+        let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
+        let done = finish(log, write, acked);
+        let anyone_waiting = self.0.waiting.load(Ordering::Relaxed) > 0;
+        drop(guard);
+        if anyone_waiting {
+            self.0.settled.notify_all();
+        }
+        done
+    }
+
+    /// [`ActionStateStore::put`], holding the lock only to submit and to
+    /// account when the store is log-backed.
+    pub fn put(&self, key: &StateKey, state: &ActionState) -> Result<()> {
+        let mut guard = self.lock_settled(key)?;
+        if !matches!(&*guard, AnyStore::Log(_)) {
+            return guard.store().put(key, state);
+        }
+        self.settle_write(guard, |log| log.begin_put(key, state), |log, write, acked| log.finish_put(write, acked, state))
+    }
+
+    /// [`ActionStateStore::apply`], as [`SharedStore::put`].
+    pub fn apply(&self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
+        let mut guard = self.lock_settled(key)?;
+        if !matches!(&*guard, AnyStore::Log(_)) {
+            return guard.store().apply(key, change);
+        }
+        self.settle_write(guard, |log| log.begin_apply(key, change), |log, write, acked| log.finish_apply(write, acked, change))
+    }
+
+    /// Runs `op` on the log-backed store once every write submitted before
+    /// this call has settled (later ones may still be in flight): what a
+    /// marker needs (see [`LogStore::marker`]).
+    pub fn with_settled_log<T>(&self, op: impl FnOnce(&mut LogStore) -> Result<T>) -> Result<T> {
+        let mut guard = self.lock()?;
+        let submitted = match &*guard {
+            AnyStore::Log(log) => log.writes_submitted(),
+            _ => return Err(Error::InvalidArgument("not a log-backed store".into())),
+        };
+        while matches!(&*guard, AnyStore::Log(log) if !log.settled_before(submitted)) {
+            guard = self.wait_for_a_write(guard)?;
+        }
+        let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
+        op(log)
+    }
+
+    /// [`ActionStateStore::get`], after any write to `key` in flight.
+    pub fn get(&self, key: &StateKey) -> Result<Option<ActionState>> {
+        self.lock_settled(key)?.store().get(key)
+    }
+
+    /// [`ActionStateStore::prune_state`]. Entries with a write in flight
+    /// need no waiting: their tombstones follow that write's record.
+    pub fn prune_state(&self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
+        self.lock()?.store().prune_state(business_key, seq_up_to)
     }
 
     /// A journal over the stored entry at `key`, or over `initial` (put
     /// first, so the entry exists for the journal's deltas; the empty state
     /// when `None`) when there is none, with the persister that writes its
-    /// every mutation here. Lookup and put happen under one lock: no other
-    /// journal can slip in between.
+    /// every mutation here. Lookup and put happen with the entry held: no
+    /// other journal can slip in between.
     pub fn open_journal(&self, key: StateKey, initial: Option<ActionState>) -> Result<(Journal, SharedStorePersister)> {
         let state = {
-            let mut guard = self.lock()?;
-            let store = guard.store();
-            match store.get(&key)? {
+            let mut guard = self.lock_settled(&key)?;
+            match guard.store().get(&key)? {
                 Some(stored) => stored,
                 None => {
                     let initial = initial.unwrap_or_default();
-                    store.put(&key, &initial)?;
+                    if matches!(&*guard, AnyStore::Log(_)) {
+                        self.settle_write(guard, |log| log.begin_put(&key, &initial), |log, write, acked| {
+                            log.finish_put(write, acked, &initial)
+                        })?;
+                    } else {
+                        guard.store().put(&key, &initial)?;
+                    }
                     initial
                 }
             }
@@ -95,9 +208,9 @@ pub struct SharedStorePersister {
 }
 
 impl Persister for SharedStorePersister {
-    fn persist(&mut self, state: &ActionState, change: JournalChange<'_>) -> Result<()> {
-        let mut guard = self.store.lock()?;
-        StorePersister::new(guard.store(), &self.key).persist(state, change)
+    fn persist(&mut self, _state: &ActionState, change: JournalChange<'_>) -> Result<()> {
+        // What StorePersister does, through the shared store's pipelined write.
+        self.store.apply(&self.key, change)
     }
 }
 
@@ -153,7 +266,7 @@ mod tests {
         let store = SharedStore::new(AnyStore::Memory(MemoryStore::new()));
         let poisoner = store.clone();
         let _ = std::thread::spawn(move || {
-            let _guard = poisoner.0.lock().unwrap();
+            let _guard = poisoner.0.store.lock().unwrap();
             panic!("poison the store mutex");
         })
         .join();

@@ -1,11 +1,16 @@
-//! `durable-journal`: looks into a file store directory for operators.
+//! `durable-journal`: looks into a file store directory, or a Kafka store's
+//! topic, for operators.
 //!
 //! `list`, `show` and `verify` read the store with `FileStore::inspect`: no
 //! lock, no change to any file, so they are safe beside the job that holds
-//! the store. `compact` opens the store, so it takes the lock and is refused
+//! the store. Given a file (or `-`, standard input) instead of a directory,
+//! they read a Kafka topic's records as the Kafka jar's `KafkaJournalTool
+//! dump` wrote them (`store::log::inspect`), every lineage (job history) in
+//! it. `compact` opens the store, so it takes the lock and is refused
 //! while a job holds it. All the reading is in the library (`rust/store`);
 //! this binary parses arguments and formats.
 
+mod kafka;
 mod render;
 
 use std::path::Path;
@@ -15,7 +20,7 @@ use durable_journal::store::{ActionStateStore, FileStore, InspectedStore};
 use durable_journal::Error;
 
 const USAGE: &str = "\
-usage: durable-journal <command> <store-dir> [entry]
+usage: durable-journal <command> <store-dir | kafka-dump | -> [entry]
 
   list    <store-dir>          the entries: key, sequence number, action, event, calls, completed, bytes
   show    <store-dir> <entry>  each call of an entry (its # from list, or its key as list prints it)
@@ -23,7 +28,13 @@ usage: durable-journal <command> <store-dir> [entry]
   compact <store-dir>          rewrites the live entries (takes the store's lock)
 
 list, show and verify neither lock nor change the store; compact is refused
-while a job holds it.
+while a job holds it. For a Kafka store, give them the topic's records, as
+KafkaJournalTool dump writes them (a file, or - to read them piped):
+
+  java -cp '<jars>' io.durablejournal.kafka.KafkaJournalTool dump <servers> <topic> | durable-journal list -
+
+list then shows each lineage (job history) and its live entries; verify
+checks that every record is one a restore can use.
 
 exit status: 0 ok, 1 error, 2 usage, 3 torn tail (verify), 4 corruption";
 
@@ -39,6 +50,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let outcome = match args.as_slice() {
+        ["list", dump] if is_dump(dump) => kafka::list(dump),
+        ["show", dump, entry] if is_dump(dump) => kafka::show(dump, entry),
+        ["verify", dump] if is_dump(dump) => kafka::verify(dump),
         ["list", dir] => list(Path::new(dir)),
         ["show", dir, entry] => show(Path::new(dir), entry),
         ["verify", dir] => verify(Path::new(dir)),
@@ -62,6 +76,11 @@ fn main() -> ExitCode {
 }
 
 type Outcome = Result<ExitCode, Error>;
+
+/// A Kafka dump: standard input (`-`) or a file; a store is a directory.
+fn is_dump(path: &str) -> bool {
+    path == "-" || Path::new(path).is_file()
+}
 
 fn inspect(dir: &Path) -> Result<InspectedStore, Error> {
     let store = FileStore::inspect(dir)?;

@@ -78,12 +78,17 @@ fn yes_no(value: bool) -> String {
 }
 
 pub fn entry_table(entries: &[InspectedEntry]) -> String {
+    entry_table_from(entries, 1)
+}
+
+/// The table with its `#` starting at `first` (entries of several lineages numbered as one list).
+pub fn entry_table_from(entries: &[InspectedEntry], first: usize) -> String {
     let mut rows =
         vec![["#", "key", "seq", "action", "event", "calls", "completed", "bytes"].map(String::from).to_vec()];
     for (i, entry) in entries.iter().enumerate() {
         let StateKey { business_key: key, seq, action, event: ev } = &entry.key;
         rows.push(vec![
-            (i + 1).to_string(),
+            (i + first).to_string(),
             business_key(key),
             seq.to_string(),
             printable(action),

@@ -23,6 +23,7 @@
 //! The transport (Kafka's Java client) is the caller's: this module knows
 //! nothing of Kafka's API, or of JNI.
 
+pub mod inspect;
 mod layout;
 mod marker;
 mod record_key;
@@ -55,15 +56,58 @@ pub struct LogRecord {
 }
 
 /// Where a [`LogStore`] appends.
+///
+/// Appending is split in two so that the store need not be locked while
+/// the log replicates: [`LogSink::submit`] hands the records over (in
+/// order: order matters within a partition) and returns at once;
+/// [`Acknowledgement::wait`] then blocks until the log has acknowledged
+/// them. Records submitted later land after earlier ones in each
+/// partition, so writes from many threads share the log's requests while
+/// each waits only for its own.
 pub trait LogSink: Send {
-    /// Appends `records` in order (order matters within a partition) and
-    /// returns, once the log has acknowledged every one of them, the offset
-    /// each got. An error means some of them may or may not be in the log;
-    /// the store never reuses the key of a record that may be there.
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>>;
+    /// Hands `records` to the log without waiting for them to be stored.
+    /// An error here means none of them was sent.
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>>;
+
+    /// Submits and waits: the offset each record got.
+    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+        self.submit(records)?.wait()
+    }
 
     /// The log, for people (e.g. "Kafka topic 'journal'"), used in errors.
     fn name(&self) -> &str;
+}
+
+/// The outcome of a [`LogSink::submit`], to wait for without the store's lock.
+pub trait Acknowledgement: Send {
+    /// Returns, once the log has acknowledged every record submitted, the
+    /// offset each got. An error means some of them may or may not be in
+    /// the log; the store never reuses the key of a record that may be there.
+    fn wait(self: Box<Self>) -> Result<Vec<u64>>;
+}
+
+/// An outcome known at submission (a log that appends synchronously).
+pub struct Acknowledged(pub Result<Vec<u64>>);
+
+impl Acknowledgement for Acknowledged {
+    fn wait(self: Box<Self>) -> Result<Vec<u64>> {
+        self.0
+    }
+}
+
+/// A write submitted to the log and not yet acknowledged: what
+/// [`LogStore::finish_put`] or [`LogStore::finish_apply`] needs to account
+/// for it once [`Acknowledgement::wait`] returned. While it is pending, the
+/// entry takes no other write ([`LogStore::is_writing`]).
+#[must_use = "a pending write must be finished, or its entry stays busy"]
+pub struct PendingWrite {
+    key: StateKey,
+    key_group: u32,
+    ordinal: u64,
+    /// The tombstones that went out ahead of the write's record, then the record.
+    batch: Vec<LogRecord>,
+    /// The size of the write's own record.
+    bytes: u64,
 }
 
 /// Counters since the store was created.
@@ -87,6 +131,9 @@ struct EntryLog {
     key_group: u32,
     /// Ordinals used so far: the next record of the entry gets this one.
     records: u64,
+    /// The smallest offset of a record of the entry: a restore must read
+    /// from here (or earlier) to rebuild it.
+    first_offset: u64,
 }
 
 /// An [`ActionStateStore`] over a [`LogSink`]. See the module docs.
@@ -116,6 +163,15 @@ pub struct LogStore {
     /// Names the record limit in errors: the log's own setting when
     /// [`LogStore::limit_records`] set it.
     record_limit_setting: String,
+    /// Entries with a write submitted and not acknowledged yet: the write's
+    /// sequence number, and whether the entry was removed meanwhile (its
+    /// tombstones then follow the write's record, and the entry stays gone).
+    writing: HashMap<StateKey, (u64, bool)>,
+    /// Sequence number of the next write submitted.
+    next_write: u64,
+    /// Per partition, where loading reads from: the smallest start of the
+    /// markers restored from (0 without markers).
+    read_from: Vec<u64>,
     stats: LogStats,
     closed: bool,
 }
@@ -140,6 +196,9 @@ impl LogStore {
             positions: vec![0; layout.partitions as usize],
             limits: StoreLimits::default(),
             record_limit_setting: RECORD_LIMIT_SETTING.to_string(),
+            writing: HashMap::new(),
+            next_write: 0,
+            read_from: vec![0; layout.partitions as usize],
             stats: LogStats::default(),
             closed: false,
         })
@@ -162,7 +221,7 @@ impl LogStore {
 
     /// Refuses `record` for `key` over the limits.
     fn check_size(&self, key: &StateKey, record: &LogRecord, whole: bool) -> Result<u64> {
-        let bytes = (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+        let bytes = record_bytes(record);
         let entry = self.table.entry_bytes_after(key, whole, bytes);
         self.limits.check(key, bytes, entry, &self.record_limit_setting)?;
         Ok(bytes)
@@ -243,6 +302,9 @@ impl LogStore {
         }
         self.set_lineage(first.lineage)?;
         self.positions = seen;
+        self.read_from = (0..self.positions.len())
+            .map(|p| markers.iter().map(|m| m.starts.get(p).copied().unwrap_or(0)).min().unwrap_or(0))
+            .collect();
         Ok(())
     }
 
@@ -283,12 +345,48 @@ impl LogStore {
     }
 
     /// The marker to checkpoint: appends pending tombstones first, so that
-    /// everything up to it is acknowledged.
-    pub fn marker(&mut self) -> Result<LogMarker> {
+    /// everything up to it is acknowledged. `end_offsets` are the log's end
+    /// offsets fetched before this call, with no write of this store in
+    /// flight that was submitted before they were fetched (see
+    /// [`LogStore::writes_submitted`]): a partition's start is then the
+    /// smallest of its end offset and the first offsets of the entries held
+    /// here, since every record written later lands at or after that end.
+    pub fn marker(&mut self, end_offsets: &[u64]) -> Result<LogMarker> {
         self.open()?;
         let lineage = self.require_lineage()?;
+        if end_offsets.len() != self.positions.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} end offsets for the {} partitions of {}",
+                end_offsets.len(),
+                self.positions.len(),
+                self.sink.name()
+            )));
+        }
         self.flush()?;
-        Ok(LogMarker { lineage, layout: self.layout, positions: self.positions.clone() })
+        let mut starts = end_offsets.to_vec();
+        for entry in self.entries.values() {
+            let start = &mut starts[self.layout.partition_of(entry.key_group) as usize];
+            *start = (*start).min(entry.first_offset);
+        }
+        Ok(LogMarker { lineage, layout: self.layout, positions: self.positions.clone(), starts })
+    }
+
+    /// Writes submitted so far (a sequence number): a marker waits until
+    /// none submitted before its end offsets were fetched is in flight
+    /// ([`LogStore::settled_before`]).
+    pub fn writes_submitted(&self) -> u64 {
+        self.next_write
+    }
+
+    /// Whether every write with a sequence number below `write` settled.
+    pub fn settled_before(&self, write: u64) -> bool {
+        self.writing.values().all(|(seq, _)| *seq >= write)
+    }
+
+    /// Per partition, the offset loading reads from: 0, or after a restore
+    /// the smallest start of its markers.
+    pub fn read_from(&self) -> &[u64] {
+        &self.read_from
     }
 
     /// Starts loading `range`: returns the partitions to read from their
@@ -344,8 +442,9 @@ impl LogStore {
             }
             other => return Err(corrupt(format!("unexpected record for {state_key:?}: {other:?}"))),
         }
-        let entry = self.entries.entry(state_key).or_insert(EntryLog { key_group, records: 0 });
+        let entry = self.entries.entry(state_key).or_insert(EntryLog { key_group, records: 0, first_offset: offset });
         entry.records = entry.records.max(ordinal + 1);
+        entry.first_offset = entry.first_offset.min(offset);
         self.stats.records_loaded += 1;
         Ok(())
     }
@@ -432,47 +531,159 @@ impl LogStore {
         }
     }
 
-    /// Appends the pending tombstones and `record` as one batch. After a
-    /// failure the tombstones stay pending (appending one twice is harmless).
-    fn append(&mut self, record: Option<LogRecord>) -> Result<()> {
+    /// Submits the pending tombstones and `record` as one batch. When the
+    /// submission itself fails, the tombstones stay pending (appending one
+    /// twice is harmless).
+    fn submit(&mut self, record: Option<LogRecord>) -> Result<(Box<dyn Acknowledgement>, Vec<LogRecord>)> {
         let mut batch = std::mem::take(&mut self.pending);
-        let tombstones = batch.len();
         batch.extend(record);
-        if batch.is_empty() {
-            return Ok(());
-        }
         crash_point!("log.append.before_send");
-        match self.sink.append(&batch) {
+        match self.sink.submit(&batch) {
+            Ok(ack) => Ok((ack, batch)),
+            Err(e) => {
+                self.requeue_tombstones(batch);
+                Err(e)
+            }
+        }
+    }
+
+    /// Accounts for an acknowledged batch, or puts its tombstones back in
+    /// the queue when it was not acknowledged.
+    /// Returns the offset of the batch's last record (the write's own).
+    fn settle(&mut self, batch: Vec<LogRecord>, acked: Result<Vec<u64>>) -> Result<u64> {
+        match acked {
             Ok(offsets) if offsets.len() == batch.len() => {
                 crash_point!("log.append.after_ack");
+                let last = offsets.last().copied().unwrap_or(0);
                 for (record, offset) in batch.iter().zip(offsets) {
                     let position = &mut self.positions[record.partition as usize];
                     *position = (*position).max(offset + 1);
                     self.stats.bytes_appended += (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64;
+                    if record.value.is_none() {
+                        self.stats.tombstones_appended += 1;
+                    }
                 }
                 self.stats.records_appended += batch.len() as u64;
-                self.stats.tombstones_appended += tombstones as u64;
-                Ok(())
+                Ok(last)
             }
             outcome => {
-                batch.truncate(tombstones);
-                batch.append(&mut self.pending);
-                self.pending = batch;
+                let sent = batch.len();
+                self.requeue_tombstones(batch);
                 match outcome {
                     Err(e) => Err(e),
                     Ok(offsets) => Err(Error::IllegalState(format!(
-                        "{} acknowledged {} of {} records",
+                        "{} acknowledged {} of {sent} records",
                         self.sink.name(),
                         offsets.len(),
-                        tombstones + 1
                     ))),
                 }
             }
         }
     }
 
+    /// Puts the tombstones of a batch that did not go out back in front of the queue.
+    fn requeue_tombstones(&mut self, mut batch: Vec<LogRecord>) {
+        batch.retain(|record| record.value.is_none());
+        batch.append(&mut self.pending);
+        self.pending = batch;
+    }
+
+    /// Appends the pending tombstones, waiting for the log (under the
+    /// caller's lock: markers, syncs and closes are rare).
     fn flush(&mut self) -> Result<()> {
-        self.append(None)
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let (ack, batch) = self.submit(None)?;
+        let acked = ack.wait();
+        self.settle(batch, acked).map(|_| ())
+    }
+
+    /// Whether a write to `key` is submitted and not finished: another
+    /// write or read of that entry waits for it.
+    pub fn is_writing(&self, key: &StateKey) -> bool {
+        self.writing.contains_key(key)
+    }
+
+    /// Writes in flight, all entries together.
+    pub fn writes_in_flight(&self) -> usize {
+        self.writing.len()
+    }
+
+    fn refuse_if_writing(&self, key: &StateKey) -> Result<()> {
+        if self.is_writing(key) {
+            return Err(Error::IllegalState(format!("a write to {key:?} is still waiting for {}", self.sink.name())));
+        }
+        Ok(())
+    }
+
+    /// Submits a whole-state put of `key`: step one of [`ActionStateStore::put`]
+    /// without waiting for the log. Wait for the acknowledgement without
+    /// the store's lock, then call [`LogStore::finish_put`].
+    pub fn begin_put(&mut self, key: &StateKey, state: &ActionState) -> Result<(Box<dyn Acknowledgement>, PendingWrite)> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        self.refuse_if_writing(key)?;
+        let key_group = self.key_group_for_write(key)?;
+        let ordinal = self.entries.get(key).map_or(0, |e| e.records);
+        let value = record::encode_put(key, state);
+        let record = self.record(&lineage, key_group, key, ordinal, Some(value));
+        let bytes = self.check_size(key, &record, true)?;
+        // A failed put of an existing entry may still be in the log: its
+        // ordinal is used up. A new entry's first put may reuse 0, since a
+        // whole-state record supersedes whatever the failed one was.
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.records = ordinal + 1;
+        }
+        let (ack, batch) = self.submit(Some(record))?;
+        self.writing.insert(key.clone(), (self.next_write, false));
+        self.next_write += 1;
+        Ok((ack, PendingWrite { key: key.clone(), key_group, ordinal, batch, bytes }))
+    }
+
+    /// Step two of a put: `acked` is what the acknowledgement's wait
+    /// returned, `state` the state [`LogStore::begin_put`] was given.
+    pub fn finish_put(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, state: &ActionState) -> Result<()> {
+        let PendingWrite { key, key_group, ordinal, batch, bytes } = write;
+        let removed = self.writing.remove(&key).is_some_and(|(_, removed)| removed);
+        let offset = self.settle(batch, acked)?;
+        if !removed {
+            self.table.put(&key, state.clone(), bytes);
+            self.key_groups.entry(key.business_key.clone()).or_insert(key_group);
+            let first_offset = self.entries.get(&key).map_or(offset, |e| e.first_offset.min(offset));
+            self.entries.insert(key, EntryLog { key_group, records: ordinal + 1, first_offset });
+        }
+        Ok(())
+    }
+
+    /// Submits one journal mutation of `key`: step one of
+    /// [`ActionStateStore::apply`] (see [`LogStore::begin_put`]).
+    pub fn begin_apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<(Box<dyn Acknowledgement>, PendingWrite)> {
+        self.open()?;
+        let lineage = self.require_lineage()?;
+        self.refuse_if_writing(key)?;
+        self.table.check(key, change).map_err(Error::IllegalState)?;
+        let key_group = self.key_group_for_write(key)?;
+        let ordinal = self.entries.get(key).expect("check found the entry, so it has a log").records;
+        let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
+        let bytes = self.check_size(key, &record, false)?;
+        // Used up from here: a failed append may still be in the log.
+        self.entries.get_mut(key).expect("checked above").records += 1;
+        let (ack, batch) = self.submit(Some(record))?;
+        self.writing.insert(key.clone(), (self.next_write, false));
+        self.next_write += 1;
+        Ok((ack, PendingWrite { key: key.clone(), key_group, ordinal, batch, bytes }))
+    }
+
+    /// Step two of an apply, with the change [`LogStore::begin_apply`] was given.
+    pub fn finish_apply(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, change: JournalChange<'_>) -> Result<()> {
+        let PendingWrite { key, batch, bytes, .. } = write;
+        let removed = self.writing.remove(&key).is_some_and(|(_, removed)| removed);
+        self.settle(batch, acked)?;
+        if removed {
+            return Ok(());
+        }
+        self.table.apply(&key, change, bytes).map_err(Error::IllegalState)
     }
 
     /// Entries of `business_key` whose sequence number passes `select`.
@@ -493,6 +704,9 @@ impl LogStore {
         }
         let lineage = self.require_lineage()?;
         for key in keys {
+            if let Some((_, removed)) = self.writing.get_mut(&key) {
+                *removed = true;
+            }
             if let Some(entry) = self.entries.get(&key).copied() {
                 if tombstones {
                     for ordinal in 0..entry.records {
@@ -518,6 +732,10 @@ impl LogStore {
     }
 }
 
+fn record_bytes(record: &LogRecord) -> u64 {
+    (record.key.len() + record.value.as_ref().map_or(0, Vec::len)) as u64
+}
+
 /// The smallest entry address of a business key (entries sort by business
 /// key, then sequence number, action and event).
 fn first_key_of(business_key: &BusinessKey) -> StateKey {
@@ -526,38 +744,15 @@ fn first_key_of(business_key: &BusinessKey) -> StateKey {
 
 impl ActionStateStore for LogStore {
     fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
-        self.open()?;
-        let lineage = self.require_lineage()?;
-        let key_group = self.key_group_for_write(key)?;
-        let existing = self.entries.get(key).copied();
-        let ordinal = existing.map_or(0, |e| e.records);
-        let value = record::encode_put(key, state);
-        let record = self.record(&lineage, key_group, key, ordinal, Some(value));
-        let bytes = self.check_size(key, &record, true)?;
-        // A failed put of an existing entry may still be in the log: its
-        // ordinal is used up. A new entry's first put may reuse 0, since a
-        // whole-state record supersedes whatever the failed one was.
-        if let Some(entry) = self.entries.get_mut(key) {
-            entry.records = ordinal + 1;
-        }
-        self.append(Some(record))?;
-        self.table.put(key, state.clone(), bytes);
-        self.entries.insert(key.clone(), EntryLog { key_group, records: ordinal + 1 });
-        Ok(())
+        let (ack, write) = self.begin_put(key, state)?;
+        let acked = ack.wait();
+        self.finish_put(write, acked, state)
     }
 
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
-        self.open()?;
-        let lineage = self.require_lineage()?;
-        self.table.check(key, change).map_err(Error::IllegalState)?;
-        let key_group = self.key_group_for_write(key)?;
-        let ordinal = self.entries.get(key).expect("check found the entry, so it has a log").records;
-        let record = self.record(&lineage, key_group, key, ordinal, Some(record::encode_change(key, change)));
-        let bytes = self.check_size(key, &record, false)?;
-        // Used up from here: a failed append may still be in the log.
-        self.entries.get_mut(key).expect("checked above").records += 1;
-        self.append(Some(record))?;
-        self.table.apply(key, change, bytes).map_err(Error::IllegalState)
+        let (ack, write) = self.begin_apply(key, change)?;
+        let acked = ack.wait();
+        self.finish_apply(write, acked, change)
     }
 
     /// A miss drops the business key's later entries. Their tombstones are
@@ -566,6 +761,7 @@ impl ActionStateStore for LogStore {
     /// after a rescale) is that subtask's to decide about.
     fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
         self.open()?;
+        self.refuse_if_writing(key)?;
         if let Some(state) = self.table.get(key) {
             return Ok(Some(state.clone()));
         }

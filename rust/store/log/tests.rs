@@ -10,7 +10,7 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::journal::Journal;
 use crate::model::CallResult;
-use crate::store::StorePersister;
+use crate::store::{AnyStore, StorePersister};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Outage {
@@ -77,11 +77,21 @@ impl SharedLog {
 }
 
 impl LogSink for SharedLog {
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        let mut log = self.0.lock().unwrap();
-        if log.outage == Outage::Refused {
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        if self.0.lock().unwrap().outage == Outage::Refused {
             return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("unreachable") });
         }
+        Ok(Box::new(Acknowledged(self.store_now(records))))
+    }
+
+    fn name(&self) -> &str {
+        "memory log"
+    }
+}
+
+impl SharedLog {
+    fn store_now(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+        let mut log = self.0.lock().unwrap();
         let offsets = records
             .iter()
             .map(|r| {
@@ -96,10 +106,6 @@ impl LogSink for SharedLog {
             return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("ack lost") });
         }
         Ok(offsets)
-    }
-
-    fn name(&self) -> &str {
-        "memory log"
     }
 }
 
@@ -117,14 +123,17 @@ fn fresh(log: &SharedLog, owned: KeyGroupRange) -> LogStore {
     store
 }
 
-/// Reads every partition holding `range` from its start, as a Kafka consumer would.
+/// Reads every partition holding `range` from where the store says (its
+/// start, or its markers' smallest start), as a Kafka consumer would.
 fn load(store: &mut LogStore, log: &SharedLog, range: KeyGroupRange) {
     let partitions = store.begin_load(range).unwrap();
+    let from = store.read_from().to_vec();
     let records: Vec<(u32, u64, Vec<u8>, Option<Vec<u8>>)> = {
         let log = log.0.lock().unwrap();
         partitions
             .iter()
             .flat_map(|p| log.partitions[*p as usize].records.iter().map(move |(o, k, v)| (*p, *o, k.clone(), v.clone())))
+            .filter(|(p, o, _, _)| *o >= from[*p as usize])
             .collect()
     };
     for (partition, offset, key, value) in records {
@@ -189,7 +198,7 @@ fn a_restored_store_has_every_journal_the_first_one_recorded() {
         bind(&mut first, n);
         run_calls(&mut first, &key(n, 0), &["chat", "tool"]);
     }
-    let marker = first.marker().unwrap();
+    let marker = first.marker(&log.end_offsets()).unwrap();
     bind(&mut first, 1);
     run_calls(&mut first, &key(1, 1), &["after-the-marker"]);
 
@@ -204,6 +213,53 @@ fn a_restored_store_has_every_journal_the_first_one_recorded() {
         "records written after the marker are the journals of actions in flight: kept"
     );
     assert_eq!(second.stats().entries, 6);
+}
+
+#[test]
+fn a_restore_reads_from_the_first_record_a_live_entry_needs() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    // Users 1 and 2 are in key groups 1 and 2, both in partition 0.
+    assert_eq!((layout().partition_of(1), layout().partition_of(2)), (0, 0));
+    for seq in 0..20 {
+        let dead = key(1, seq);
+        run_calls(&mut store, &dead, &["a", "b"]);
+        complete(&mut store, &dead);
+        store.prune_state(&user(1), seq).unwrap();
+    }
+    let live = key(2, 0);
+    run_calls(&mut store, &live, &["x"]);
+    let ends = log.end_offsets();
+    let marker = store.marker(&ends).unwrap();
+    // 20 dead entries of 4 records each, and their 80 tombstones, all before the live entry's put.
+    let live_put = 160;
+    assert_eq!(marker.starts, vec![live_put, ends[1], ends[2]]);
+    let mut again = restored(&log, ALL, &[marker]);
+    assert_eq!(again.stats().records_loaded, 2, "the live entry's put and call, nothing of the dead ones");
+    bind(&mut again, 2);
+    assert_eq!(ids(&again.get(&live).unwrap().unwrap()), ["x"]);
+    bind(&mut again, 1);
+    assert_eq!(again.get(&key(1, 19)).unwrap(), None);
+}
+
+#[test]
+fn a_restore_reads_from_the_smallest_start_of_its_markers() {
+    let log = SharedLog::new(PARTITIONS);
+    let halves = [KeyGroupRange { first: 0, last: 3 }, KeyGroupRange { first: 4, last: 7 }];
+    let mut first = fresh(&log, halves[0]);
+    let mut second = fresh(&log, halves[1]);
+    // An old entry of the first half (user 3, key group 3, partition 1) and a later one of the second (user 4, partition 1).
+    assert_eq!((layout().partition_of(3), layout().partition_of(4)), (1, 1));
+    run_calls(&mut first, &key(3, 0), &["old"]);
+    run_calls(&mut second, &key(4, 0), &["new"]);
+    let markers = [first.marker(&log.end_offsets()).unwrap(), second.marker(&log.end_offsets()).unwrap()];
+    assert_eq!((markers[0].starts[1], markers[1].starts[1]), (0, 2));
+    let mut all = restored(&log, ALL, &markers);
+    assert_eq!(all.read_from()[1], 0, "the smaller start of the two");
+    bind(&mut all, 3);
+    bind(&mut all, 4);
+    assert_eq!(ids(&all.get(&key(3, 0)).unwrap().unwrap()), ["old"]);
+    assert_eq!(ids(&all.get(&key(4, 0)).unwrap().unwrap()), ["new"]);
 }
 
 #[test]
@@ -228,7 +284,7 @@ fn compaction_keeps_exactly_what_a_rebuild_needs() {
     assert!(rerun.match_next_or_clear_subsequent("p").unwrap().is_some());
     assert!(rerun.match_next_or_clear_subsequent("not-q").unwrap().is_none());
     rerun.record_call_completion("s", None, None, &mut StorePersister::new(&mut store, &key(2, 1))).unwrap();
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
 
     let expect = |s: &mut LogStore| {
         bind(s, 2);
@@ -302,7 +358,7 @@ fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["a", "c"]);
     // The record whose acknowledgement was lost is in the log, at index 1,
     // where "c" was put after it: the rebuild ends as the store did.
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     let mut again = restored(&log, ALL, &[marker.clone()]);
     bind(&mut again, 0);
     assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["a", "c"]);
@@ -323,7 +379,7 @@ fn after_a_rescale_each_store_loads_the_key_groups_it_owns_now() {
             bind(&mut store, n);
             run_calls(&mut store, &key(n, 0), &["call"]);
         }
-        markers.push(store.marker().unwrap());
+        markers.push(store.marker(&log.end_offsets()).unwrap());
     }
     let thirds = [KeyGroupRange { first: 0, last: 2 }, KeyGroupRange { first: 3, last: 5 }, KeyGroupRange { first: 6, last: 7 }];
     for third in thirds {
@@ -336,7 +392,7 @@ fn after_a_rescale_each_store_loads_the_key_groups_it_owns_now() {
     }
     let mut one = restored(&log, ALL, &markers);
     assert_eq!(one.stats().entries as u32, MAX_PARALLELISM);
-    assert_eq!(one.marker().unwrap().positions, log.end_offsets(), "the restored marker covers both stores' records");
+    assert_eq!(one.marker(&log.end_offsets()).unwrap().positions, log.end_offsets(), "the restored marker covers both stores' records");
 }
 
 #[test]
@@ -347,7 +403,7 @@ fn a_key_group_of_another_subtask_is_loaded_on_demand_and_its_history_left_to_it
         bind(&mut writer, 6);
         run_calls(&mut writer, &key(6, seq), &["call"]);
     }
-    let marker = writer.marker().unwrap();
+    let marker = writer.marker(&log.end_offsets()).unwrap();
 
     let mine = KeyGroupRange { first: 0, last: 3 };
     let mut store = restored(&log, mine, &[marker]);
@@ -396,7 +452,7 @@ fn records_of_another_lineage_are_never_read() {
     bind(&mut ours, 0);
     assert_eq!(ours.get(&key(0, 0)).unwrap(), None);
     run_calls(&mut ours, &key(0, 0), &["fresh"]);
-    let marker = ours.marker().unwrap();
+    let marker = ours.marker(&log.end_offsets()).unwrap();
     let mut back = restored(&log, ALL, &[marker]);
     bind(&mut back, 0);
     assert_eq!(ids(&back.get(&key(0, 0)).unwrap().unwrap()), ["fresh"]);
@@ -414,7 +470,7 @@ fn restores_that_would_lose_journals_are_refused() {
     let mut store = fresh(&log, ALL);
     bind(&mut store, 4);
     run_calls(&mut store, &key(4, 0), &["call"]);
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     let attempt = |layout: LogLayout, markers: &[LogMarker], ends: &[u64]| {
         let mut s = LogStore::new(log.sink(), layout, ALL).unwrap();
         let err = s.restore(markers, ends).unwrap_err();
@@ -461,7 +517,7 @@ fn writes_need_a_history_and_an_open_store() {
     store.close().unwrap();
     store.close().unwrap();
     assert_eq!(store.get(&key(0, 0)).unwrap_err().code(), ErrorCode::Closed);
-    assert_eq!(store.marker().unwrap_err().code(), ErrorCode::Closed);
+    assert_eq!(store.marker(&log.end_offsets()).unwrap_err().code(), ErrorCode::Closed);
 }
 
 #[test]
@@ -470,7 +526,7 @@ fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     let mut store = fresh(&log, ALL);
     bind(&mut store, 0);
     store.put(&key(0, 0), &ActionState::default()).unwrap();
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     {
         let mut inner = log.0.lock().unwrap();
         let record = &mut inner.partitions[0].records[0];
@@ -507,7 +563,7 @@ fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_
     assert_eq!(ids(journal.state()), ["small"], "the journal is unchanged");
 
     journal.record_call_completion("next", Some(b"ok".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
-    let marker = store.marker().unwrap();
+    let marker = store.marker(&log.end_offsets()).unwrap();
     let mut again = restored(&log, ALL, &[marker]);
     bind(&mut again, 1);
     assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["small", "next"], "the refused call left no record behind");
@@ -534,4 +590,248 @@ fn an_entry_over_the_limit_is_refused_and_a_whole_put_starts_it_again() {
     assert_eq!(store.get(&k).unwrap().unwrap().call_results.len(), recorded);
     store.put(&k, &ActionState::default()).unwrap();
     assert!(store.get(&k).unwrap().unwrap().call_results.is_empty(), "a whole put replaces the entry and its size");
+}
+
+/// A log whose acknowledgements the test hands out: records reach the log
+/// at submission, and each batch's `wait` blocks until the test releases
+/// it (acknowledged, or failed).
+#[derive(Clone)]
+struct GatedLog {
+    log: SharedLog,
+    gates: Arc<(Mutex<Vec<std::sync::mpsc::Sender<bool>>>, std::sync::Condvar)>,
+}
+
+struct GatedAck {
+    offsets: Result<Vec<u64>>,
+    gate: std::sync::mpsc::Receiver<bool>,
+}
+
+impl Acknowledgement for GatedAck {
+    fn wait(self: Box<Self>) -> Result<Vec<u64>> {
+        match self.gate.recv() {
+            Ok(true) => self.offsets,
+            _ => Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("not acknowledged") }),
+        }
+    }
+}
+
+impl LogSink for GatedLog {
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        let offsets = self.log.store_now(records);
+        let (release, gate) = std::sync::mpsc::channel();
+        let (gates, submitted) = &*self.gates;
+        gates.lock().unwrap().push(release);
+        submitted.notify_all();
+        Ok(Box::new(GatedAck { offsets, gate }))
+    }
+
+    fn name(&self) -> &str {
+        "gated log"
+    }
+}
+
+impl GatedLog {
+    fn new() -> GatedLog {
+        GatedLog { log: SharedLog::new(PARTITIONS), gates: Arc::new((Mutex::new(Vec::new()), std::sync::Condvar::new())) }
+    }
+
+    /// A shared store over this log, history started, every test key bound.
+    fn store(&self) -> crate::store::SharedStore {
+        let mut store = LogStore::new(Box::new(self.clone()), layout(), ALL).unwrap();
+        store.start_fresh(Lineage([1; 16])).unwrap();
+        for n in 0..4 {
+            bind(&mut store, n);
+        }
+        crate::store::SharedStore::new(crate::store::AnyStore::Log(Box::new(store)))
+    }
+
+    /// Waits until `n` batches were submitted in all.
+    fn await_submitted(&self, n: usize) {
+        let (gates, submitted) = &*self.gates;
+        let mut gates = gates.lock().unwrap();
+        while gates.len() < n {
+            gates = submitted.wait(gates).unwrap();
+        }
+    }
+
+    /// The partition test key 0 lives in.
+    fn log_partition(&self) -> usize {
+        layout().partition_of(0) as usize
+    }
+
+    /// Releases batch `i` (0-based, in submission order).
+    fn release(&self, i: usize, acknowledged: bool) {
+        self.gates.0.lock().unwrap()[i].send(acknowledged).unwrap();
+    }
+}
+
+#[test]
+fn writes_of_different_entries_wait_for_the_log_together() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let writers: Vec<_> = (0..3)
+        .map(|n| {
+            let store = store.clone();
+            std::thread::spawn(move || store.put(&key(n, 0), &ActionState::default()))
+        })
+        .collect();
+    // All three were submitted while none was acknowledged: no write held
+    // the store while it waited.
+    gated.await_submitted(3);
+    for i in 0..3 {
+        gated.release(i, true);
+    }
+    for writer in writers {
+        writer.join().unwrap().unwrap();
+    }
+    for n in 0..3 {
+        assert_eq!(store.get(&key(n, 0)).unwrap(), Some(ActionState::default()));
+    }
+    let AnyStore::Log(log) = &mut *store.lock().unwrap() else { unreachable!() };
+    assert_eq!((log.stats().records_appended, log.writes_in_flight()), (3, 0));
+}
+
+#[test]
+fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let k = key(0, 0);
+    let opener = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || store.open_journal(k, None))
+    };
+    gated.await_submitted(1);
+    gated.release(0, true);
+    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let caller = std::thread::spawn(move || {
+        journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister).map(|()| journal.len())
+    });
+    gated.await_submitted(2);
+    let (read, was_read) = std::sync::mpsc::channel();
+    let reader = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || {
+            let found = store.get(&k);
+            read.send(()).unwrap();
+            found
+        })
+    };
+    assert!(
+        was_read.recv_timeout(std::time::Duration::from_millis(200)).is_err(),
+        "the read did not wait for the entry's write in flight"
+    );
+    gated.release(1, true);
+    assert_eq!(caller.join().unwrap().unwrap(), 1);
+    assert_eq!(ids(&reader.join().unwrap().unwrap().unwrap()), ["a"], "the read saw the acknowledged call");
+}
+
+#[test]
+fn a_write_the_log_refuses_after_waiting_changes_nothing() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let k = key(0, 0);
+    let opener = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || store.open_journal(k, None))
+    };
+    gated.await_submitted(1);
+    gated.release(0, true);
+    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let caller = std::thread::spawn(move || {
+        let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
+        (outcome, journal.len())
+    });
+    gated.await_submitted(2);
+    gated.release(1, false);
+    let (outcome, len) = caller.join().unwrap();
+    assert_eq!(outcome.unwrap_err().code(), ErrorCode::StoreIo);
+    assert_eq!(len, 0, "the journal undid the call");
+    assert!(store.get(&k).unwrap().unwrap().call_results.is_empty(), "the store did not apply it");
+}
+
+#[test]
+fn an_entry_pruned_while_its_write_is_in_flight_stays_pruned() {
+    let gated = GatedLog::new();
+    let store = gated.store();
+    let k = key(0, 0);
+    let opener = {
+        let store = store.clone();
+        let k = k.clone();
+        std::thread::spawn(move || store.open_journal(k, None))
+    };
+    gated.await_submitted(1);
+    gated.release(0, true);
+    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let caller =
+        std::thread::spawn(move || journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister));
+    gated.await_submitted(2);
+    // The prune does not wait for the write: it returns while the write is in flight.
+    store.prune_state(&user(0), 0).unwrap();
+    gated.release(1, true);
+    caller.join().unwrap().unwrap();
+    assert_eq!(store.get(&k).unwrap(), None, "the acknowledged write did not bring the entry back");
+    let mut guard = store.lock().unwrap();
+    let AnyStore::Log(log) = &mut *guard else { unreachable!() };
+    assert_eq!(log.stats().tombstones_pending, 2, "one tombstone per record, the one in flight included");
+    let flusher = std::thread::spawn({
+        let gated = gated.clone();
+        move || {
+            gated.await_submitted(3);
+            gated.release(2, true);
+        }
+    });
+    log.sync().unwrap();
+    flusher.join().unwrap();
+    let records = &gated.log.0.lock().unwrap().partitions[gated.log_partition()].records;
+    let values: Vec<bool> = records.iter().map(|(_, _, v)| v.is_some()).collect();
+    assert_eq!(values, [true, true, false, false], "put, call, then their tombstones");
+}
+
+/// The log's records as `KafkaJournalTool dump` hands them to the inspector.
+fn dumped(log: &SharedLog) -> Vec<inspect::DumpedRecord> {
+    let log = log.0.lock().unwrap();
+    let mut out = Vec::new();
+    for (p, partition) in log.partitions.iter().enumerate() {
+        for (offset, key, value) in &partition.records {
+            out.push(inspect::DumpedRecord { partition: p as u32, offset: *offset, key: key.clone(), value: value.clone() });
+        }
+    }
+    out
+}
+
+#[test]
+fn the_inspector_rebuilds_every_lineage_as_a_restore_would_and_names_records_it_cannot_use() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    run_calls(&mut store, &key(0, 0), &["a", "b"]);
+    run_calls(&mut store, &key(1, 0), &["c"]);
+    complete(&mut store, &key(1, 0));
+    store.prune_state(&user(1), 0).unwrap();
+    store.sync().unwrap();
+    let mut other = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    other.start_fresh(Lineage([2; 16])).unwrap();
+    run_calls(&mut other, &key(2, 0), &["d"]);
+
+    let bytes = inspect::encode_dump(&dumped(&log));
+    let records = inspect::read_dump(bytes.as_slice()).unwrap();
+    let inspected = inspect::inspect_records(&records);
+    assert!(inspected.problems.is_empty(), "{:?}", inspected.problems);
+    let lineages: Vec<(Lineage, Vec<StateKey>)> =
+        inspected.lineages.iter().map(|l| (l.lineage, l.entries.iter().map(|e| e.key.clone()).collect())).collect();
+    assert_eq!(lineages, [(Lineage([1; 16]), vec![key(0, 0)]), (Lineage([2; 16]), vec![key(2, 0)])]);
+    assert_eq!(ids(&inspected.lineages[0].entries[0].state), ["a", "b"]);
+    assert_eq!(inspected.lineages[0].tombstones, 3, "the pruned entry's put, call and completion");
+
+    // A foreign record, and a delta whose entry's put is gone (no tombstone follows it).
+    let mut broken = records.clone();
+    broken.push(inspect::DumpedRecord { partition: 0, offset: 99, key: b"foreign".to_vec(), value: Some(vec![1]) });
+    broken.retain(|r| !(r.key == records[0].key));
+    let problems = inspect::inspect_records(&broken).problems;
+    assert_eq!(problems.len(), 3, "user-0's two calls and the foreign record: {problems:?}");
+    assert!(problems.iter().any(|p| p.offset == 99 && p.reason.contains("not a journal record key")), "{problems:?}");
+    assert_eq!(problems.iter().filter(|p| p.reason.contains("without its entry")).count(), 2, "{problems:?}");
+    assert!(inspect::read_dump(&bytes[..bytes.len() - 1]).is_err(), "a dump cut short is refused");
 }

@@ -6,8 +6,11 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
 import io.durablejournal.Utf8;
 import io.durablejournal.internal.NativeHandle;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.function.LongFunction;
 import java.util.function.ToIntFunction;
 
 /**
@@ -24,15 +27,29 @@ import java.util.function.ToIntFunction;
  * hold the owned key groups. A key of another key group is loaded the first time it is used (after
  * a rescale, Flink's async operator hands its in-flight records to any subtask).
  *
- * <p>Thread-safe. Storage failures are {@link JournalException}s with code {@code STORE_IO} naming
- * the log; the mutation that failed is undone.
+ * <p>Thread-safe, and concurrent: keyed calls from many threads (an async operator's actions in
+ * flight) run at once, each on a handle of its own to the one native store, and a write waits for
+ * the log's acknowledgement without holding the store, so the writes of many actions share the
+ * log's requests (see {@link LogTransport#submit}). Calls on one entry still happen one after the
+ * other. Storage failures are {@link JournalException}s with code {@code STORE_IO} naming the log;
+ * the mutation that failed is undone.
  */
 public final class LogActionStateStore implements ActionStateStore {
     private final LogTransport transport;
     private final ToIntFunction<Object> keyGroupOf;
     private final int firstKeyGroup;
     private final int lastKeyGroup;
+    /** The store's own handle: its history, loads, markers, and close. */
     private final NativeHandle store;
+    /**
+     * Handles on the same native store for keyed calls, one per thread in a call (a handle serves
+     * one call at a time, and a write's call lasts until the log acknowledges it).
+     */
+    private final ConcurrentLinkedDeque<NativeHandle> idleShares = new ConcurrentLinkedDeque<>();
+    /** Every share handed out, to close with the store; guarded by itself. */
+    private final List<NativeHandle> shares = new ArrayList<>();
+    /** Held while reading the log into the store (the transport's reader serves one read at a time). */
+    private final Object loading = new Object();
 
     private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int firstKeyGroup, int lastKeyGroup,
             long handle) {
@@ -113,10 +130,17 @@ public final class LogActionStateStore implements ActionStateStore {
 
     /** Reads key groups {@code first..last} from the partitions holding them, up to {@code ends}. */
     private void load(int first, int last, long[] ends) {
+        synchronized (loading) {
+            loadUnderLock(first, last, ends);
+        }
+    }
+
+    private void loadUnderLock(int first, int last, long[] ends) {
         store.accept(h -> {
+            long[] from = NativeLogStore.readFrom(h);
             for (int partition : NativeLogStore.beginLoad(h, first, last)) {
                 try {
-                    transport.read(partition, ends[partition],
+                    transport.read(partition, from[partition], ends[partition],
                             (offsets, keys, values) -> NativeLogStore.ingest(h, first, last, partition, offsets, keys, values));
                 } catch (JournalException e) {
                     throw e;
@@ -132,64 +156,112 @@ public final class LogActionStateStore implements ActionStateStore {
         return new JournalException(JournalException.Code.STORE_IO, what + " " + transport.name() + " failed: " + cause, cause);
     }
 
+    /** Runs a keyed native call on an idle share of the store (a new one when all are in use). */
+    private <T> T onShare(LongFunction<T> call) {
+        NativeHandle share = idleShares.pollFirst();
+        if (share == null) {
+            share = newShare();
+        }
+        try {
+            return share.apply(call);
+        } finally {
+            idleShares.offerFirst(share);
+        }
+    }
+
+    private NativeHandle newShare() {
+        synchronized (shares) {
+            NativeHandle share = new NativeHandle(this, "ActionStateStore", store.apply(h -> (Long) NativeLogStore.share(h)),
+                    NativeLogStore::releaseShare);
+            shares.add(share);
+            return share;
+        }
+    }
+
     /** The key in boundary form, with its key group bound (and loaded first if it is another subtask's). */
     private BusinessKey bind(Object key) {
         BusinessKey k = BusinessKey.of(key);
         int keyGroup = keyGroupOf.applyAsInt(key);
-        if (store.applyAsInt(h -> NativeLogStore.bindKeyGroup(h, k.kind, k.number, k.bytes, k.typeName, keyGroup)) >= 0) {
-            load(keyGroup, keyGroup, endOffsets());
+        if (bindKeyGroup(k, keyGroup) >= 0) {
+            synchronized (loading) {
+                // Another thread may have loaded it while this one waited.
+                if (bindKeyGroup(k, keyGroup) >= 0) {
+                    loadUnderLock(keyGroup, keyGroup, endOffsets());
+                }
+            }
         }
         return k;
     }
 
+    private int bindKeyGroup(BusinessKey k, int keyGroup) {
+        return onShare(h -> NativeLogStore.bindKeyGroup(h, k.kind, k.number, k.bytes, k.typeName, keyGroup));
+    }
+
     @Override
-    public synchronized void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+    public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
         BusinessKey k = bind(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
-        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
+        onShare(h -> {
+            NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
+            return null;
+        });
     }
 
     @Override
-    public synchronized ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+    public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
         BusinessKey k = bind(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
-        byte[] json = store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+        byte[] json = onShare(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
                 event.payload()));
         return json == null ? null : ActionStateSerde.deserialize(json);
     }
 
     @Override
-    public synchronized DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
+    public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
             ActionState initial) {
         BusinessKey k = bind(key);
         byte[] action = Utf8.encode(actionName, "actionName");
         Objects.requireNonNull(event, "event");
         byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
-        return store.apply(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+        return onShare(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
                 event.payload(), json));
     }
 
     /** Prunes what is in memory here; a key group never loaded here has nothing to prune. */
     @Override
-    public synchronized void pruneState(Object key, long seqNumUpTo) {
+    public void pruneState(Object key, long seqNumUpTo) {
         BusinessKey k = BusinessKey.of(key);
-        store.accept(h -> NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo));
+        onShare(h -> {
+            NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo);
+            return null;
+        });
     }
 
     /** Drops the entries of {@code key} at exactly {@code seqNum}, leaving any other sequence number. */
     @Override
-    public synchronized void pruneStateAt(Object key, long seqNum) {
+    public void pruneStateAt(Object key, long seqNum) {
         BusinessKey k = BusinessKey.of(key);
-        store.accept(h -> NativeLogStore.pruneAt(h, k.kind, k.number, k.bytes, k.typeName, seqNum));
+        onShare(h -> {
+            NativeLogStore.pruneAt(h, k.kind, k.number, k.bytes, k.typeName, seqNum);
+            return null;
+        });
     }
 
-    /** The marker: this history, the log's shape and the offsets reached (pending tombstones go out first). */
+    /**
+     * The marker: this history, the log's shape, the offsets reached (pending tombstones go out
+     * first) and where a restore may start reading (the log's end, or the first record of an entry
+     * held here, whichever is earlier). Fetches the log's end offsets (one request).
+     */
     @Override
     public synchronized byte[] getRecoveryMarker() {
-        return store.apply(NativeLogStore::marker);
+        long[] ends;
+        synchronized (loading) {
+            ends = endOffsets();
+        }
+        return store.apply(h -> NativeLogStore.marker(h, ends));
     }
 
     /** Appends the tombstones of pruned entries now (they otherwise go out with the next record). */
@@ -223,7 +295,8 @@ public final class LogActionStateStore implements ActionStateStore {
     }
 
     /**
-     * Appends pending tombstones, releases the native store and closes the transport. Idempotent.
+     * Appends pending tombstones, releases the native store (after the writes in flight on other
+     * threads are acknowledged) and closes the transport. Idempotent.
      * A store dropped without it has its native store released once collected, but its Kafka
      * clients stay open: close it.
      */
@@ -235,7 +308,16 @@ public final class LogActionStateStore implements ActionStateStore {
         try {
             store.close();
         } finally {
-            transport.close();
+            try {
+                // After the store: a share's call in flight (a write waiting for the log) ends first.
+                synchronized (shares) {
+                    for (NativeHandle share : shares) {
+                        share.close();
+                    }
+                }
+            } finally {
+                transport.close();
+            }
         }
     }
 

@@ -5,9 +5,12 @@ package io.durablejournal.store;
  * transport only. The records, their keys, partitions and the rebuild logic are the native store's;
  * an implementation moves bytes and waits for acknowledgements.
  *
- * <p>{@link #append} is called by the native store, on the thread that runs the store operation
- * (a durable call, a put), with the store locked: it must return only once the log has
- * acknowledged every record, and must fail (throw) within a bounded time when it cannot.
+ * <p>The native store writes through {@link #submit}, on the thread that runs the store operation
+ * (a durable call, a put): it hands the records over with the store locked and returns at once;
+ * {@link Appending#await} then waits for the log's acknowledgement with the store unlocked, so the
+ * writes of many actions in flight share the log's requests. The wait must end (return or throw)
+ * within a bounded time. An implementation that has only {@link #append} works unchanged, one
+ * write at a time.
  */
 public interface LogTransport extends AutoCloseable {
     /** The log, for people, used in error messages: e.g. {@code Kafka topic 'journal' at host:9092}. */
@@ -40,6 +43,15 @@ public interface LogTransport extends AutoCloseable {
         return name() + "'s record limit";
     }
 
+    /**
+     * Hands the records of {@link #append} to the log without waiting: records submitted later
+     * must land after them in each partition. The default appends at once.
+     */
+    default Appending submit(int[] partitions, byte[][] keys, byte[][] values) throws Exception {
+        long[] offsets = append(partitions, keys, values);
+        return () -> offsets;
+    }
+
     /** Per partition, the offset the next record will get. */
     long[] endOffsets() throws Exception;
 
@@ -49,8 +61,36 @@ public interface LogTransport extends AutoCloseable {
      */
     void read(int partition, long endOffset, RecordBatches records) throws Exception;
 
+    /**
+     * As {@link #read(int, long, RecordBatches)}, from {@code startOffset} on: a restore starts
+     * where its checkpoint's markers say no live journal has a record before. The default reads
+     * from the first record and skips the earlier ones.
+     */
+    default void read(int partition, long startOffset, long endOffset, RecordBatches records) throws Exception {
+        read(partition, endOffset, (offsets, keys, values) -> {
+            int skip = 0;
+            while (skip < offsets.length && offsets[skip] < startOffset) {
+                skip++;
+            }
+            if (skip < offsets.length) {
+                records.accept(java.util.Arrays.copyOfRange(offsets, skip, offsets.length),
+                        java.util.Arrays.copyOfRange(keys, skip, keys.length), java.util.Arrays.copyOfRange(values, skip, values.length));
+            }
+        });
+    }
+
     @Override
     void close();
+
+    /** Records {@link #submit}ted and not yet known to be acknowledged. */
+    @FunctionalInterface
+    interface Appending {
+        /**
+         * Returns the offset each record got once the log acknowledged all of them; throws when
+         * any is not acknowledged (it may or may not be in the log).
+         */
+        long[] await() throws Exception;
+    }
 
     /** Receives what {@link #read} reads. */
     @FunctionalInterface

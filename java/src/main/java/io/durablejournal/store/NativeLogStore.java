@@ -41,7 +41,20 @@ final class NativeLogStore {
 
     static native void pruneAt(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seq);
 
-    static native byte[] marker(long handle);
+    /**
+     * The marker, given the log's end offsets fetched just before: it waits for the writes
+     * submitted before the fetch to settle.
+     */
+    static native byte[] marker(long handle, long[] endOffsets);
+
+    /** Per partition, the offset loading reads from (after a restore, its markers' smallest start). */
+    static native long[] readFrom(long handle);
+
+    /** Another handle on the same store, for a call on another thread; free it with {@link #releaseShare}. */
+    static native long share(long handle);
+
+    /** Frees a handle from {@link #share}; the store stays open. */
+    static native void releaseShare(long share);
 
     /** See {@link LogStoreStats} for the layout. */
     static native long[] stats(long handle);

@@ -39,6 +39,8 @@ final class KafkaTransport implements LogTransport {
     private final String name;
     private final byte[] topicId;
     private final int partitions;
+    private final int replicationFactor;
+    private final int minInSyncReplicas;
     private final long apiTimeoutMs;
     private final KafkaRecordLimit recordLimit;
     private final KafkaProducer<byte[], byte[]> producer;
@@ -51,6 +53,8 @@ final class KafkaTransport implements LogTransport {
         this.name = config.toString();
         this.topicId = topic.id;
         this.partitions = topic.partitions;
+        this.replicationFactor = topic.replicationFactor;
+        this.minInSyncReplicas = topic.minInSyncReplicas;
         this.apiTimeoutMs = config.number("default.api.timeout.ms", 60_000);
         this.recordLimit = recordLimit;
         this.producer = producer;
@@ -103,29 +107,70 @@ final class KafkaTransport implements LogTransport {
 
     @Override
     public long[] append(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
+        List<Future<RecordMetadata>> sent = send(partitions, keys, values);
+        return acknowledged(partitions, sent);
+    }
+
+    /**
+     * Sends the records (the producer batches them with whatever other threads sent meanwhile)
+     * and returns what waits for their acknowledgements. {@code send} blocks only while the
+     * producer has no metadata for the topic or its buffer is full (at most {@code max.block.ms}).
+     */
+    @Override
+    public Appending submit(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
+        List<Future<RecordMetadata>> sent = send(partitions, keys, values);
+        return () -> acknowledged(partitions, sent);
+    }
+
+    private List<Future<RecordMetadata>> send(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
         List<Future<RecordMetadata>> sent = new ArrayList<>(keys.length);
         try {
             for (int i = 0; i < keys.length; i++) {
                 sent.add(producer.send(new ProducerRecord<>(config.topic(), partitions[i], keys[i], values[i])));
             }
-            long[] offsets = new long[keys.length];
+        } catch (RuntimeException e) {
+            throw notAcknowledged(keys.length, e);
+        }
+        return sent;
+    }
+
+    private long[] acknowledged(int[] partitions, List<Future<RecordMetadata>> sent) throws IOException {
+        long[] offsets = new long[sent.size()];
+        try {
             for (int i = 0; i < offsets.length; i++) {
                 offsets[i] = sent.get(i).get().offset();
             }
             return offsets;
         } catch (ExecutionException e) {
-            throw notAcknowledged(keys.length, e.getCause());
+            throw notAcknowledged(offsets.length, e.getCause(), partitions);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw notAcknowledged(keys.length, e);
-        } catch (RuntimeException e) {
-            throw notAcknowledged(keys.length, e);
+            throw notAcknowledged(offsets.length, e);
         }
     }
 
     private IOException notAcknowledged(int records, Throwable cause) {
         return new IOException(records + " journal record(s) not acknowledged within delivery.timeout.ms="
                 + config.number("delivery.timeout.ms", 120_000) + ": " + cause, cause);
+    }
+
+    /**
+     * As above, with what the cluster says of the records' partitions: the producer reports a
+     * send that ran out of time as a timeout, whatever kept it from being acknowledged.
+     */
+    private IOException notAcknowledged(int records, Throwable cause, int[] partitions) {
+        IOException failure = notAcknowledged(records, cause);
+        String diagnosis = PartitionDiagnosis.describe(config, apiTimeoutMs, partitions, replicationFactor, minInSyncReplicas);
+        return new IOException(failure.getMessage() + "; " + diagnosis, cause);
+    }
+
+    /** A metric of the producer's own ({@code producer-metrics} group), e.g. {@code records-per-request-avg}. */
+    double producerMetric(String name) {
+        return producer.metrics().entrySet().stream()
+                .filter(m -> m.getKey().group().equals("producer-metrics") && m.getKey().name().equals(name))
+                .map(m -> ((Number) m.getValue().metricValue()).doubleValue())
+                .findFirst()
+                .orElse(Double.NaN);
     }
 
     @Override
@@ -144,10 +189,23 @@ final class KafkaTransport implements LogTransport {
 
     @Override
     public void read(int partition, long endOffset, RecordBatches records) throws IOException {
+        read(partition, 0, endOffset, records);
+    }
+
+    /**
+     * Reads from {@code startOffset} (or the partition's first record, if compaction or retention
+     * removed the records before it).
+     */
+    @Override
+    public void read(int partition, long startOffset, long endOffset, RecordBatches records) throws IOException {
         KafkaConsumer<byte[], byte[]> reader = consumer();
         TopicPartition tp = new TopicPartition(config.topic(), partition);
         reader.assign(Collections.singleton(tp));
-        reader.seekToBeginning(Collections.singleton(tp));
+        if (startOffset <= 0) {
+            reader.seekToBeginning(Collections.singleton(tp));
+        } else {
+            reader.seek(tp, startOffset);
+        }
         long deadline = System.nanoTime() + Duration.ofMillis(apiTimeoutMs).toNanos();
         while (reader.position(tp, Duration.ofMillis(apiTimeoutMs)) < endOffset) {
             ConsumerRecords<byte[], byte[]> polled = reader.poll(Duration.ofMillis(200));

@@ -16,8 +16,19 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What the store requires of its topic, checked before it writes anything: a topic that would
- * delete live journals (retention), or reject every write (min.insync.replicas above the
- * replication factor), is refused at start with the setting to change, instead of failing later.
+ * delete live journals (retention), reject every write (min.insync.replicas above the replication
+ * factor), or acknowledge a journal record that one broker's loss can take away, is refused at
+ * start with the setting to change, instead of failing (or losing calls) later:
+ * <ul>
+ *   <li>{@code min.insync.replicas=1} with a replication factor of 2 or more: {@code acks=all}
+ *       then waits only for the replicas still in sync, which can be the leader alone, so an
+ *       acknowledged call may exist on one disk. The replication promises survival of a
+ *       machine's loss and the setting silently withdraws it, so it is refused. (A replication
+ *       factor of 1, a development topic, promises nothing of the kind: it is warned about.)</li>
+ *   <li>{@code unclean.leader.election.enable=true}: a replica that missed acknowledged records
+ *       may become leader, and those records are gone; a restore then runs journaled calls
+ *       again. Refused.</li>
+ * </ul>
  * Its max.message.bytes is read too: the store refuses records the topic would ({@link
  * KafkaRecordLimit}).
  */
@@ -29,12 +40,14 @@ final class TopicCheck {
         final int replicationFactor;
         /** The largest batch the broker takes for the topic (its max.message.bytes). */
         final long maxMessageBytes;
+        final int minInSyncReplicas;
 
-        Topic(byte[] id, int partitions, int replicationFactor, long maxMessageBytes) {
+        Topic(byte[] id, int partitions, int replicationFactor, long maxMessageBytes, int minInSyncReplicas) {
             this.id = id;
             this.partitions = partitions;
             this.replicationFactor = replicationFactor;
             this.maxMessageBytes = maxMessageBytes;
+            this.minInSyncReplicas = minInSyncReplicas;
         }
     }
 
@@ -80,6 +93,17 @@ final class TopicCheck {
             throw refuse(config, "has min.insync.replicas=" + minInSync + " but a replication factor of " + replicas
                     + ": every acks=all write would be refused");
         }
+        if (replicas >= 2 && minInSync < 2) {
+            throw refuse(config, "has min.insync.replicas=" + minInSync + " with a replication factor of " + replicas
+                    + ": acks=all would then acknowledge a journal record held by the leader alone whenever the other"
+                    + " replicas fall behind, and losing that broker loses acknowledged calls; set min.insync.replicas=2");
+        }
+        String unclean = value(settings, "unclean.leader.election.enable");
+        if (unclean.equals("true")) {
+            throw refuse(config, "has unclean.leader.election.enable=true: a replica that missed acknowledged journal"
+                    + " records could become leader and drop them, and a restore would run those calls again; set"
+                    + " unclean.leader.election.enable=false");
+        }
         Uuid id = description.topicId();
         byte[] bytes = new byte[16];
         long high = id.getMostSignificantBits();
@@ -90,7 +114,7 @@ final class TopicCheck {
         }
         String maxMessage = value(settings, "max.message.bytes");
         long maxMessageBytes = maxMessage.isEmpty() ? Long.MAX_VALUE : Long.parseLong(maxMessage);
-        return new Topic(bytes, description.partitions().size(), replicas, maxMessageBytes);
+        return new Topic(bytes, description.partitions().size(), replicas, maxMessageBytes, minInSync);
     }
 
     private static String value(Config settings, String name) {

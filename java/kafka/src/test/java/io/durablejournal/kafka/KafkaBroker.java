@@ -66,7 +66,7 @@ final class KafkaBroker {
         return shared;
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();
         }
@@ -120,8 +120,13 @@ final class KafkaBroker {
 
     /** How many times each record key (base64) has a value, not a tombstone, in the topic now. */
     Map<String, Integer> valueRecordsByKey(String topic, int partitions) {
+        return valueRecordsByKey(bootstrapServers(), topic, partitions);
+    }
+
+    /** {@link #valueRecordsByKey(String, int)} on the cluster at {@code bootstrapServers}. */
+    static Map<String, Integer> valueRecordsByKey(String bootstrapServers, String topic, int partitions) {
         Properties props = new Properties();
-        props.put("bootstrap.servers", bootstrapServers());
+        props.put("bootstrap.servers", bootstrapServers);
         props.put("key.deserializer", ByteArrayDeserializer.class.getName());
         props.put("value.deserializer", ByteArrayDeserializer.class.getName());
         Map<String, Integer> counts = new HashMap<>();
@@ -184,7 +189,7 @@ final class KafkaBroker {
         run(List.of("kafka.tools.StorageTool", "format", "-t", CLUSTER_ID, "-c", properties().toString()), dir.resolve("format.log"));
     }
 
-    private static List<String> java(List<String> jvmArgs, List<String> mainAndArgs) {
+    static List<String> java(List<String> jvmArgs, List<String> mainAndArgs) {
         String classpath = System.getProperty("durablejournal.kafka.brokerClasspath");
         if (classpath == null || classpath.isEmpty()) {
             throw new IllegalStateException("system property durablejournal.kafka.brokerClasspath is not set (gradle :kafka:junitTest sets it)");
@@ -199,7 +204,7 @@ final class KafkaBroker {
         return command;
     }
 
-    private static void run(List<String> mainAndArgs, Path log) throws Exception {
+    static void run(List<String> mainAndArgs, Path log) throws Exception {
         Process format = new ProcessBuilder(java(List.of(), mainAndArgs)).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
@@ -243,7 +248,7 @@ final class KafkaBroker {
         }
     }
 
-    private static String tail(Path log) throws IOException {
+    static String tail(Path log) throws IOException {
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     }
@@ -263,6 +268,11 @@ final class KafkaBroker {
         if (process != null) {
             process.destroyForcibly().waitFor();
         }
+    }
+
+    /** CPU time the broker process has used so far (user + system), from /proc; -1 where there is none. */
+    synchronized long cpuNanos() {
+        return process == null ? -1 : ProcessCpu.nanos(process.pid());
     }
 
     synchronized void restart() throws Exception {

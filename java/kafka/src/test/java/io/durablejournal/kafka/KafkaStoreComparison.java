@@ -24,19 +24,28 @@ import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Flink Agents 0.3.1's {@code KafkaActionStateStore} (the whole ActionState as JSON on every call,
- * then {@code flush}) against ours (one delta record per call, each acknowledged) on the same
- * broker, in one run: actions of n = 10 and 100 calls of 1 KB, the time per action and the bytes
- * each one adds to its topic (the partition's size on the broker, record batch overhead included).
- * Not a test: it asserts no timing. Run: {@code gradle :kafka:kafkaBench}.
- *
- * <p>An action here is what an operator persists for it: the initial state, each call's outcome,
- * and the completion. Rounds alternate the two stores; the table shows the median round.
+ * The Kafka store against a bare {@code kafka-clients} producer and against Flink Agents 0.3.1's
+ * {@code KafkaActionStateStore} (the whole ActionState as JSON on every call, then {@code flush}),
+ * on one broker in one run. Not a test: it asserts no timing. Run: {@code gradle :kafka:kafkaBench}.
+ * <ol>
+ *   <li>One call's latency: a durable call of 1 KB on our store, the same record's bytes sent by a
+ *       bare producer with the same settings ({@code acks=all}, idempotent) and waited for, and
+ *       Flink Agents' put of the state after such a call; the three take turns, so load on the
+ *       machine hits them alike.</li>
+ *   <li>Throughput on one subtask: 64 actions in flight on 64 threads (what the async operator
+ *       runs with {@code maxInFlight} 64), each action 10 durable calls of 1 KB on its own key,
+ *       against Flink Agents' store driven as its operator drives it (one put at a time, from the
+ *       task thread).</li>
+ *   <li>Bytes: actions of n = 10 and 100 calls, the time per action and the bytes each one adds to
+ *       its topic (the partition's size on the broker, record batch overhead included). An action
+ *       is what an operator persists for it: the initial state, each call's outcome, and the
+ *       completion. Rounds alternate the two stores; the table shows the median round.</li>
+ * </ol>
  */
 public final class KafkaStoreComparison {
-    private static final int PAYLOAD = 1024;
+    static final int PAYLOAD = 1024;
     private static final int ROUNDS = 3;
-    private static final byte[] RESULT = new byte[PAYLOAD];
+    static final byte[] RESULT = new byte[PAYLOAD];
 
     static {
         new Random(42).nextBytes(RESULT);
@@ -80,9 +89,10 @@ public final class KafkaStoreComparison {
         }
     }
 
-    private static final class Theirs implements Subject {
-        private final KafkaActionStateStore store;
-        private final Action action;
+    /** Flink Agents' store on a topic it creates (one partition, replication 1, compacted). */
+    static final class Theirs implements Subject {
+        final KafkaActionStateStore store;
+        final Action action;
         private final int calls;
 
         Theirs(KafkaBroker broker, String topic, int calls) throws Exception {
@@ -164,7 +174,26 @@ public final class KafkaStoreComparison {
     public static void main(String[] args) throws Exception {
         KafkaBroker broker = KafkaBroker.shared();
         System.out.println("Kafka 4.0.0 broker (KRaft, one node) at " + broker.bootstrapServers() + "; " + PAYLOAD
-                + " B per call; median of " + ROUNDS + " rounds after a warm-up round");
+                + " B per call");
+        // Parts to run (default all): latency, throughput, restore, bytes.
+        List<String> parts = args.length == 0 ? List.of("latency", "throughput", "restore", "bytes") : List.of(args);
+        if (parts.contains("latency")) {
+            System.out.println();
+            KafkaBenchLatency.run(broker);
+        }
+        if (parts.contains("throughput")) {
+            System.out.println();
+            KafkaBenchThroughput.run(broker);
+        }
+        if (parts.contains("restore")) {
+            System.out.println();
+            KafkaBenchRestore.run(broker);
+        }
+        if (!parts.contains("bytes")) {
+            System.exit(0);
+        }
+        System.out.println();
+        System.out.println("Bytes per action: median of " + ROUNDS + " rounds after a warm-up round");
         System.out.println();
         System.out.println("| n calls | store | time per action | per call | bytes per action | bytes vs ours |");
         System.out.println("|---|---|---|---|---|---|");

@@ -98,6 +98,32 @@ class KafkaStoreContractTest {
     }
 
     @Test
+    void aRestoreReadsFromWhereItsMarkerSaysNotFromOffsetZero() throws Exception {
+        String topic = newTopic(1);
+        LogActionStateStore first = fresh(topic);
+        // Forty actions that completed and were pruned: 4 records and 4 tombstones each, all dead.
+        for (int i = 0; i < 40; i++) {
+            String key = "done-" + i;
+            try (DurableExecutionContext journal = first.openContext(key, 0, "act", event(key, 0), null)) {
+                journal.recordCallCompletion("a", new byte[] {1}, null);
+                journal.recordCallCompletion("b", new byte[] {2}, null);
+                journal.markCompleted();
+            }
+            first.pruneStateAt(key, 0);
+        }
+        // One action in flight at the checkpoint: its put and one call.
+        DurableExecutionContext live = first.openContext("live", 0, "act", event("live", 0), null);
+        live.recordCallCompletion("c", new byte[] {3}, null);
+        byte[] marker = first.getRecoveryMarker();
+        live.close();
+
+        LogActionStateStore restored = restored(topic, 0, MAX_PARALLELISM - 1, List.of(marker));
+        assertEquals(2, restored.stats().recordsLoaded(), "the live action's two records, none of the 320 before them");
+        assertEquals(1, restored.get("live", 0, "act", event("live", 0)).getCallResults().size());
+        assertNull(restored.get("done-39", 0, "act", event("done-39", 0)));
+    }
+
+    @Test
     void everyDurableCallIsOneRecordTheBrokerAcknowledgedBeforeTheCallReturns() throws Exception {
         String topic = newTopic(1);
         LogActionStateStore store = fresh(topic);

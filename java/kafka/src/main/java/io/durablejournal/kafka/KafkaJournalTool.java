@@ -1,0 +1,211 @@
+package io.durablejournal.kafka;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * For operators of a Kafka-backed store (a main in the Kafka jar):
+ * <ul>
+ *   <li>{@code dump <servers> <topic> [file]}: writes the topic's records, every partition from
+ *       its first record to its end, for {@code durable-journal list|show|verify} (the Rust
+ *       binary) to read: {@code ... dump host:9092 journal | durable-journal list -}. It reads
+ *       with assigned partitions: it joins no consumer group and commits no offset, so it is safe
+ *       beside a running job.</li>
+ *   <li>{@code drop <servers> <topic> <lineage>...}: removes the journals of job histories that
+ *       will never be restored again (a lineage, as {@code list} prints it, is a job's history;
+ *       one that no retained checkpoint or savepoint names is dead): appends a tombstone for each
+ *       of their record keys, so compaction deletes them. It refuses nothing by itself: check that
+ *       no job will restore the lineage first.</li>
+ * </ul>
+ * Other client settings (security) come from {@code -Dkafka.<setting>=<value>} system properties.
+ */
+public final class KafkaJournalTool {
+    private static final String USAGE = "usage: KafkaJournalTool dump <bootstrap-servers> <topic> [file]\n"
+            + "       KafkaJournalTool drop <bootstrap-servers> <topic> <lineage-hex>...\n"
+            + "(client settings: -Dkafka.<setting>=<value>, e.g. -Dkafka.security.protocol=SSL)";
+    private static final byte[] MAGIC = {'D', 'J', 'K', 'D'};
+    private static final int VERSION = 1;
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private KafkaJournalTool() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length >= 3 && args[0].equals("dump") && args.length <= 4) {
+            try (OutputStream out = args.length == 4 ? new FileOutputStream(args[3]) : System.out) {
+                long records = dump(clientProperties(args[1]), args[2], out);
+                System.err.println("dumped " + records + " records of topic '" + args[2] + "'");
+            }
+        } else if (args.length >= 4 && args[0].equals("drop")) {
+            List<byte[]> lineages = new ArrayList<>();
+            for (int i = 3; i < args.length; i++) {
+                lineages.add(lineage(args[i]));
+            }
+            long tombstones = drop(clientProperties(args[1]), args[2], lineages);
+            System.out.println("appended " + tombstones + " tombstones to topic '" + args[2] + "'; compaction deletes the"
+                    + " records once the partitions' segments roll (segment.ms / segment.bytes)");
+        } else {
+            System.err.println(USAGE);
+            System.exit(2);
+        }
+    }
+
+    private static Properties clientProperties(String servers) {
+        Properties props = new Properties();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("kafka.")) {
+                props.put(name.substring("kafka.".length()), System.getProperty(name));
+            }
+        }
+        props.put("bootstrap.servers", servers);
+        return props;
+    }
+
+    private static byte[] lineage(String hex) {
+        if (!hex.matches("[0-9a-fA-F]{32}")) {
+            throw new IllegalArgumentException("a lineage is 32 hex digits, as durable-journal list prints it: " + hex);
+        }
+        byte[] out = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            out[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+        }
+        return out;
+    }
+
+    /** Reads every record of {@code topic}, partition by partition, and hands it to {@code each}. */
+    private static long readAll(Properties client, String topic, RecordSink each) throws IOException {
+        Properties props = new Properties();
+        props.putAll(client);
+        // No group.id: assigned partitions, nothing committed, no group joined.
+        props.remove("group.id");
+        props.put("enable.auto.commit", "false");
+        props.put("auto.offset.reset", "earliest");
+        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        long records = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60));
+            if (partitions == null || partitions.isEmpty()) {
+                throw new IllegalArgumentException("topic '" + topic + "' does not exist at " + client.get("bootstrap.servers"));
+            }
+            for (int p = 0; p < partitions.size(); p++) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                consumer.assign(List.of(tp));
+                consumer.seekToBeginning(List.of(tp));
+                long end = consumer.endOffsets(List.of(tp)).get(tp);
+                while (consumer.position(tp) < end) {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL).records(tp)) {
+                        if (record.offset() < end) {
+                            each.accept(p, record.offset(), record.key(), record.value());
+                            records++;
+                        }
+                    }
+                }
+            }
+        }
+        return records;
+    }
+
+    @FunctionalInterface
+    private interface RecordSink {
+        void accept(int partition, long offset, byte[] key, byte[] value) throws IOException;
+    }
+
+    /** Writes the topic's records in the dump framing (see {@code rust/store/log/inspect.rs}). */
+    static long dump(Properties client, String topic, OutputStream out) throws IOException {
+        DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out, 1 << 16));
+        data.write(MAGIC);
+        data.write(VERSION);
+        ByteBuffer header = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        long records = readAll(client, topic, (partition, offset, key, value) -> {
+            byte[] k = key == null ? new byte[0] : key;
+            header.clear();
+            header.putInt(partition).putLong(offset).putInt(k.length);
+            data.write(header.array(), 0, 16);
+            data.write(k);
+            ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(value == null ? -1 : value.length);
+            data.write(length.array());
+            if (value != null) {
+                data.write(value);
+            }
+        });
+        data.flush();
+        return records;
+    }
+
+    /**
+     * Appends a tombstone for every record key of {@code lineages} whose newest record holds a
+     * value (acks=all, idempotent, as the store writes). Returns how many.
+     */
+    static long drop(Properties client, String topic, List<byte[]> lineages) throws Exception {
+        // Per partition, the keys of those lineages whose newest record is a value.
+        Map<Integer, Map<ByteBuffer, Boolean>> live = new HashMap<>();
+        readAll(client, topic, (partition, offset, key, value) -> {
+            if (key != null && key.length > 17 && key[0] == 1 && ofLineage(key, lineages)) {
+                live.computeIfAbsent(partition, p -> new HashMap<>()).put(ByteBuffer.wrap(key), value != null);
+            }
+        });
+        Properties props = new Properties();
+        props.putAll(client);
+        props.put("acks", "all");
+        props.put("enable.idempotence", "true");
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        long tombstones = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (Map.Entry<Integer, Map<ByteBuffer, Boolean>> partition : live.entrySet()) {
+                for (Map.Entry<ByteBuffer, Boolean> key : partition.getValue().entrySet()) {
+                    if (key.getValue()) {
+                        sent.add(producer.send(new ProducerRecord<>(topic, partition.getKey(), key.getKey().array(), null)));
+                        tombstones++;
+                    }
+                }
+            }
+            for (Future<RecordMetadata> one : sent) {
+                one.get();
+            }
+        }
+        return tombstones;
+    }
+
+    /** Whether a record key (format 1: the lineage in bytes 1..16) belongs to one of {@code lineages}. */
+    private static boolean ofLineage(byte[] key, List<byte[]> lineages) {
+        for (byte[] lineage : lineages) {
+            if (Arrays.equals(key, 1, 17, lineage, 0, 16)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** For tests: the lineage bytes as {@code durable-journal list} prints them. */
+    static String hex(byte[] lineage) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : lineage) {
+            out.append(String.format("%02x", b & 0xff));
+        }
+        return out.toString();
+    }
+}
