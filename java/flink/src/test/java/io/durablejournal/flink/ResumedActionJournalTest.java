@@ -3,6 +3,7 @@ package io.durablejournal.flink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.durablejournal.ActionState;
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.store.ActionStateStore;
@@ -65,7 +66,7 @@ class ResumedActionJournalTest {
             }
             return answer.toString();
         };
-        return new DurableActionRunner<>(ACTION, action, String.class);
+        return new DurableActionRunner<>(ACTION, action, String.class, DivergencePolicy.WARN);
     }
 
     @Test
@@ -112,7 +113,7 @@ class ResumedActionJournalTest {
                 throw new IllegalStateException("crash after the calls");
             };
             try {
-                new DurableActionRunner<>(ACTION, crashesAfterItsCalls, String.class)
+                new DurableActionRunner<>(ACTION, crashesAfterItsCalls, String.class, DivergencePolicy.WARN)
                         .run(new OpenNotingStore(memory, first), KEY, SEQ, "q", new DurableActionRunner.Tally());
             } catch (IllegalStateException expected) {
                 // Interrupted after its third call.
