@@ -3,6 +3,7 @@ package io.durablejournal.bench;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flinkagents.JournalActionStateStore;
 import io.durablejournal.flinkagents.JournaledJavaFunction;
+import io.durablejournal.flinkagents.NativeJournalContext;
 import java.util.Collections;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.api.Event;
@@ -127,6 +128,10 @@ public class FlinkAgentsOperatorBenchmark {
         context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(KEY, seqNum, action, event, state,
                 (key, s, a, e, st) -> store.put(key, s, a, e, st)));
         action.getExec().call(event, context);
+        if (context.getDurableExecutionContext() instanceof NativeJournalContext && !complete) {
+            // The attempt ends here (as at a failover): the next recover() reads the entry from the store.
+            ((NativeJournalContext) context.getDurableExecutionContext()).release();
+        }
         if (complete) {
             ActionState done = store.get(KEY, seqNum, action, event);
             done.markCompleted();
