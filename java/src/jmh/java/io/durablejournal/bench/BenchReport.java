@@ -69,6 +69,7 @@ public final class BenchReport {
             report.printRecord();
             report.printJni();
             report.printHandleOwner();
+            report.printFlinkAgentsOperator();
         } else {
             System.out.println("No JMH results at " + results + " (the jmh run failed, was filtered to nothing, or listed only): no ratio tables.");
         }
@@ -339,6 +340,34 @@ public final class BenchReport {
             default:
                 return "Flink Agents 0.3.1, its ActionStateSerde per persist";
         }
+    }
+
+    /** The native journal against Flink Agents' own journal on its operator path, over the same store. */
+    private void printFlinkAgentsOperator() {
+        System.out.println();
+        System.out.println("6. Flink Agents' operator path over the adapter's store (FlinkAgentsOperatorBenchmark): CPU time per action");
+        System.out.println("   of n calls, the native journal vs Flink Agents 0.3.1's own journal (its DurableExecutionContext)");
+        Table table = new Table("n", "payload", "record: Flink Agents", "native journal", "vs Flink Agents", "wall clock",
+                "recover: Flink Agents", "native journal", "vs Flink Agents", "wall clock");
+        for (int n : new int[] {1, 10, 100}) {
+            for (int payload : PAYLOADS) {
+                String base = "calls=" + n + " path=flinkAgents payloadBytes=" + payload;
+                String ours = "calls=" + n + " path=nativeJournal payloadBytes=" + payload;
+                Score recordTheirs = cpu("FlinkAgentsOperatorBenchmark.record", base);
+                Score recordOurs = cpu("FlinkAgentsOperatorBenchmark.record", ours);
+                Score recoverTheirs = cpu("FlinkAgentsOperatorBenchmark.recover", base);
+                Score recoverOurs = cpu("FlinkAgentsOperatorBenchmark.recover", ours);
+                if (recordTheirs == null || recordOurs == null || recoverTheirs == null || recoverOurs == null) {
+                    continue;
+                }
+                table.row(String.valueOf(n), size(payload), recordTheirs.toString(), recordOurs.toString(),
+                        versus(recordTheirs, recordOurs),
+                        wallVersus("FlinkAgentsOperatorBenchmark.record", base, "FlinkAgentsOperatorBenchmark.record", ours),
+                        recoverTheirs.toString(), recoverOurs.toString(), versus(recoverTheirs, recoverOurs),
+                        wallVersus("FlinkAgentsOperatorBenchmark.recover", base, "FlinkAgentsOperatorBenchmark.recover", ours));
+            }
+        }
+        table.print();
     }
 
     /** A plain-text table whose columns are as wide as their widest cell. */

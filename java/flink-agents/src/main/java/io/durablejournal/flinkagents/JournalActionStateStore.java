@@ -147,11 +147,25 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
     }
 
+    /**
+     * The stored state, or null (a miss hides the key's later sequence numbers). While the
+     * action's native journal is open, the state the operator was served without call results
+     * ({@link NativeJournalContext#stateToComplete}): the journal holds the calls, and the
+     * operator reads the state there only to complete it, which drops them.
+     */
     @Override
     public synchronized ActionState get(Object key, long seqNum, Action action, Event event) {
         String keyText = keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
+        JournalAddress address = new JournalAddress(keyText, seqNum, action.getName(), eventIdentity);
+        NativeJournalContext journaling = openJournals.get(address);
+        if (journaling != null && journaling.isOpen()) {
+            // The action's native journal holds its calls; the operator completes the state.
+            ActionState inProgress = journaling.stateToComplete();
+            SERVED.set(new Served(this, address, key, action, event, inProgress));
+            return inProgress;
+        }
         byte[] found = opened.getJson(keyText, seqNum, action.getName(), eventIdentity);
         if (found == null) {
             return null;
@@ -163,8 +177,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             events.reemitted(found, state.getOutputEvents());
         }
         replays.found(keyText, seqNum, action.getName(), eventIdentity, state);
-        SERVED.set(new Served(this, new JournalAddress(keyText, seqNum, action.getName(), eventIdentity), key, action,
-                event, state));
+        SERVED.set(new Served(this, address, key, action, event, state));
         return state;
     }
 

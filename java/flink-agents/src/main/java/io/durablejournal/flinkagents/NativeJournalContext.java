@@ -68,6 +68,11 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         return journal;
     }
 
+    /** The state the operator was served for this action (what the journal was created over). */
+    ActionState servedState() {
+        return served;
+    }
+
     /** Whether the core journal was opened (some durable call or bridge method reached it). */
     boolean isOpen() {
         return journal != null;
@@ -78,11 +83,29 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         return address;
     }
 
-    /** Releases the core journal (the store calls this once the action's completed state is put). */
-    void release() {
+    /**
+     * Frees the core journal; a later durable call opens it again over the stored entry. The store
+     * calls this once the action's completed state is put, when the entry is pruned and when it
+     * closes.
+     */
+    public void release() {
         if (journal != null) {
             journal.close();
+            journal = null;
         }
+    }
+
+    /**
+     * The action's state for Flink Agents' operator to complete while this journal is open: the
+     * state it was served, without call results. The operator reads the state there only to add
+     * memory updates and output events and mark it completed ({@code maybePersistTaskResult}),
+     * which drops the call results; reading them back from the store would cost a whole-state
+     * serialization per action.
+     */
+    ActionState stateToComplete() {
+        return new ActionState(served.getTaskEvent(), new java.util.ArrayList<>(served.getSensoryMemoryUpdates()),
+                new java.util.ArrayList<>(served.getShortTermMemoryUpdates()), new java.util.ArrayList<>(served.getOutputEvents()),
+                null, false);
     }
 
     @Override

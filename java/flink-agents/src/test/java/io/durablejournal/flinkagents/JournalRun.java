@@ -17,7 +17,9 @@ final class JournalRun {
         /** After the calls before the reconcilable one are recorded: a plain exception. */
         AFTER_RECORDED_CALLS,
         /** Inside the reconcilable call's body: an {@link Error}, which no journal records, so its slot stays PENDING. */
-        INSIDE_A_CALL
+        INSIDE_A_CALL,
+        /** In {@link EchoAgent}'s second echo, after its durable call is recorded. */
+        SECOND_ECHO
     }
 
     /** Thrown by the staged crash. */
@@ -94,6 +96,13 @@ final class JournalRun {
     void crashInsideACall() {
         if (takeCrash(Crash.INSIDE_A_CALL)) {
             throw new InjectedCrash("inside a reconcilable call");
+        }
+    }
+
+    /** Crashes the second echo once, after its call is recorded. */
+    void crashInSecondEcho(int echoRuns) {
+        if (echoRuns == 2 && takeCrash(Crash.SECOND_ECHO)) {
+            throw new IllegalStateException("injected crash in the second echo");
         }
     }
 

@@ -96,6 +96,7 @@ class NativeJournalContextTest {
             RunnerContextImpl diverging = runAction(store, "user-2", 4, Fixtures.input(2));
             assertNull(diverging.matchNextOrClearSubsequentCallResult("b", ""), "another call at index 0");
             diverging.clearCallResultsFromCurrentIndexAndPersist();
+            ((NativeJournalContext) diverging.getDurableExecutionContext()).release(); // the attempt ends
             assertEquals(0, store.get("user-2", 4, draft, Fixtures.input(2)).getCallResultCount());
         }
     }
@@ -105,6 +106,7 @@ class NativeJournalContextTest {
         try (JournalActionStateStore store = Fixtures.store(ActionStateStoreFactory.inMemory(), 0, 1, 0)) {
             RunnerContextImpl first = runAction(store, "user-3", 2, Fixtures.input(3));
             first.appendPendingCall("tools.search", "0123456789abcdef");
+            ((NativeJournalContext) first.getDurableExecutionContext()).release(); // the attempt ends
             CallResult stored = store.get("user-3", 2, draft, Fixtures.input(3)).getCallResults().get(0);
             assertEquals("tools.search::0123456789abcdef", stored.getFunctionId());
 
@@ -117,6 +119,32 @@ class NativeJournalContextTest {
         }
         assertEquals("a::b", NativeJournalContext.functionIdOf("a::b"), "only a 16-hex-digit tail is a digest");
         assertEquals("", NativeJournalContext.argsDigestOf("plain"));
+    }
+
+    @Test
+    void theOperatorCompletesTheStateWithoutReadingTheJournaledCallsBackAndTheJournalIsReleased() {
+        try (JournalActionStateStore store = Fixtures.store(ActionStateStoreFactory.inMemory(), 0, 1, 0)) {
+            InputEvent event = Fixtures.input(6);
+            RunnerContextImpl context = runAction(store, "user-6", 3, event);
+            context.recordCallCompletion("a", "", CHAT, null);
+            context.recordCallCompletion("b", "", CHAT, null);
+            NativeJournalContext journal = (NativeJournalContext) context.getDurableExecutionContext();
+
+            // maybePersistTaskResult: get, add outputs, mark completed, put.
+            ActionState toComplete = store.get("user-6", 3, draft, event);
+            assertEquals(0, toComplete.getCallResultCount(), "the calls are the journal's");
+            assertFalse(toComplete.isCompleted());
+            org.apache.flink.agents.api.OutputEvent output = new org.apache.flink.agents.api.OutputEvent("answer");
+            toComplete.addEvent(output);
+            toComplete.markCompleted();
+            store.put("user-6", 3, draft, event, toComplete);
+
+            assertFalse(journal.isOpen(), "the completed action's journal is released");
+            ActionState stored = store.get("user-6", 3, draft, Fixtures.input(6));
+            assertTrue(stored.isCompleted());
+            assertEquals(1, stored.getOutputEvents().size());
+            assertEquals(0, stored.getCallResultCount());
+        }
     }
 
     @Test

@@ -16,6 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.agents.plan.AgentConfiguration;
@@ -128,6 +131,38 @@ class NativeJournalJobTest {
         assertEquals(1, (int) run.runs().get("lookup"));
     }
 
+    /**
+     * An action that sends two equal events: each event's action has an entry of its own (events
+     * identified by content would share one, apache/flink-agents#1084), found again after a
+     * restore: the second echo crashes after its call, and the restored job re-emits the first
+     * echo's output from the store and replays the second's call.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void twoEqualEventsSentByOneActionEachHaveTheirOwnJournalAcrossARestore() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.SECOND_ECHO);
+        List<String> answers = runJob(runId, plan(runId, new EchoAgent()), Collections.singletonList("hello"), true, 3, null);
+
+        assertTrue(run.crashed());
+        Collections.sort(answers);
+        assertEquals(java.util.Arrays.asList("hello #1", "hello #2"), answers);
+        assertEquals(2, (int) run.runs().get("count"), "each echo's call ran once: " + run.runs());
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void twoEqualRecordsOfOneKeyAreTwoInputsEachWithItsOwnJournal() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.NONE);
+        List<String> answers = runJob(runId, plan(runId, new EchoAgent()), java.util.Arrays.asList("same", "same"), true, 0,
+                null);
+
+        Collections.sort(answers);
+        assertEquals(java.util.Arrays.asList("same #1", "same #2", "same #3", "same #4"), answers);
+        assertEquals(4, (int) run.runs().get("count"));
+    }
+
     private static void assertCallsRanOnce(JournalRun run) {
         Map<String, Integer> runs = run.runs();
         for (String call : new String[] {"greet", "lookup", "charge", "notify"}) {
@@ -137,6 +172,12 @@ class NativeJournalJobTest {
 
     /** The job's answers; it fails (throws) when the action keeps failing or there are no restarts left. */
     private List<String> runJob(String runId, boolean nativeJournal, int restarts, Path restoreFrom) throws Exception {
+        return runJob(runId, plan(runId, new JournalSemanticsAgent()), Collections.singletonList("request-1"), nativeJournal,
+                restarts, restoreFrom);
+    }
+
+    private List<String> runJob(String runId, AgentPlan plan, List<String> records, boolean nativeJournal, int restarts,
+            Path restoreFrom) throws Exception {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, tmp.resolve("checkpoints").toUri().toString());
@@ -156,33 +197,45 @@ class NativeJournalJobTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(1);
         KeyedStream<String, String> input = env
-                .addSource(new GatedSource(runId, Collections.singletonList("request-1")), "requests", Types.STRING)
+                .addSource(new GatedSource(runId, records), "requests", Types.STRING)
                 .uid("requests")
                 .keyBy(request -> request, Types.STRING);
         ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(tmp.resolve("store").toString());
         MethodByReference.register(env);
         DataStream<String> answers = input
                 .transform(DurableAgents.OPERATOR_NAME, TypeInformation.of(Object.class),
-                        new DurableActionExecutionOperatorFactory<String, Object>(plan(runId), true, stores, nativeJournal))
+                        new DurableActionExecutionOperatorFactory<String, Object>(plan, true, stores, nativeJournal))
                 .uid("agent")
                 .map(output -> (String) output, Types.STRING)
                 .uid("answers");
         List<String> collected = new ArrayList<>();
         try (CloseableIterator<String> results = answers.collectAsync()) {
             JobClient client = env.executeAsync("native journal " + (nativeJournal ? "on" : "off"));
+            // A job that never reaches its staged crash would hold its source forever, and Flink's
+            // collect iterator ignores interrupts: past the deadline the job is cancelled, so the
+            // test fails instead of hanging.
+            ScheduledFuture<?> deadline = DEADLINES.schedule(() -> client.cancel(), JOB_DEADLINE_SECONDS, TimeUnit.SECONDS);
             try {
                 results.forEachRemaining(collected::add);
             } finally {
+                deadline.cancel(false);
                 client.getJobExecutionResult().get();
             }
         }
         return collected;
     }
 
-    static AgentPlan plan(String runId) throws Exception {
+    private static final long JOB_DEADLINE_SECONDS = 90;
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "job-deadline");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    static AgentPlan plan(String runId, org.apache.flink.agents.api.agents.Agent agent) throws Exception {
         Map<String, Object> config = new HashMap<>();
         config.put(JournalSemanticsAgent.RUN_ID, runId);
-        return new AgentPlan(new JournalSemanticsAgent(), new AgentConfiguration(config));
+        return new AgentPlan(agent, new AgentConfiguration(config));
     }
 
     /** The newest retained checkpoint under the test's checkpoint directory. */
