@@ -8,12 +8,14 @@ import java.util.Map;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.agents.plan.Function;
 import org.apache.flink.agents.plan.JavaFunction;
+import org.apache.flink.agents.plan.PythonFunction;
 import org.apache.flink.agents.plan.actions.Action;
 
 /**
- * Rebuilds an agent plan so that its Java actions run on the native journal: every action whose
+ * Rebuilds an agent plan so that its actions run on the native journal: every action whose
  * function is a {@link JavaFunction} (the agent's {@code @Action} methods and Flink Agents'
- * built-in chat and tool actions) gets a {@link JournaledJavaFunction} over the same method; the
+ * built-in chat and tool actions) gets a {@link JournaledJavaFunction} over the same method, and
+ * every {@link PythonFunction} a {@link JournaledPythonFunction} over the same module and name; the
  * resources and the configuration are the plan's own. Done on the task manager, in the operator
  * factory: Flink Agents writes a plan into the job graph as JSON, where only the class names of
  * its functions survive.
@@ -21,7 +23,7 @@ import org.apache.flink.agents.plan.actions.Action;
 final class JournaledPlans {
     private JournaledPlans() {}
 
-    /** The plan with its Java actions journaled natively; other actions (Python) as they are. */
+    /** The plan with its Java and Python actions journaled natively. */
     static AgentPlan withNativeJournal(AgentPlan plan) {
         Map<Action, Action> rebuilt = new IdentityHashMap<>();
         Map<String, Action> actions = new LinkedHashMap<>();
@@ -42,6 +44,14 @@ final class JournaledPlans {
 
     private static Action journaled(Action action) {
         Function exec = action.getExec();
+        if (exec instanceof PythonFunction && !(exec instanceof JournaledPythonFunction)) {
+            try {
+                return new Action(action.getName(), new JournaledPythonFunction((PythonFunction) exec),
+                        action.getListenEventTypes(), action.getConfig());
+            } catch (Exception e) {
+                throw new IllegalArgumentException("cannot journal action '" + action.getName() + "' natively: " + e.getMessage(), e);
+            }
+        }
         if (!(exec instanceof JavaFunction) || exec instanceof JournaledJavaFunction) {
             return action;
         }

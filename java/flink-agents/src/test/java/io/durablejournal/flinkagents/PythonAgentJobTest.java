@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.plan.AgentPlan;
-import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -112,13 +111,9 @@ class PythonAgentJobTest {
             expected.put("action " + name, name.equals(crashed) ? 2 : 1);
         }
         expected.put("reconcile " + crashed, 1);
-        // The journal each run of the action had, as the action saw it: the native one where the
-        // adapter's plan gives Python actions a JournaledPythonFunction (JournaledPlans), else
-        // Flink Agents' own over the same store.
-        boolean journaledNatively = JournaledPlans.withNativeJournal(plan).getActions().get("answer").getExec()
-                instanceof JournaledPythonFunction;
-        String journal = journaledNatively ? NativeJournalContext.class.getName()
-                : RunnerContextImpl.DurableExecutionContext.class.getName();
+        // The journal each run of the action had, as the action saw it: the native one, which the
+        // adapter's plan gives every Python action (JournaledPlans -> JournaledPythonFunction).
+        String journal = NativeJournalContext.class.getName();
         System.out.println("[python agent] durable calls decided by " + journal);
         assertEquals(Collections.nCopies(REQUESTS.size() + 1, journal), journals, "every run of the action had it");
         assertEquals(expected, runs, "every side effect ran once; the crashed action ran twice, its pending call "
