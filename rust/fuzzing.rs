@@ -21,7 +21,7 @@ use crate::identity;
 use crate::model::ActionState;
 use crate::store::file::record::{self, Record};
 use crate::store::file::{segment_header_bytes, FrameFormat, FrameHeader, FrameScanner, Scanned};
-use crate::store::log::{KeyGroupRange, Lineage, LogLayout, LogRecord, LogSink};
+use crate::store::log::{Acknowledged, Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogRecord, LogSink};
 use crate::store::{ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, LogStore, StateKey};
 
 /// The ActionState JSON reader (`ActionState::from_json`): any input is read
@@ -198,15 +198,16 @@ fn digest_through_c_abi(data: &[u8]) -> Result<String, i32> {
 struct NullLog(Vec<u64>);
 
 impl LogSink for NullLog {
-    fn append(&mut self, records: &[LogRecord]) -> crate::Result<Vec<u64>> {
-        Ok(records
+    fn submit(&mut self, records: &[LogRecord]) -> crate::Result<Box<dyn Acknowledgement>> {
+        let offsets = records
             .iter()
             .map(|r| {
                 let next = &mut self.0[r.partition as usize];
                 *next += 1;
                 *next - 1
             })
-            .collect())
+            .collect();
+        Ok(Box::new(Acknowledged(Ok(offsets))))
     }
 
     fn name(&self) -> &str {
