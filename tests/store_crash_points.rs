@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use durable_journal::store::crash_points::{self, ALL, COUNTS_ENV, CRASH_AT_ENV};
-use durable_journal::store::log::{KeyGroupRange, Lineage, LogLayout, LogRecord};
+use durable_journal::store::log::{Acknowledged, Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogRecord};
 use durable_journal::store::{
     ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, LogSink, LogStore,
     StateKey, StorePersister,
@@ -115,16 +115,13 @@ struct FileLog {
 
 impl FileLog {
     fn open(path: &Path) -> FileLog {
-        let next_offsets = read_log(path).iter().fold(vec![0; layout().partitions as usize], |mut next, r| {
-            next[r.partition as usize] += 1;
-            next
-        });
+        let next_offsets = end_offsets(path);
         FileLog { file: OpenOptions::new().create(true).append(true).open(path).unwrap(), next_offsets }
     }
 }
 
 impl LogSink for FileLog {
-    fn append(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
+    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
         let mut bytes = Vec::new();
         let mut offsets = Vec::new();
         for record in records {
@@ -143,12 +140,20 @@ impl LogSink for FileLog {
             *next += 1;
         }
         self.file.write_all(&bytes).unwrap();
-        Ok(offsets)
+        Ok(Box::new(Acknowledged(Ok(offsets))))
     }
 
     fn name(&self) -> &str {
         "file log"
     }
+}
+
+/// Per partition, the offset the log's next record gets (what a marker names).
+fn end_offsets(path: &Path) -> Vec<u64> {
+    read_log(path).iter().fold(vec![0; layout().partitions as usize], |mut next, r| {
+        next[r.partition as usize] += 1;
+        next
+    })
 }
 
 fn read_log(path: &Path) -> Vec<LogRecord> {
@@ -248,8 +253,9 @@ fn child_workload() {
             for n in 0..ENTRIES {
                 store.bind_key_group(&user(n), n % MAX_PARALLELISM).unwrap();
             }
+            let log_path = Path::new(store_path).to_path_buf();
             run(&mut store, &mut acks, |s| {
-                s.marker().unwrap();
+                s.marker(&end_offsets(&log_path)).unwrap();
             });
         }
         other => panic!("no workload {other}"),
