@@ -187,6 +187,90 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env:
         .resolve::<ThrowJavaException>()
 }
 
+/// The entry split for a reader that answers its recorded calls itself
+/// (Flink Agents' adapter, for an action on the native journal): Flink
+/// Agents' JSON of the entry without its call results, then the slots a
+/// re-run can replay, in one array and one crossing. Layout (big-endian):
+/// `u32 json_len, json, u32 call_count, u32 hit_count`, then per hit
+/// `u32 id_len, id (UTF-8), u8 failed, i32 result_len (-1: null), result,
+/// i32 exception_len (-1: null), exception`. `call_count` is every slot of
+/// the entry; the hits are its leading slots that replay as they are
+/// (terminal, a valid-Unicode id, no args digest, a failure with its
+/// payload). A completed entry is returned whole with no slots (it has none).
+fn get_split(store: &SharedStore, key: &StateKey) -> crate::error::Result<Option<Vec<u8>>> {
+    let Some(mut state) = store.get(key)? else { return Ok(None) };
+    let calls = std::mem::take(&mut state.call_results);
+    let json = state.to_json();
+    let mut out = Vec::with_capacity(json.len() + 16 + calls.iter().map(slot_size).sum::<usize>());
+    put_len(&mut out, json.len());
+    out.extend_from_slice(&json);
+    put_len(&mut out, calls.len());
+    let hits: Vec<_> = calls.iter().take_while(|slot| replayable(slot)).collect();
+    put_len(&mut out, hits.len());
+    for slot in hits {
+        let id = slot.function_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default();
+        put_len(&mut out, id.len());
+        out.extend_from_slice(id.as_bytes());
+        out.push(u8::from(slot.effective_status() == crate::model::CallStatus::Failed));
+        let exception = if slot.effective_status() == crate::model::CallStatus::Failed { slot.exception_payload.as_deref() } else { None };
+        put_payload(&mut out, slot.result_payload.as_deref());
+        put_payload(&mut out, exception);
+    }
+    Ok(Some(out))
+}
+
+/// Whether a recorded slot replays without the core: terminal, a plain
+/// (valid Unicode) id, no args digest, and a failure that keeps its payload.
+fn replayable(slot: &crate::model::CallResult) -> bool {
+    let id_plain = matches!(&slot.function_id, Some(crate::model::JsonString::Text(_)));
+    let no_digest = match &slot.args_digest {
+        None => true,
+        Some(crate::model::JsonString::Text(digest)) => digest.is_empty(),
+        Some(_) => false,
+    };
+    let terminal = match slot.effective_status() {
+        crate::model::CallStatus::Succeeded => true,
+        crate::model::CallStatus::Failed => slot.exception_payload.is_some(),
+        crate::model::CallStatus::Pending => false,
+    };
+    id_plain && no_digest && terminal
+}
+
+fn slot_size(slot: &crate::model::CallResult) -> usize {
+    13 + slot.function_id.as_ref().map_or(0, |id| id.as_wtf8().len())
+        + slot.result_payload.as_ref().map_or(0, Vec::len)
+        + slot.exception_payload.as_ref().map_or(0, Vec::len)
+}
+
+fn put_len(out: &mut Vec<u8>, len: usize) {
+    out.extend_from_slice(&(len as u32).to_be_bytes());
+}
+
+fn put_payload(out: &mut Vec<u8>, payload: Option<&[u8]>) {
+    match payload {
+        Some(bytes) => {
+            out.extend_from_slice(&(bytes.len() as i32).to_be_bytes());
+            out.extend_from_slice(bytes);
+        }
+        None => out.extend_from_slice(&(-1i32).to_be_bytes()),
+    }
+}
+
+fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> BridgeResult<JByteArray<'l>> {
+    let key = key.decode(env)?;
+    let store = store_handle(ptr)?.clone();
+    Ok(match get_split(&store, &key)? {
+        Some(split) => env.byte_array_from_slice(&split)?,
+        None => JByteArray::null(),
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| get_resuming(env, ptr, KeyArgs { kind, number, bytes: &bytes, type_name: &type_name, seq, action: &action, event_kind, event: &event }))
+        .resolve::<ThrowJavaException>()
+}
+
 /// A `DurableExecutionContext` over the stored entry (or over `initial`,
 /// put first), whose journal persists into this store. The context is built
 /// here through its package-private `(long)` constructor: the journal handle

@@ -65,6 +65,18 @@ public interface ActionStateStore extends AutoCloseable {
     }
 
     /**
+     * {@link #getJson} for a reader that answers the entry's recorded calls itself (and reads the
+     * rest through Flink Agents' serde): the native store splits the call slots off the JSON in
+     * the same crossing ({@link ResumingEntry#split}), so the payloads are neither written as
+     * base64 nor read back. Null on a miss, which hides later sequence numbers exactly as {@link
+     * #get} does. A store that does not split returns the whole JSON ({@link ResumingEntry#whole}).
+     */
+    default ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
+        byte[] json = getJson(key, seqNum, actionName, event);
+        return json == null ? null : ResumingEntry.whole(json);
+    }
+
+    /**
      * A journal over the stored ActionState, or over {@code initial} (stored first) when there is
      * none; a null {@code initial} means an empty ActionState. Every persisted mutation of the
      * returned context is written to this store as one delta record before the call returns, so

@@ -88,6 +88,53 @@ public final class NativeActionStateStore implements ActionStateStore {
         return store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload()));
     }
 
+    /** The native store splits the slots off in the same crossing (one byte array, decoded here). */
+    @Override
+    public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
+        BusinessKey k = BusinessKey.of(key);
+        byte[] action = Utf8.encode(actionName, "actionName");
+        Objects.requireNonNull(event, "event");
+        byte[] split = store.apply(h -> NativeStore.getResuming(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
+                event.payload()));
+        return split == null ? null : decodeSplit(split);
+    }
+
+    /** Decodes {@code get_split}'s layout: big-endian lengths, a payload length of -1 for null. */
+    static ResumingEntry decodeSplit(byte[] split) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(split);
+        byte[] json = new byte[in.getInt()];
+        in.get(json);
+        int callCount = in.getInt();
+        int hitCount = in.getInt();
+        List<io.durablejournal.CallResult> hits = new java.util.ArrayList<>(hitCount);
+        for (int i = 0; i < hitCount; i++) {
+            int idLength = in.getInt();
+            String id = new String(split, in.position(), idLength, java.nio.charset.StandardCharsets.UTF_8);
+            in.position(in.position() + idLength);
+            boolean failed = in.get() != 0;
+            byte[] result = payload(in);
+            byte[] exception = payload(in);
+            if (failed != (exception != null)) {
+                throw new IllegalStateException("slot " + i + " of a split entry: failed=" + failed + " without the matching payload");
+            }
+            hits.add(new io.durablejournal.CallResult(id, result, exception));
+        }
+        if (in.hasRemaining()) {
+            throw new IllegalStateException(in.remaining() + " bytes left after a split entry");
+        }
+        return ResumingEntry.split(json, callCount, hits);
+    }
+
+    private static byte[] payload(java.nio.ByteBuffer in) {
+        int length = in.getInt();
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+
     @Override
     public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
         BusinessKey k = BusinessKey.of(key);

@@ -32,6 +32,10 @@ final class NativeStore {
     static native byte[] get(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
             long seq, byte[] action, int eventKind, byte[] event);
 
+    /** The entry split for {@code ActionStateStore.getResuming} (layout in rust/jni/store.rs, {@code get_split}), or null. */
+    static native byte[] getResuming(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
+            long seq, byte[] action, int eventKind, byte[] event);
+
     /**
      * A new context over a native journal whose mutations persist into this store; the native side
      * builds the {@link DurableExecutionContext} around its journal, so no raw handle reaches Java.

@@ -129,6 +129,43 @@ class WholeStatePutTest extends StoreFixture {
         assertNull(store.getJson("user", 2, "act", EVENT));
     }
 
+    /**
+     * getResuming (Flink Agents' adapter, for an action on the native journal): the JSON without
+     * call results, every slot counted, and the leading slots that replay as recorded, exactly: a
+     * success, a null result, a failure with its payload; the slot with an args digest ends them.
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void getResumingSplitsTheReplayableSlotsOffTheJson(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        String success = slot("chat", "SUCCEEDED", "ImEi");
+        String nullResult = slot("tool-call:null", "SUCCEEDED", null);
+        String failure = "{\"functionId\":\"tool-call:fails\",\"status\":\"FAILED\",\"resultPayload\":null,"
+                + "\"exceptionPayload\":\"AP+A\"}";
+        String digested = "{\"functionId\":\"py-call\",\"argsDigest\":\"0123456789abcdef\",\"status\":\"SUCCEEDED\","
+                + "\"resultPayload\":\"ImEi\",\"exceptionPayload\":null}";
+        String after = slot("tool-call:after", "SUCCEEDED", "ImEi");
+        store.putJson("user", 3, "act", EVENT, state(false, "", success, nullResult, failure, digested, after));
+
+        ResumingEntry entry = store.getResuming("user", 3, "act", EVENT);
+        assertTrue(entry.isSplit());
+        assertEquals(ActionStateSerde.deserialize(state(false, "")), ActionStateSerde.deserialize(entry.stateJson()));
+        assertEquals(5, entry.callCount());
+        assertEquals(Arrays.asList(new CallResult("chat", utf8("\"a\""), null), new CallResult("tool-call:null", null, null),
+                new CallResult("tool-call:fails", null, new byte[] {0, (byte) 0xff, (byte) 0x80})), entry.recordedHits());
+        // The entry itself is untouched.
+        assertEquals(5, store.get("user", 3, "act", EVENT).getCallResults().size());
+
+        String output = "{\"@class\":\"org.example.OutputEvent\",\"output\":\"answer\"}";
+        store.putJson("user", 4, "act", EVENT, state(true, output));
+        ResumingEntry completed = store.getResuming("user", 4, "act", EVENT);
+        assertEquals(ActionStateSerde.deserialize(state(true, output)), ActionStateSerde.deserialize(completed.stateJson()));
+        assertEquals(0, completed.callCount());
+        assertTrue(completed.recordedHits().isEmpty());
+
+        assertNull(store.getResuming("user", 2, "act", EVENT));
+    }
+
     @ParameterizedTest
     @MethodSource("stores")
     void aMalformedJsonPutIsRefusedAndChangesNothing(String kind) throws Exception {

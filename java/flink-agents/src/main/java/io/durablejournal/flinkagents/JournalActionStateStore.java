@@ -5,6 +5,7 @@ import io.durablejournal.flink.SubtaskScope;
 import io.durablejournal.flink.SubtaskStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.store.ResumingEntry;
 import io.durablejournal.store.StoreStats;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -87,14 +88,18 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         final Action action;
         final Event event;
         final ActionState state;
+        /** The entry's replayable slots when the store split them off {@link #state}, else null (they are in it). */
+        final List<io.durablejournal.CallResult> recordedHits;
 
-        Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state) {
+        Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state,
+                List<io.durablejournal.CallResult> recordedHits) {
             this.store = store;
             this.address = address;
             this.key = key;
             this.action = action;
             this.event = event;
             this.state = state;
+            this.recordedHits = recordedHits;
         }
     }
 
@@ -163,8 +168,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (journaling != null && journaling.isOpen()) {
             // The action's native journal holds its calls; the operator completes the state.
             ActionState inProgress = journaling.stateToComplete();
-            SERVED.set(new Served(this, address, key, action, event, inProgress));
+            SERVED.set(new Served(this, address, key, action, event, inProgress, null));
             return inProgress;
+        }
+        if (action.getExec() instanceof JournaledJavaFunction) {
+            return getForNativeJournal(opened, address, key, action, event);
         }
         byte[] found = opened.getJson(keyText, seqNum, action.getName(), eventIdentity);
         if (found == null) {
@@ -176,8 +184,31 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             // the identities they had when the action emitted them.
             events.reemitted(found, state.getOutputEvents());
         }
-        replays.found(keyText, seqNum, action.getName(), eventIdentity, state);
-        SERVED.set(new Served(this, address, key, action, event, state));
+        replays.found(keyText, seqNum, action.getName(), eventIdentity, state.isCompleted(), !state.getCallResults().isEmpty());
+        SERVED.set(new Served(this, address, key, action, event, state, null));
+        return state;
+    }
+
+    /**
+     * {@link #get} for an action on the native journal: the store splits the call slots off
+     * ({@code getResuming}), so Flink Agents' serde reads the entry without them, and the action's
+     * journal answers the recorded hits from the slots ({@link NativeJournalContext#recordedHits}).
+     * The operator itself needs only the rest: whether the entry is completed, and then its outputs
+     * and memory updates (a completed entry holds no calls).
+     */
+    private ActionState getForNativeJournal(io.durablejournal.store.ActionStateStore opened, JournalAddress address, Object key,
+            Action action, Event event) {
+        ResumingEntry found = opened.getResuming(address.keyText, address.seqNum, address.actionName, address.event);
+        if (found == null) {
+            return null;
+        }
+        ActionState state = ActionStates.fromJson(found.stateJson());
+        if (state.isCompleted()) {
+            events.reemitted(found.stateJson(), state.getOutputEvents());
+        }
+        boolean hasCalls = found.isSplit() ? found.callCount() > 0 : !state.getCallResults().isEmpty();
+        replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), hasCalls);
+        SERVED.set(new Served(this, address, key, action, event, state, found.isSplit() ? found.recordedHits() : null));
         return state;
     }
 
@@ -214,7 +245,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /** A native journal context for the action the store served. */
     private synchronized NativeJournalContext journalContext(Served served) {
         return new NativeJournalContext(this, served.address, served.key, served.address.seqNum, served.action, served.event,
-                served.state);
+                served.state, served.recordedHits);
     }
 
     /**

@@ -78,7 +78,8 @@ final class JournaledRunnerContext implements RunnerContext {
             return calls;
         }
         if (recorded == null && !journal.isOpen()) {
-            recorded = new io.durablejournal.DurableExecutionContext(recordedHits(journal.servedState()), null);
+            recorded = new io.durablejournal.DurableExecutionContext(journal.recordedHits() != null
+                    ? recordedHits(journal.recordedHits()) : recordedHits(journal.servedState()), null);
             recordedCalls = new CallRunner(recorded, flinkAgents);
         }
         if (recorded != null) {
@@ -104,6 +105,16 @@ final class JournaledRunnerContext implements RunnerContext {
 
     /** The leading recorded slots that can replay (terminal, with a plain id), as the core's ActionState. */
     private List<io.durablejournal.CallResult> recordedSlots = Collections.emptyList();
+
+    /** The hits the store split off the served state (already the leading replayable slots). */
+    private io.durablejournal.ActionState recordedHits(List<io.durablejournal.CallResult> splitHits) {
+        io.durablejournal.ActionState hits = new io.durablejournal.ActionState();
+        for (io.durablejournal.CallResult hit : splitHits) {
+            hits.addCallResult(hit);
+        }
+        recordedSlots = splitHits;
+        return hits;
+    }
 
     private io.durablejournal.ActionState recordedHits(ActionState served) {
         io.durablejournal.ActionState hits = new io.durablejournal.ActionState();

@@ -1,6 +1,7 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.DurableExecutionContext;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.apache.flink.agents.api.Event;
@@ -44,6 +45,8 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
     private final JournalAddress address;
     /** The state the operator was served for this action, until the journal opens. */
     private final ActionState served;
+    /** See {@link #recordedHits()}. */
+    private final List<io.durablejournal.CallResult> recordedHits;
     private DurableExecutionContext journal;
 
     /**
@@ -53,11 +56,20 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      *     context with ({@code served} is the state the store returned for the action)
      */
     NativeJournalContext(JournalActionStateStore store, JournalAddress address, Object key, long sequenceNumber,
-            Action action, Event event, ActionState served) {
+            Action action, Event event, ActionState served, List<io.durablejournal.CallResult> recordedHits) {
         super(key, sequenceNumber, action, event, served, NativeJournalContext::refuseWholeStatePersist);
         this.store = Objects.requireNonNull(store, "store");
         this.address = Objects.requireNonNull(address, "address");
         this.served = Objects.requireNonNull(served, "served");
+        this.recordedHits = recordedHits;
+    }
+
+    /**
+     * The entry's leading replayable slots when the store served the state without its call
+     * results ({@code getResuming}), else null: they are then in {@link #servedState()}.
+     */
+    List<io.durablejournal.CallResult> recordedHits() {
+        return recordedHits;
     }
 
     /** The core journal of this action, opened over the stored entry on first use. */
@@ -115,11 +127,13 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
 
     /**
      * The action's state as the journal has it now, in Flink Agents' classes; before the journal
-     * is opened, the very state the store served (the adapter recognizes its contexts by it).
+     * is opened, the very state the store served (the adapter recognizes its contexts by it),
+     * unless the store served it without its call results: the journal is opened then, so the
+     * state returned holds them.
      */
     @Override
     public ActionState getActionState() {
-        return journal == null ? served : ActionStates.fromJson(io.durablejournal.ActionStateSerde.serialize(journal.getActionState()));
+        return journal == null && recordedHits == null ? served : ActionStates.fromJson(io.durablejournal.ActionStateSerde.serialize(journal().getActionState()));
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.api.common.accumulators.LongCounter;
 
 /**
@@ -23,12 +22,12 @@ final class ReplayCounts {
     final LongCounter actionsResumed = new LongCounter();
     private final Map<String, Set<List<Object>>> seenByKey = new HashMap<>();
 
-    /** The operator found {@code state} at this entry. */
-    void found(String keyText, long seqNum, String actionName, EventIdentity event, ActionState state) {
+    /** The operator found the entry, {@code completed} or not, holding call slots or not. */
+    void found(String keyText, long seqNum, String actionName, EventIdentity event, boolean completed, boolean hasCalls) {
         if (!seen(keyText, seqNum, actionName, event)) {
-            if (state.isCompleted()) {
+            if (completed) {
                 actionsReemitted.add(1L);
-            } else if (!state.getCallResults().isEmpty()) {
+            } else if (hasCalls) {
                 actionsResumed.add(1L);
             }
         }
