@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.JournalException;
 import io.durablejournal.store.ActionStateStore;
 import java.util.List;
 import java.util.Objects;
@@ -67,7 +68,7 @@ public final class SubtaskStores {
         ActionStateStore store = Objects.requireNonNull(factory.open(scope), "the store factory returned null");
         try {
             if (scope.restored()) {
-                store.rebuildState(recoveryMarkers);
+                rebuild(store, recoveryMarkers);
             } else if (scope.attemptNumber() == 0) {
                 refuseEntriesOfAnEarlierRun(store, scope);
             }
@@ -91,6 +92,24 @@ public final class SubtaskStores {
         } catch (RuntimeException e) {
             LOG.warn("closing the action state store {} failed; what the last checkpoint relies on was durable when it was"
                     + " taken", store, e);
+        }
+    }
+
+    /**
+     * Restores the store from the checkpoint's markers. A store that cannot hold what they saw (a
+     * different or older store directory: an {@code ILLEGAL_STATE} refusal) would refuse every
+     * restart alike, so the job fails for good at the first one ({@link SuppressRestartsException})
+     * instead of spending its restart attempts, and task slots, on the same refusal. A failure to
+     * reach the store (e.g. {@code STORE_IO}) may pass, and is left to Flink's restart strategy.
+     */
+    private static void rebuild(ActionStateStore store, List<byte[]> recoveryMarkers) {
+        try {
+            store.rebuildState(recoveryMarkers);
+        } catch (JournalException e) {
+            if (e.getCode() == JournalException.Code.ILLEGAL_STATE) {
+                throw new SuppressRestartsException(e);
+            }
+            throw e;
         }
     }
 

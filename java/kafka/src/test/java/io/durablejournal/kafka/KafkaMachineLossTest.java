@@ -141,9 +141,10 @@ class KafkaMachineLossTest {
     }
 
     /**
-     * The file store's case, on a MiniCluster of its own: when it shared one with the Kafka case,
-     * its job sometimes found no free slot in runs of the whole suite (what held the task manager
-     * is not known yet).
+     * The file store's case, on a MiniCluster of its own. The restore is refused at the first
+     * restart and fails the job for good: before that refusal suppressed restarts, the job spent
+     * its three restart attempts on the same refusal and, in some runs of the whole suite, found
+     * no free slot for one of them, so the job's last failure was not the refusal.
      */
     static class FileStoreTest {
         @RegisterExtension
