@@ -40,7 +40,62 @@ pub fn derived_call_id(function_id: &str, args: &CallArgs) -> Result<String> {
     if function_id.is_empty() {
         return Err(Error::InvalidArgument("function id (module.qualname) is empty".into()));
     }
-    Ok(format!("{function_id}::{}", args_digest(args)?))
+    Ok(call_id_with_digest(function_id, &args_digest(args)?))
+}
+
+/// Separates the function id from the args digest in a derived call id.
+pub const DIGEST_SEPARATOR: &str = "::";
+
+/// The call id of a call named by a function id and an args digest (Flink
+/// Agents' two fields): the function id alone when the digest is empty (a
+/// Java `DurableCallable`), else `"{function_id}::{digest}"`, the shape of
+/// [`derived_call_id`].
+pub fn call_id_with_digest(function_id: &str, args_digest: &str) -> String {
+    if args_digest.is_empty() {
+        function_id.to_owned()
+    } else {
+        format!("{function_id}{DIGEST_SEPARATOR}{args_digest}")
+    }
+}
+
+/// [`call_id_with_digest`] undone: `(function_id, args_digest)`, the digest
+/// empty unless the id ends in the separator and 16 lowercase hex digits
+/// (an args digest, spec §3).
+pub fn split_call_id(call_id: &str) -> (&str, &str) {
+    if let Some(split) = call_id.len().checked_sub(DIGEST_SEPARATOR.len() + 16) {
+        if call_id.is_char_boundary(split) {
+            let (function_id, rest) = call_id.split_at(split);
+            if let Some(digest) = rest.strip_prefix(DIGEST_SEPARATOR) {
+                if digest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+                    return (function_id, digest);
+                }
+            }
+        }
+    }
+    (call_id, "")
+}
+
+#[cfg(test)]
+mod call_id_tests {
+    use super::*;
+
+    #[test]
+    fn a_digest_joins_the_function_id_and_splits_off_again() {
+        assert_eq!(call_id_with_digest("agent.fetch", ""), "agent.fetch");
+        let id = call_id_with_digest("agent.fetch", "0123456789abcdef");
+        assert_eq!(id, "agent.fetch::0123456789abcdef");
+        assert_eq!(split_call_id(&id), ("agent.fetch", "0123456789abcdef"));
+        assert_eq!(split_call_id("agent.fetch"), ("agent.fetch", ""));
+        assert_eq!(split_call_id("::0123456789abcdef"), ("", "0123456789abcdef"));
+    }
+
+    #[test]
+    fn only_a_real_digest_is_split_off() {
+        for id in ["a::0123456789ABCDEF", "a::0123456789abcde", "a:0123456789abcdef0", "😀::0123456789abcdeg", "é"] {
+            assert_eq!(split_call_id(id), (id, ""), "{id}");
+        }
+        assert_eq!(split_call_id("😀::0123456789abcdef"), ("😀", "0123456789abcdef"));
+    }
 }
 
 /// An explicit durable id passes through unchanged; it only has to be

@@ -66,6 +66,41 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_callDurabl
     env.with_env(|env| call_durable_id(env, &function_id, &tree_json, &durable_id)).resolve::<ThrowJavaException>()
 }
 
+fn call_id_with_digest<'l>(env: &mut Env<'l>, function_id: &JByteArray<'l>, args_digest: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let function_id = required_utf8(env, function_id, "functionId")?;
+    let digest = optional_utf8(env, args_digest, "argsDigest")?.unwrap_or_default();
+    utf8_result(env, Ok(identity::call_id_with_digest(&function_id, &digest)))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_callIdWithDigest<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, function_id: JByteArray<'l>, args_digest: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| call_id_with_digest(env, &function_id, &args_digest)).resolve::<ThrowJavaException>()
+}
+
+/// The args digest of a call id ([`identity::split_call_id`]), empty when it has none.
+fn args_digest_of_call_id<'l>(env: &mut Env<'l>, call_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let call_id = required_utf8(env, call_id, "callId")?;
+    let (_, digest) = identity::split_call_id(&call_id);
+    utf8_result(env, Ok(digest.to_owned()))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_argsDigestOfCallId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, call_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| args_digest_of_call_id(env, &call_id)).resolve::<ThrowJavaException>()
+}
+
+/// The function id of a call id ([`identity::split_call_id`]): the whole id when it has no digest.
+fn function_id_of_call_id<'l>(env: &mut Env<'l>, call_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
+    let call_id = required_utf8(env, call_id, "callId")?;
+    let (function_id, _) = identity::split_call_id(&call_id);
+    utf8_result(env, Ok(function_id.to_owned()))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_functionIdOfCallId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, call_id: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| function_id_of_call_id(env, &call_id)).resolve::<ThrowJavaException>()
+}
+
 fn tool_call_durable_id<'l>(env: &mut Env<'l>, tool_call_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
     let id = required_utf8(env, tool_call_id, "toolCallId")?;
     utf8_result(env, identity::tool_call_durable_id(&id))

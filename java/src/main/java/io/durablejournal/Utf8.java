@@ -45,7 +45,7 @@ public final class Utf8 {
     }
 
     /** True iff {@code value} has no surrogate at all, or only surrogates in high-low pairs. */
-    static boolean isWellFormed(String value) {
+    public static boolean isWellFormed(String value) {
         for (int i = 0, n = value.length(); i < n; i++) {
             char c = value.charAt(i);
             if (Character.isSurrogate(c)) {

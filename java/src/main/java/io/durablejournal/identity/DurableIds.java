@@ -40,6 +40,34 @@ public final class DurableIds {
         return Utf8.decode(NativeIdentity.callDurableId(function, CanonicalTree.callTreeJson(args, kwargs), null));
     }
 
+    /**
+     * The call id of a call named by a function id and an args digest (Flink Agents' two fields):
+     * {@code functionId} alone when {@code argsDigest} is null or empty (a Java {@code
+     * DurableCallable}), else {@code functionId + "::" + argsDigest}, the shape of {@link
+     * #durableIdentityForCall}. Computed by the core, as the split back ({@link #functionIdOfCallId},
+     * {@link #argsDigestOfCallId}).
+     */
+    public static String callIdWithDigest(String functionId, String argsDigest) {
+        byte[] digest = argsDigest == null ? null : Utf8.encode(argsDigest, "argsDigest");
+        return Utf8.decode(NativeIdentity.callIdWithDigest(Utf8.encode(functionId, "functionId"), digest));
+    }
+
+    /**
+     * The function id of a call id: the id without its args digest when it ends in {@code "::"} and
+     * 16 lowercase hex digits, else the whole id. An id that is not well-formed Unicode (a lone
+     * surrogate, as Flink Agents may have written it) has no digest and comes back unchanged.
+     */
+    public static String functionIdOfCallId(String callId) {
+        Objects.requireNonNull(callId, "callId");
+        return Utf8.isWellFormed(callId) ? Utf8.decode(NativeIdentity.functionIdOfCallId(Utf8.encode(callId, "callId"))) : callId;
+    }
+
+    /** The args digest a call id ends in ({@link #functionIdOfCallId}), or {@code ""} when it has none. */
+    public static String argsDigestOfCallId(String callId) {
+        Objects.requireNonNull(callId, "callId");
+        return Utf8.isWellFormed(callId) ? Utf8.decode(NativeIdentity.argsDigestOfCallId(Utf8.encode(callId, "callId"))) : "";
+    }
+
     /** {@code "tool-call:" + toolCallId}, the id unchanged. */
     public static String toolCallDurableId(String toolCallId) {
         return Utf8.decode(NativeIdentity.toolCallDurableId(Utf8.encode(toolCallId, "toolCallId")));

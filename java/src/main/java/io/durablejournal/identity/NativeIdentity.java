@@ -17,6 +17,12 @@ final class NativeIdentity {
 
     static native byte[] callDurableId(byte[] functionId, byte[] callTreeJson, byte[] durableId);
 
+    static native byte[] callIdWithDigest(byte[] functionId, byte[] argsDigest);
+
+    static native byte[] argsDigestOfCallId(byte[] callId);
+
+    static native byte[] functionIdOfCallId(byte[] callId);
+
     static native byte[] toolCallDurableId(byte[] toolCallId);
 
     static native byte[] chatDurableId();

@@ -1,9 +1,9 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.identity.DurableIds;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
@@ -37,9 +37,6 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
  * <p>Used on the operator's mailbox thread, like the class it replaces.
  */
 public class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
-    /** Separates the function id from the args digest in the core's call id. */
-    static final String DIGEST_SEPARATOR = "::";
-    private static final Pattern ARGS_DIGEST = Pattern.compile("[0-9a-f]{16}");
 
     private final JournalActionStateStore store;
     private final JournalAddress address;
@@ -176,33 +173,20 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         journal().clearCallResultsFromCurrentIndexAndPersist();
     }
 
-    /** The core's id of a call: the function id, with the args digest when there is one. */
+    /** The core's id of a call: the function id, with the args digest when there is one ({@link DurableIds}). */
     static String callId(String functionId, String argsDigest) {
         Objects.requireNonNull(functionId, "functionId");
-        return argsDigest == null || argsDigest.isEmpty() ? functionId : functionId + DIGEST_SEPARATOR + argsDigest;
+        return DurableIds.callIdWithDigest(functionId, argsDigest);
     }
 
-    /** The function id part of a core call id ({@link #callId}). */
+    /** The function id part of a core call id ({@link #callId}); null stays null. */
     static String functionIdOf(String callId) {
-        int split = digestSplit(callId);
-        return split < 0 ? callId : callId.substring(0, split);
+        return callId == null ? null : DurableIds.functionIdOfCallId(callId);
     }
 
     /** The args digest part of a core call id, {@code ""} when it has none (as Flink Agents' Java writes it). */
     static String argsDigestOf(String callId) {
-        int split = digestSplit(callId);
-        return split < 0 ? "" : callId.substring(split + DIGEST_SEPARATOR.length());
-    }
-
-    private static int digestSplit(String callId) {
-        if (callId == null) {
-            return -1;
-        }
-        int split = callId.lastIndexOf(DIGEST_SEPARATOR);
-        if (split < 0 || !ARGS_DIGEST.matcher(callId.substring(split + DIGEST_SEPARATOR.length())).matches()) {
-            return -1;
-        }
-        return split;
+        return callId == null ? "" : DurableIds.argsDigestOfCallId(callId);
     }
 
     /**
