@@ -26,7 +26,7 @@ pub use model::{ActionState, CallResult, CallStatus};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 3;
+pub const ABI_VERSION: i32 = 4;
 
 #[cfg(test)]
 mod shared_constants_tests;

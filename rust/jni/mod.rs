@@ -1,6 +1,6 @@
 //! The JNI boundary: a thin leaf over the core.
 //!
-//! Conventions every export follows (JNI CONVENTIONS READY):
+//! Conventions every export follows:
 //! - Each `Java_*` export runs inside
 //!   `env.with_env(|env| ...).resolve::<ThrowJavaException>()`, usually as a
 //!   one-line call into a private function returning `Result`.
@@ -17,6 +17,10 @@
 //!   borrows its object with [`handle::borrow`] for the call (refusing a
 //!   second, re-entrant borrow) and the owner's destroy goes through
 //!   [`handle::release`], which never frees a borrowed object.
+//! - Classes, constructors, methods and fields are looked up once per library
+//!   load ([`classes`]), never by name on a call's path; results Java reads
+//!   field by field are small final classes Rust builds with a cached
+//!   constructor, and keys cross as one object Rust reads with cached field ids.
 //! - A loop over the elements of a Java array runs each element in its own
 //!   local frame ([`for_each_element`]): a native method may hold only a few
 //!   local references at once (`-Xcheck:jni` warns past 32).
@@ -24,10 +28,12 @@
 use jni::errors::ErrorPolicy;
 use jni::objects::{JByteArray, JObject, JObjectArray};
 use jni::strings::JNIString;
-use jni::{jni_sig, jni_str, Env, JValue};
+use jni::{jni_str, Env, JValue};
 
 use crate::error::Error;
+use classes::classes;
 
+pub mod classes;
 pub mod diagnostics;
 pub mod handle;
 pub mod identity;
@@ -120,24 +126,23 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
 
 /// `new JournalException(code, message)` thrown as the pending exception.
 fn throw_journal_exception(env: &mut Env<'_>, code: i32, message: &str) -> jni::errors::Result<()> {
-    let class = env.find_class(jni_str!("io/durablejournal/JournalException"))?;
     let text = env.new_string(message)?;
-    let exception = env.new_object(&class, jni_sig!("(ILjava/lang/String;)V"), &[JValue::Int(code), JValue::Object(&text)])?;
-    let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
-    match env.throw(throwable) {
-        Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
-        Err(e) => Err(e),
-    }
+    let exception = classes(env)?.journal_exception.new_object(env, &[JValue::Int(code).as_jni(), JValue::Object(&text).as_jni()])?;
+    throw(env, exception)
 }
 
 /// `new NonDeterministicReplayException(message, diffJson)` thrown as the
 /// pending exception; Java reads the structured diff from the JSON.
 fn throw_non_deterministic_replay(env: &mut Env<'_>, divergence: &crate::journal::Divergence) -> jni::errors::Result<()> {
     let message = Error::NonDeterministicReplay(Box::new(divergence.clone())).to_string();
-    let class = env.find_class(jni_str!("io/durablejournal/NonDeterministicReplayException"))?;
     let text = env.new_string(message)?;
     let diff = env.byte_array_from_slice(divergence.to_json().as_bytes())?;
-    let exception = env.new_object(&class, jni_sig!("(Ljava/lang/String;[B)V"), &[JValue::Object(&text), JValue::Object(&diff)])?;
+    let exception = classes(env)?.non_deterministic_replay.new_object(env, &[JValue::Object(&text).as_jni(), JValue::Object(&diff).as_jni()])?;
+    throw(env, exception)
+}
+
+/// Throws a new exception object.
+fn throw(env: &mut Env<'_>, exception: JObject<'_>) -> jni::errors::Result<()> {
     let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
     match env.throw(throwable) {
         Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
@@ -174,15 +179,6 @@ pub fn byte_array_or_null<'local>(env: &mut Env<'local>, bytes: Option<&[u8]>) -
         Some(bytes) => env.byte_array_from_slice(bytes)?.into(),
         None => JObject::null(),
     })
-}
-
-/// A new `Object[]` holding the given elements.
-pub fn object_array<'local>(env: &mut Env<'local>, elements: Vec<JObject<'local>>) -> BridgeResult<JObjectArray<'local>> {
-    let array = JObjectArray::<JObject>::new(env, elements.len(), JObject::null())?;
-    for (i, element) in elements.iter().enumerate() {
-        array.set_element(env, i, element)?;
-    }
-    Ok(array)
 }
 
 /// Decodes every element of a Java `byte[][]` with `decode`, each in its own

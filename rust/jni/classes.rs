@@ -1,0 +1,188 @@
+//! The Java classes, constructors, methods and fields the boundary uses,
+//! looked up once per library load instead of by name on every call.
+//!
+//! A JVM binds a loaded native library to one class loader, and a Flink job
+//! restart loads a fresh copy of the library for its new class loader (see
+//! `NativeLibrary.java`), so these statics hold the ids of exactly one class
+//! loader's classes: the cache cannot hand one loader's class to another.
+//! It is filled by `NativeDiagnostics.abiVersion`, which `NativeLibrary.load`
+//! calls right after loading (a class missing from the jar then fails the load
+//! with its name), and otherwise by the first call that needs it.
+//!
+//! Every lookup runs inside a native method of a class of the core jar (or
+//! on a thread that such a method is waiting for), so `FindClass` resolves
+//! through the core jar's class loader. None of the classes named here loads
+//! the library in its static initializer, so binding them never re-enters
+//! `NativeLibrary.load`.
+
+use std::sync::OnceLock;
+
+use jni::ids::{JFieldID, JMethodID};
+use jni::objects::{Global, JByteArray, JClass, JObject};
+use jni::signature::{JavaType, MethodSignature, Primitive};
+use jni::strings::JNIStr;
+use jni::sys::{jint, jlong, jvalue};
+use jni::{jni_sig, jni_str, Env};
+
+/// A class held for the library's lifetime with the constructor Rust builds it with.
+pub struct Constructible {
+    class: Global<JClass<'static>>,
+    constructor: JMethodID,
+}
+
+impl Constructible {
+    fn bind(env: &mut Env<'_>, name: &JNIStr, signature: MethodSignature<'_, '_>) -> jni::errors::Result<Self> {
+        let local = env.find_class(name)?;
+        let constructor = env.get_method_id(&local, jni_str!("<init>"), signature)?;
+        let class = env.new_global_ref(&local)?;
+        env.delete_local_ref(local);
+        Ok(Constructible { class, constructor })
+    }
+
+    /// `new Class(args)`; `args` must match the signature bound for this class.
+    pub fn new_object<'l>(&self, env: &mut Env<'l>, args: &[jvalue]) -> jni::errors::Result<JObject<'l>> {
+        // SAFETY: the constructor id belongs to this class, and every caller
+        // passes the arguments of the signature it was bound with (each
+        // caller sits next to the signature in `JvmClasses::bind`).
+        unsafe { env.new_object_unchecked(&self.class, self.constructor, args) }
+    }
+}
+
+/// The fields of `io.durablejournal.store.BusinessKey`.
+pub struct BusinessKeyFields {
+    pub kind: JFieldID,
+    pub number: JFieldID,
+    pub bytes: JFieldID,
+    pub type_name: JFieldID,
+}
+
+/// The fields of `io.durablejournal.store.EntryKey`.
+pub struct EntryKeyFields {
+    pub business: JFieldID,
+    pub seq: JFieldID,
+    pub action: JFieldID,
+    pub event_kind: JFieldID,
+    pub event: JFieldID,
+}
+
+/// Everything the boundary reaches in Java, bound once.
+pub struct JvmClasses {
+    /// `JournalException(int code, String message)`.
+    pub journal_exception: Constructible,
+    /// `NonDeterministicReplayException(String message, byte[] diffJson)`.
+    pub non_deterministic_replay: Constructible,
+    /// `DurableExecutionContext(long nativeJournal)`.
+    pub execution_context: Constructible,
+    /// `DurableExecutionContext.persistSnapshot(byte[])`.
+    pub persist_snapshot: JMethodID,
+    /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
+    pub journal_slot: Constructible,
+    /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
+    pub call_step: Constructible,
+    /// `StoreStats(long × 10)`, in the order of `rust/jni/store.rs` `stats`.
+    pub store_stats: Constructible,
+    /// `LogStoreStats(long × 6)`, in the order of `rust/jni/log_store.rs` `stats`.
+    pub log_store_stats: Constructible,
+    pub business_key: BusinessKeyFields,
+    pub entry_key: EntryKeyFields,
+    /// `LogTransport.submit(int[], byte[][], byte[][])`.
+    pub transport_submit: JMethodID,
+    /// `LogTransport.Appending.await()`.
+    pub appending_await: JMethodID,
+    /// `Throwable.toString()`.
+    pub throwable_to_string: JMethodID,
+}
+
+static CLASSES: OnceLock<JvmClasses> = OnceLock::new();
+
+/// The bound classes, binding them on first use.
+pub fn classes(env: &mut Env<'_>) -> jni::errors::Result<&'static JvmClasses> {
+    if let Some(bound) = CLASSES.get() {
+        return Ok(bound);
+    }
+    // Two threads may both bind; the loser's global references are dropped.
+    let bound = JvmClasses::bind(env)?;
+    Ok(CLASSES.get_or_init(|| bound))
+}
+
+impl JvmClasses {
+    fn bind(env: &mut Env<'_>) -> jni::errors::Result<Self> {
+        let context = Constructible::bind(env, jni_str!("io/durablejournal/DurableExecutionContext"), jni_sig!("(J)V"))?;
+        let persist_snapshot = env.get_method_id(&context.class, jni_str!("persistSnapshot"), jni_sig!("([B)V"))?;
+        let business_key = {
+            let class = env.find_class(jni_str!("io/durablejournal/store/BusinessKey"))?;
+            let fields = BusinessKeyFields {
+                kind: env.get_field_id(&class, jni_str!("kind"), jni_sig!("I"))?,
+                number: env.get_field_id(&class, jni_str!("number"), jni_sig!("J"))?,
+                bytes: env.get_field_id(&class, jni_str!("bytes"), jni_sig!("[B"))?,
+                type_name: env.get_field_id(&class, jni_str!("typeName"), jni_sig!("[B"))?,
+            };
+            env.delete_local_ref(class);
+            fields
+        };
+        let entry_key = {
+            let class = env.find_class(jni_str!("io/durablejournal/store/EntryKey"))?;
+            let fields = EntryKeyFields {
+                business: env.get_field_id(&class, jni_str!("business"), jni_sig!("Lio/durablejournal/store/BusinessKey;"))?,
+                seq: env.get_field_id(&class, jni_str!("seq"), jni_sig!("J"))?,
+                action: env.get_field_id(&class, jni_str!("action"), jni_sig!("[B"))?,
+                event_kind: env.get_field_id(&class, jni_str!("eventKind"), jni_sig!("I"))?,
+                event: env.get_field_id(&class, jni_str!("event"), jni_sig!("[B"))?,
+            };
+            env.delete_local_ref(class);
+            fields
+        };
+        let transport_submit = method_of(env, jni_str!("io/durablejournal/store/LogTransport"), jni_str!("submit"),
+            jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"))?;
+        let appending_await = method_of(env, jni_str!("io/durablejournal/store/LogTransport$Appending"), jni_str!("await"), jni_sig!("()[J"))?;
+        let throwable_to_string = method_of(env, jni_str!("java/lang/Throwable"), jni_str!("toString"), jni_sig!("()Ljava/lang/String;"))?;
+        Ok(JvmClasses {
+            journal_exception: Constructible::bind(env, jni_str!("io/durablejournal/JournalException"), jni_sig!("(ILjava/lang/String;)V"))?,
+            non_deterministic_replay: Constructible::bind(env, jni_str!("io/durablejournal/NonDeterministicReplayException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
+            execution_context: context,
+            persist_snapshot,
+            journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
+            call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
+            store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
+            log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
+            business_key,
+            entry_key,
+            transport_submit,
+            appending_await,
+            throwable_to_string,
+        })
+    }
+}
+
+fn method_of(env: &mut Env<'_>, class: &JNIStr, name: &JNIStr, signature: MethodSignature<'_, '_>) -> jni::errors::Result<JMethodID> {
+    let local = env.find_class(class)?;
+    let id = env.get_method_id(&local, name, signature);
+    env.delete_local_ref(local);
+    id
+}
+
+/// An `int` field of a non-null object of the class `field` belongs to.
+pub fn int_field(env: &mut Env<'_>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<jint> {
+    // SAFETY: callers pass a non-null object of the class the id was bound on, and an int field id.
+    unsafe { env.get_field_unchecked(object, field, JavaType::Primitive(Primitive::Int)) }?.i()
+}
+
+/// A `long` field, as [`int_field`].
+pub fn long_field(env: &mut Env<'_>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<jlong> {
+    // SAFETY: as in `int_field`, for a long field id.
+    unsafe { env.get_field_unchecked(object, field, JavaType::Primitive(Primitive::Long)) }?.j()
+}
+
+/// An object field, as [`int_field`]; a local reference the caller owns.
+pub fn object_field<'l>(env: &mut Env<'l>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<JObject<'l>> {
+    // SAFETY: as in `int_field`, for an object field id.
+    unsafe { env.get_field_unchecked(object, field, JavaType::Object) }?.l()
+}
+
+/// A `byte[]` field, as [`object_field`].
+pub fn byte_array_field<'l>(env: &mut Env<'l>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<JByteArray<'l>> {
+    let array = object_field(env, object, field)?;
+    // SAFETY: the field id was bound with the signature `[B`, so the value is a
+    // byte[] (or null), and the local reference moves into the new wrapper.
+    Ok(unsafe { JByteArray::from_raw(env, array.into_raw()) })
+}
