@@ -18,8 +18,8 @@
 use std::sync::OnceLock;
 
 use jni::ids::{JFieldID, JMethodID};
-use jni::objects::{Global, JByteArray, JClass, JObject};
-use jni::signature::{JavaType, MethodSignature, Primitive};
+use jni::objects::{Global, JClass, JObject};
+use jni::signature::{FieldSignature, MethodSignature};
 use jni::strings::JNIStr;
 use jni::sys::{jint, jlong, jvalue};
 use jni::{jni_sig, jni_str, Env};
@@ -109,29 +109,19 @@ impl JvmClasses {
     fn bind(env: &mut Env<'_>) -> jni::errors::Result<Self> {
         let context = Constructible::bind(env, jni_str!("io/durablejournal/DurableExecutionContext"), jni_sig!("(J)V"))?;
         let persist_snapshot = env.get_method_id(&context.class, jni_str!("persistSnapshot"), jni_sig!("([B)V"))?;
-        let business_key = {
-            let class = env.find_class(jni_str!("io/durablejournal/store/BusinessKey"))?;
-            let fields = BusinessKeyFields {
-                kind: env.get_field_id(&class, jni_str!("kind"), jni_sig!("I"))?,
-                number: env.get_field_id(&class, jni_str!("number"), jni_sig!("J"))?,
-                bytes: env.get_field_id(&class, jni_str!("bytes"), jni_sig!("[B"))?,
-                type_name: env.get_field_id(&class, jni_str!("typeName"), jni_sig!("[B"))?,
-            };
-            env.delete_local_ref(class);
-            fields
-        };
-        let entry_key = {
-            let class = env.find_class(jni_str!("io/durablejournal/store/EntryKey"))?;
-            let fields = EntryKeyFields {
-                business: env.get_field_id(&class, jni_str!("business"), jni_sig!("Lio/durablejournal/store/BusinessKey;"))?,
-                seq: env.get_field_id(&class, jni_str!("seq"), jni_sig!("J"))?,
-                action: env.get_field_id(&class, jni_str!("action"), jni_sig!("[B"))?,
-                event_kind: env.get_field_id(&class, jni_str!("eventKind"), jni_sig!("I"))?,
-                event: env.get_field_id(&class, jni_str!("event"), jni_sig!("[B"))?,
-            };
-            env.delete_local_ref(class);
-            fields
-        };
+        let [kind, number, bytes, type_name] = field_ids(env, jni_str!("io/durablejournal/store/BusinessKey"), [
+            (jni_str!("kind"), jni_sig!("I")),
+            (jni_str!("number"), jni_sig!("J")),
+            (jni_str!("bytes"), jni_sig!("[B")),
+            (jni_str!("typeName"), jni_sig!("[B")),
+        ])?;
+        let [business, seq, action, event_kind, event] = field_ids(env, jni_str!("io/durablejournal/store/EntryKey"), [
+            (jni_str!("business"), jni_sig!("Lio/durablejournal/store/BusinessKey;")),
+            (jni_str!("seq"), jni_sig!("J")),
+            (jni_str!("action"), jni_sig!("[B")),
+            (jni_str!("eventKind"), jni_sig!("I")),
+            (jni_str!("event"), jni_sig!("[B")),
+        ])?;
         let transport_submit = method_of(env, jni_str!("io/durablejournal/store/LogTransport"), jni_str!("submit"),
             jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"))?;
         let appending_await = method_of(env, jni_str!("io/durablejournal/store/LogTransport$Appending"), jni_str!("await"), jni_sig!("()[J"))?;
@@ -145,13 +135,30 @@ impl JvmClasses {
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
             log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
-            business_key,
-            entry_key,
+            business_key: BusinessKeyFields { kind, number, bytes, type_name },
+            entry_key: EntryKeyFields { business, seq, action, event_kind, event },
             transport_submit,
             appending_await,
             throwable_to_string,
         })
     }
+}
+
+/// The ids of fields of one class, in the order asked.
+fn field_ids<const N: usize>(env: &mut Env<'_>, class: &JNIStr, fields: [(&JNIStr, FieldSignature<'_>); N]) -> jni::errors::Result<[JFieldID; N]> {
+    let local = env.find_class(class)?;
+    let mut ids = Vec::with_capacity(N);
+    for (name, signature) in fields {
+        match env.get_field_id(&local, name, signature) {
+            Ok(id) => ids.push(id),
+            Err(e) => {
+                env.delete_local_ref(local);
+                return Err(e);
+            }
+        }
+    }
+    env.delete_local_ref(local);
+    Ok(ids.try_into().unwrap_or_else(|_| unreachable!("one id per field")))
 }
 
 fn method_of(env: &mut Env<'_>, class: &JNIStr, name: &JNIStr, signature: MethodSignature<'_, '_>) -> jni::errors::Result<JMethodID> {
@@ -161,28 +168,66 @@ fn method_of(env: &mut Env<'_>, class: &JNIStr, name: &JNIStr, signature: Method
     id
 }
 
-/// An `int` field of a non-null object of the class `field` belongs to.
-pub fn int_field(env: &mut Env<'_>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<jint> {
-    // SAFETY: callers pass a non-null object of the class the id was bound on, and an int field id.
-    unsafe { env.get_field_unchecked(object, field, JavaType::Primitive(Primitive::Int)) }?.i()
+// Field reads. A key crosses as one object read field by field on every
+// keyed store call, so these go straight to the JNI function table: jni-rs
+// wraps each JNI function in an ExceptionCheck before (and, for objects,
+// after) the call, which for a key doubled the cost of reading it. No
+// exception can be pending when they run (each is the first work of its
+// export or follows another such read), and none of the functions they call
+// raises one: Get<Type>Field never does (JNI specification), and
+// GetByteArrayRegion only for a range outside the array, while here the range
+// is the array's own length.
+
+/// The raw `JNIEnv` and its function table.
+fn raw(env: &Env<'_>) -> (*mut jni::sys::JNIEnv, &'static jni::sys::JNINativeInterface_) {
+    let raw = env.get_raw();
+    // SAFETY: `Env` holds a valid JNIEnv pointer for the current thread,
+    // whose function table lives as long as the JVM.
+    (raw, unsafe { &**raw })
+}
+
+/// An `int` field of a non-null object of the class `field` was bound on.
+pub fn int_field(env: &Env<'_>, object: &JObject<'_>, field: JFieldID) -> jint {
+    let (raw, jni) = raw(env);
+    // SAFETY: callers pass a non-null object of the class the id was bound
+    // on, and an int field's id.
+    unsafe { (jni.v1_1.GetIntField)(raw, object.as_raw(), field.into_raw()) }
 }
 
 /// A `long` field, as [`int_field`].
-pub fn long_field(env: &mut Env<'_>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<jlong> {
-    // SAFETY: as in `int_field`, for a long field id.
-    unsafe { env.get_field_unchecked(object, field, JavaType::Primitive(Primitive::Long)) }?.j()
+pub fn long_field(env: &Env<'_>, object: &JObject<'_>, field: JFieldID) -> jlong {
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `int_field`, for a long field's id.
+    unsafe { (jni.v1_1.GetLongField)(raw, object.as_raw(), field.into_raw()) }
 }
 
 /// An object field, as [`int_field`]; a local reference the caller owns.
-pub fn object_field<'l>(env: &mut Env<'l>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<JObject<'l>> {
-    // SAFETY: as in `int_field`, for an object field id.
-    unsafe { env.get_field_unchecked(object, field, JavaType::Object) }?.l()
+pub fn object_field<'l>(env: &Env<'l>, object: &JObject<'_>, field: JFieldID) -> JObject<'l> {
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `int_field`, for an object field's id; the result is a
+    // new local reference (or null) of this frame, owned by the wrapper.
+    unsafe { JObject::from_raw(env, (jni.v1_1.GetObjectField)(raw, object.as_raw(), field.into_raw())) }
 }
 
-/// A `byte[]` field, as [`object_field`].
-pub fn byte_array_field<'l>(env: &mut Env<'l>, object: &JObject<'_>, field: JFieldID) -> jni::errors::Result<JByteArray<'l>> {
-    let array = object_field(env, object, field)?;
-    // SAFETY: the field id was bound with the signature `[B`, so the value is a
-    // byte[] (or null), and the local reference moves into the new wrapper.
-    Ok(unsafe { JByteArray::from_raw(env, array.into_raw()) })
+/// The bytes of a `byte[]` field (None for null), as [`int_field`]. The
+/// field's local reference is left to the native method's return: a keyed
+/// call reads one key (five references at most), far below the sixteen
+/// every native method may hold, and a DeleteLocalRef per field is a
+/// measurable share of reading a key.
+pub fn byte_array_field(env: &Env<'_>, object: &JObject<'_>, field: JFieldID) -> Option<Vec<u8>> {
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `int_field`, for the id of a field bound with the
+    // signature `[B`: the value is a byte[] or null.
+    let array = unsafe { (jni.v1_1.GetObjectField)(raw, object.as_raw(), field.into_raw()) };
+    if array.is_null() {
+        return None;
+    }
+    // SAFETY: `array` is a live local reference to a byte[], and the region
+    // read is exactly its length.
+    unsafe {
+        let length = (jni.v1_1.GetArrayLength)(raw, array);
+        let mut bytes = vec![0u8; length as usize];
+        (jni.v1_1.GetByteArrayRegion)(raw, array, 0, length, bytes.as_mut_ptr().cast());
+        Some(bytes)
+    }
 }

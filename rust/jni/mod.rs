@@ -168,7 +168,11 @@ pub fn optional_bytes(env: &Env<'_>, array: &JByteArray<'_>) -> BridgeResult<Opt
 
 /// A required UTF-8 string passed as `byte[]`.
 pub fn required_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<String> {
-    let bytes = required_bytes(env, array, name)?;
+    utf8(required_bytes(env, array, name)?, name)
+}
+
+/// Bytes that must be UTF-8, named `name` in the error.
+pub fn utf8(bytes: Vec<u8>, name: &'static str) -> BridgeResult<String> {
     String::from_utf8(bytes)
         .map_err(|e| BridgeError::Core(Error::InvalidArgument(format!("{name} is not valid UTF-8: {e}"))))
 }

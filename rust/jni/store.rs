@@ -24,7 +24,6 @@
 //! encodes a key itself: the canonical encoding lives in
 //! [`crate::store::StateKey`] only.
 
-use jni::ids::JFieldID;
 use jni::objects::{JByteArray, JClass, JObject, JObjectArray};
 use jni::sys::{jdouble, jint, jlong};
 use jni::{Env, EnvUnowned, JValue};
@@ -32,7 +31,7 @@ use jni::{Env, EnvUnowned, JValue};
 use super::classes::{byte_array_field, classes, int_field, long_field, object_field};
 use super::handle::{self, Borrowed};
 use super::journal::JournalHandle;
-use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use super::{for_each_element, optional_bytes, required_bytes, required_utf8, utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::model::ActionState;
 use crate::store::{
@@ -76,42 +75,22 @@ pub(crate) fn business_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult
         return Err(BridgeError::NullArgument("key"));
     }
     let fields = &classes(env)?.business_key;
-    let kind = int_field(env, key, fields.kind)?;
-    Ok(match kind {
-        KEY_STR => BusinessKey::Str(utf8_field(env, key, fields.bytes, "key")?),
-        KEY_LONG => BusinessKey::Long(long_field(env, key, fields.number)?),
+    let bytes = |env: &Env<'_>| byte_array_field(env, key, fields.bytes).ok_or(BridgeError::NullArgument("key"));
+    Ok(match int_field(env, key, fields.kind) {
+        KEY_STR => BusinessKey::Str(utf8(bytes(env)?, "key")?),
+        KEY_LONG => BusinessKey::Long(long_field(env, key, fields.number)),
         KEY_INT => {
-            let number = long_field(env, key, fields.number)?;
+            let number = long_field(env, key, fields.number);
             BusinessKey::Int(i32::try_from(number).map_err(|_| {
                 Error::InvalidArgument(format!("an Integer key must fit in 32 bits: {number}"))
             })?)
         }
-        KEY_BYTES => BusinessKey::Bytes(bytes_field(env, key, fields.bytes, "key")?),
+        KEY_BYTES => BusinessKey::Bytes(bytes(env)?),
         KEY_TYPED => BusinessKey::Typed {
-            type_name: utf8_field(env, key, fields.type_name, "key type name")?,
-            bytes: bytes_field(env, key, fields.bytes, "key")?,
+            type_name: utf8(byte_array_field(env, key, fields.type_name).ok_or(BridgeError::NullArgument("key type name"))?, "key type name")?,
+            bytes: bytes(env)?,
         },
         other => return Err(Error::InvalidArgument(format!("unknown business key kind {other}")).into()),
-    })
-}
-
-/// The bytes of a required `byte[]` field.
-fn bytes_field(env: &mut Env<'_>, object: &JObject<'_>, field: JFieldID, name: &'static str) -> BridgeResult<Vec<u8>> {
-    let array = byte_array_field(env, object, field)?;
-    required_bytes(env, &array, name)
-}
-
-/// A required UTF-8 string held as a `byte[]` field.
-fn utf8_field(env: &mut Env<'_>, object: &JObject<'_>, field: JFieldID, name: &'static str) -> BridgeResult<String> {
-    let array = byte_array_field(env, object, field)?;
-    required_utf8(env, &array, name)
-}
-
-fn event_identity(env: &Env<'_>, kind: jint, bytes: &JByteArray<'_>) -> BridgeResult<EventIdentity> {
-    Ok(match kind {
-        EVENT_OCCURRENCE => EventIdentity::Occurrence(required_utf8(env, bytes, "event occurrence id")?),
-        EVENT_ATTRIBUTES => EventIdentity::Attributes(required_bytes(env, bytes, "event attribute digest")?),
-        other => return Err(Error::InvalidArgument(format!("unknown event identity kind {other}")).into()),
     })
 }
 
@@ -122,14 +101,19 @@ pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<St
         return Err(BridgeError::NullArgument("key"));
     }
     let fields = &classes(env)?.entry_key;
-    let business = object_field(env, key, fields.business)?;
-    let business = business_key(env, &business)?;
-    let seq = long_field(env, key, fields.seq)?;
-    let action = utf8_field(env, key, fields.action, "actionName")?;
-    let event_kind = int_field(env, key, fields.event_kind)?;
-    let event = byte_array_field(env, key, fields.event)?;
-    let event = event_identity(env, event_kind, &event)?;
-    Ok(StateKey::new(business, seq, action, event))
+    let business_key = business_key(env, &object_field(env, key, fields.business));
+    let action = byte_array_field(env, key, fields.action).ok_or(BridgeError::NullArgument("actionName"))?;
+    let event = match int_field(env, key, fields.event_kind) {
+        EVENT_OCCURRENCE => EventIdentity::Occurrence(utf8(
+            byte_array_field(env, key, fields.event).ok_or(BridgeError::NullArgument("event occurrence id"))?,
+            "event occurrence id",
+        )?),
+        EVENT_ATTRIBUTES => EventIdentity::Attributes(
+            byte_array_field(env, key, fields.event).ok_or(BridgeError::NullArgument("event attribute digest"))?,
+        ),
+        other => return Err(Error::InvalidArgument(format!("unknown event identity kind {other}")).into()),
+    };
+    Ok(StateKey::new(business_key?, long_field(env, key, fields.seq), utf8(action, "actionName")?, event))
 }
 
 fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble) -> BridgeResult<jlong> {

@@ -204,10 +204,7 @@ public final class LogActionStateStore extends NativeKeyedStore {
     @Override
     public void pruneStateAt(Object key, long seqNum) {
         BusinessKey k = BusinessKey.of(key);
-        onStore(h -> {
-            NativeLogStore.pruneAt(h, k, seqNum);
-            return null;
-        });
+        runOnStore(h -> NativeLogStore.pruneAt(h, k, seqNum));
     }
 
     /**

@@ -6,10 +6,7 @@ import io.durablejournal.internal.CalledFromNative;
  * Counters of a {@link LogActionStateStore} since it was opened. Built by the native store
  * ({@code stats} in rust/jni/log_store.rs).
  */
-public final class LogStoreStats {
-    private final long entries;
-    private final long recordsAppended;
-    private final long bytesAppended;
+public final class LogStoreStats extends AppendCounters {
     private final long tombstonesAppended;
     private final long tombstonesPending;
     private final long recordsLoaded;
@@ -17,27 +14,10 @@ public final class LogStoreStats {
     @CalledFromNative
     private LogStoreStats(long entries, long recordsAppended, long bytesAppended, long tombstonesAppended,
             long tombstonesPending, long recordsLoaded) {
-        this.entries = entries;
-        this.recordsAppended = recordsAppended;
-        this.bytesAppended = bytesAppended;
+        super(entries, recordsAppended, bytesAppended);
         this.tombstonesAppended = tombstonesAppended;
         this.tombstonesPending = tombstonesPending;
         this.recordsLoaded = recordsLoaded;
-    }
-
-    /** Live entries in memory. */
-    public long entries() {
-        return entries;
-    }
-
-    /** Records appended and acknowledged by the log, tombstones included. */
-    public long recordsAppended() {
-        return recordsAppended;
-    }
-
-    /** Their keys and values, in bytes. */
-    public long bytesAppended() {
-        return bytesAppended;
     }
 
     public long tombstonesAppended() {
@@ -56,8 +36,7 @@ public final class LogStoreStats {
 
     @Override
     public String toString() {
-        return "LogStoreStats{entries=" + entries + ", recordsAppended=" + recordsAppended + ", bytesAppended="
-                + bytesAppended + ", tombstonesAppended=" + tombstonesAppended + ", tombstonesPending="
+        return "LogStoreStats{" + appendCounters() + ", tombstonesAppended=" + tombstonesAppended + ", tombstonesPending="
                 + tombstonesPending + ", recordsLoaded=" + recordsLoaded + "}";
     }
 }

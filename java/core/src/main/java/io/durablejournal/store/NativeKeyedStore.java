@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 
 /**
@@ -23,6 +24,14 @@ abstract class NativeKeyedStore implements ActionStateStore {
 
     /** Runs a keyed native call on a handle of this store (the handle is open while it runs). */
     abstract <T> T onStore(LongFunction<T> call);
+
+    /** {@link #onStore} for a call that returns nothing. */
+    final void runOnStore(LongConsumer call) {
+        onStore(h -> {
+            call.accept(h);
+            return null;
+        });
+    }
 
     /** The business key of a keyed call, ready for the native store. */
     abstract BusinessKey keyOf(Object key);
@@ -41,10 +50,7 @@ abstract class NativeKeyedStore implements ActionStateStore {
     public void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
         Objects.requireNonNull(stateJson, "stateJson");
-        onStore(h -> {
-            NativeStore.put(h, entry, stateJson);
-            return null;
-        });
+        runOnStore(h -> NativeStore.put(h, entry, stateJson));
     }
 
     @Override
@@ -79,10 +85,7 @@ abstract class NativeKeyedStore implements ActionStateStore {
     @Override
     public void pruneState(Object key, long seqNumUpTo) {
         BusinessKey business = BusinessKey.of(key);
-        onStore(h -> {
-            NativeStore.prune(h, business, seqNumUpTo);
-            return null;
-        });
+        runOnStore(h -> NativeStore.prune(h, business, seqNumUpTo));
     }
 
     /** Decodes {@code get_split}'s layout: big-endian lengths, a payload length of -1 for null. */

@@ -7,10 +7,7 @@ import io.durablejournal.internal.CalledFromNative;
  * store has are -1 for the in-memory store. Built by the native store ({@code stats} in
  * rust/jni/store.rs).
  */
-public final class StoreStats {
-    private final long entries;
-    private final long recordsAppended;
-    private final long bytesAppended;
+public final class StoreStats extends AppendCounters {
     private final long syncs;
     private final long compactions;
     private final long segmentBytes;
@@ -22,9 +19,7 @@ public final class StoreStats {
     @CalledFromNative
     private StoreStats(long entries, long recordsAppended, long bytesAppended, long syncs, long compactions,
             long segmentBytes, long liveBytes, long recoveredRecords, long tornTailBytes, long createdOnOpen) {
-        this.entries = entries;
-        this.recordsAppended = recordsAppended;
-        this.bytesAppended = bytesAppended;
+        super(entries, recordsAppended, bytesAppended);
         this.syncs = syncs;
         this.compactions = compactions;
         this.segmentBytes = segmentBytes;
@@ -32,21 +27,6 @@ public final class StoreStats {
         this.recoveredRecords = recoveredRecords;
         this.tornTailBytes = tornTailBytes;
         this.createdOnOpen = createdOnOpen;
-    }
-
-    /** Live entries. */
-    public long entries() {
-        return entries;
-    }
-
-    /** Mutation records appended since open. */
-    public long recordsAppended() {
-        return recordsAppended;
-    }
-
-    /** Bytes of mutation records appended since open (frames included); -1 for the in-memory store, which writes none. */
-    public long bytesAppended() {
-        return bytesAppended;
     }
 
     public long syncs() {
@@ -84,8 +64,7 @@ public final class StoreStats {
 
     @Override
     public String toString() {
-        return "StoreStats{entries=" + entries + ", recordsAppended=" + recordsAppended + ", bytesAppended=" + bytesAppended
-                + ", syncs=" + syncs + ", compactions=" + compactions + ", segmentBytes=" + segmentBytes
+        return "StoreStats{" + appendCounters() + ", syncs=" + syncs + ", compactions=" + compactions + ", segmentBytes=" + segmentBytes
                 + ", recoveredRecords=" + recoveredRecords + ", tornTailBytes=" + tornTailBytes + "}";
     }
 }

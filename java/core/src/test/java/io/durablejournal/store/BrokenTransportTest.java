@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.JournalException;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A {@link LogTransport} that breaks its contract (null where an acknowledgement or its offsets
@@ -21,88 +20,39 @@ import org.junit.jupiter.api.Test;
 class BrokenTransportTest {
     private static final EventIdentity EVENT = EventIdentity.occurrence("input-1");
 
-    /** An in-memory log of one partition that returns null from {@code submit} or {@code await} on request. */
-    private static final class NullReturningLog implements LogTransport {
-        private final List<byte[]> keys = new ArrayList<>();
-        private volatile boolean nullAppending;
-        private volatile boolean nullOffsets;
+    /** Returns null from {@code submit} or from {@code Appending.await} while {@link #broken}. */
+    private static final class NullReturningLog extends MemoryLog {
+        private final boolean nullAppending;
+        private volatile boolean broken;
 
-        @Override
-        public String name() {
-            return "null-returning log";
+        NullReturningLog(boolean nullAppending) {
+            super("null-returning log");
+            this.nullAppending = nullAppending;
         }
 
         @Override
-        public byte[] logId() {
-            return new byte[16];
+        public synchronized Appending submit(int[] partitions, byte[][] keys, byte[][] values) {
+            return broken && nullAppending ? null : super.submit(partitions, keys, values);
         }
 
         @Override
-        public int partitions() {
-            return 1;
+        Appending acknowledge(long[] offsets) {
+            return () -> broken ? null : offsets;
         }
-
-        @Override
-        public long[] append(int[] partitions, byte[][] newKeys, byte[][] values) {
-            throw new AssertionError("the store submits; it never appends directly");
-        }
-
-        @Override
-        public synchronized Appending submit(int[] partitions, byte[][] newKeys, byte[][] values) {
-            if (nullAppending) {
-                return null;
-            }
-            long[] offsets = new long[newKeys.length];
-            for (int i = 0; i < newKeys.length; i++) {
-                offsets[i] = keys.size();
-                keys.add(newKeys[i]);
-            }
-            return () -> nullOffsets ? null : offsets;
-        }
-
-        @Override
-        public synchronized long[] endOffsets() {
-            return new long[] {keys.size()};
-        }
-
-        @Override
-        public void read(int partition, long endOffset, RecordBatches records) {}
-
-        @Override
-        public void close() {}
     }
 
-    private static LogActionStateStore open(NullReturningLog log) {
-        LogActionStateStore store = LogActionStateStore.open(log, 1, 0, 0, key -> 0);
-        store.startFresh(new byte[16]);
-        return store;
-    }
-
-    @Test
-    void aSubmitThatReturnsNullFailsTheWriteAndLosesNothing() {
-        NullReturningLog log = new NullReturningLog();
-        try (LogActionStateStore store = open(log)) {
-            log.nullAppending = true;
+    @ParameterizedTest
+    @ValueSource(strings = {"LogTransport.submit returned null", "LogTransport.Appending.await returned null"})
+    void aNullFromTheTransportFailsTheWriteAndLosesNothing(String expected) {
+        NullReturningLog log = new NullReturningLog(expected.contains("submit"));
+        try (LogActionStateStore store = LogActionStateStore.open(log, 1, 0, 0, key -> 0)) {
+            store.startFresh(new byte[16]);
+            log.broken = true;
             JournalException e = assertThrows(JournalException.class, () -> store.put("user", 0, "act", EVENT, new ActionState()));
             assertSame(JournalException.Code.STORE_IO, e.getCode());
-            assertTrue(e.getMessage().contains("LogTransport.submit returned null"), e.getMessage());
+            assertTrue(e.getMessage().contains(expected), e.getMessage());
             assertNull(store.get("user", 0, "act", EVENT), "the failed put was undone");
-            log.nullAppending = false;
-            store.put("user", 0, "act", EVENT, new ActionState());
-            assertEquals(1, store.stats().entries());
-        }
-    }
-
-    @Test
-    void anAcknowledgementWithoutOffsetsFailsTheWriteAndLosesNothing() {
-        NullReturningLog log = new NullReturningLog();
-        try (LogActionStateStore store = open(log)) {
-            log.nullOffsets = true;
-            JournalException e = assertThrows(JournalException.class, () -> store.put("user", 0, "act", EVENT, new ActionState()));
-            assertSame(JournalException.Code.STORE_IO, e.getCode());
-            assertTrue(e.getMessage().contains("LogTransport.Appending.await returned null"), e.getMessage());
-            assertNull(store.get("user", 0, "act", EVENT), "the failed put was undone");
-            log.nullOffsets = false;
+            log.broken = false;
             store.put("user", 0, "act", EVENT, new ActionState());
             assertEquals(1, store.stats().entries());
         }
