@@ -37,8 +37,7 @@ pub extern "system" fn Java_io_durablejournal_internal_NativeLibrary_abiVersion<
 
 /// How many native objects (journals, stores, execution identities) Java
 /// owns right now: lets a test prove that an owner dropped without `close()`
-/// is freed by its Cleaner, and a leak check count what is left. Only tests
-/// read it (`NativeDiagnostics` is package-private); no metric exposes it.
+/// is freed by its Cleaner.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_liveHandleCount<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
     env.with_env(|_| -> BridgeResult<jlong> { Ok(super::handle::live_handles()) }).resolve::<ThrowJavaException>()

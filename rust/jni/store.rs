@@ -9,7 +9,7 @@
 //! `rust/store/shared.rs` for the sharing rules); every journal opened with
 //! `openContext` holds its own share, so closing the Java store never frees
 //! memory a journal still uses. `openContext` returns the
-//! `DurableExecutionContext` itself, built here through its private
+//! `DurableExecutionContext` itself, built here through its package-private
 //! constructor, so no raw journal pointer ever reaches public Java code.
 //!
 //! # Keys across the boundary
@@ -30,28 +30,26 @@ use super::journal::JournalHandle;
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::model::ActionState;
-use crate::store::key;
 use crate::store::{
     AnyStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore,
     RecoveryMarker, SharedStore, StateKey,
 };
 
 /// Key kinds shared with `io.durablejournal.store.BusinessKey`: the store's
-/// own tags (`store::key`), one definition checked against
+/// own tags (`store::key`), one definition, checked against
 /// `tests/vectors/constants.json` in Rust and Java.
-const KEY_STR: jint = key::TAG_STR as jint;
-const KEY_LONG: jint = key::TAG_LONG as jint;
-const KEY_INT: jint = key::TAG_INT as jint;
-const KEY_BYTES: jint = key::TAG_BYTES as jint;
-const KEY_TYPED: jint = key::TAG_TYPED as jint;
+const KEY_STR: jint = crate::store::key::TAG_STR as jint;
+const KEY_LONG: jint = crate::store::key::TAG_LONG as jint;
+const KEY_INT: jint = crate::store::key::TAG_INT as jint;
+const KEY_BYTES: jint = crate::store::key::TAG_BYTES as jint;
+const KEY_TYPED: jint = crate::store::key::TAG_TYPED as jint;
 
 /// Event identity kinds shared with `io.durablejournal.store.EventIdentity`,
-/// likewise the store's tags.
-const EVENT_OCCURRENCE: jint = key::TAG_OCCURRENCE as jint;
-const EVENT_ATTRIBUTES: jint = key::TAG_ATTRIBUTES as jint;
+/// likewise the store's own tags.
+const EVENT_OCCURRENCE: jint = crate::store::key::TAG_OCCURRENCE as jint;
+const EVENT_ATTRIBUTES: jint = crate::store::key::TAG_ATTRIBUTES as jint;
 
-/// What the Java store handles (`NativeActionStateStore`, `LogActionStateStore`)
-/// own: one share of the store.
+/// What the Java `NativeActionStateStore` handle owns: one share of the store.
 type StoreHandle = SharedStore;
 
 /// The type behind a handle from `NativeLogStore.share`: the same as a store's.
@@ -278,7 +276,7 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(
 
 /// A `DurableExecutionContext` over the stored entry (or over `initial`,
 /// put first), whose journal persists into this store. The context is built
-/// here through its private `(long)` constructor (JNI ignores access): the journal handle
+/// here through its package-private `(long)` constructor: the journal handle
 /// goes straight to its owner.
 fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>, initial_json: &JByteArray<'_>) -> BridgeResult<JObject<'l>> {
     let key = key.decode(env)?;
@@ -367,7 +365,7 @@ const STATS_LEN: usize = 10;
 
 /// `[entries, recordsAppended, bytesAppended, syncs, compactions,
 /// segmentBytes, liveBytes, recoveredRecords, tornTailBytes (-1: none),
-/// createdOnOpen (0/1)]`; the file-only fields are -1 for the memory and log stores.
+/// createdOnOpen (0/1)]`; the file-only fields are -1 for the memory store.
 fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
     let handle = store_handle(ptr)?;
     let values: [jlong; STATS_LEN] = match &mut *handle.lock()? {
