@@ -5,7 +5,8 @@
 
 use jni::objects::{JByteArray, JClass, JObject};
 use jni::sys::jlong;
-use jni::{jni_sig, jni_str, Env, EnvUnowned, JValueOwned};
+use jni::strings::JNIStr;
+use jni::{jni_sig, jni_str, Env, EnvUnowned};
 
 use super::handle::{self, Borrowed};
 use super::{required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
@@ -57,20 +58,25 @@ fn describe_call(env: &mut Env<'_>, call: &JObject<'_>) -> BridgeResult<CallDesc
     if call.is_null() {
         return Err(BridgeError::NullArgument("call"));
     }
-    let function_id = env.call_method(call, jni_str!("functionIdUtf8"), jni_sig!("()[B"), &[])?;
-    let function_id = utf8_of_returned(env, function_id, "functionId")?;
-    let tree = env.call_method(call, jni_str!("callTreeJson"), jni_sig!("()[B"), &[])?;
-    let tree = env.cast_local::<JByteArray>(tree.l()?)?;
-    let call_tree_json = required_bytes(env, &tree, "callTreeJson");
-    env.delete_local_ref(tree);
-    Ok(CallDescription { function_id, call_tree_json: call_tree_json? })
+    Ok(CallDescription {
+        function_id: returned_array(env, call, jni_str!("functionIdUtf8"), |env, id| required_utf8(env, id, "functionId"))?,
+        call_tree_json: returned_array(env, call, jni_str!("callTreeJson"), |env, tree| required_bytes(env, tree, "callTreeJson"))?,
+    })
 }
 
-fn utf8_of_returned(env: &mut Env<'_>, value: JValueOwned<'_>, name: &'static str) -> BridgeResult<String> {
-    let array = env.cast_local::<JByteArray>(value.l()?)?;
-    let text = required_utf8(env, &array, name);
+/// Calls the `()[B` method `method` of `object` and reads the array it
+/// returns with `read`, freeing its local reference either way.
+fn returned_array<T>(
+    env: &mut Env<'_>,
+    object: &JObject<'_>,
+    method: &JNIStr,
+    read: impl FnOnce(&Env<'_>, &JByteArray<'_>) -> BridgeResult<T>,
+) -> BridgeResult<T> {
+    let array = env.call_method(object, method, jni_sig!("()[B"), &[])?.l()?;
+    let array = env.cast_local::<JByteArray>(array)?;
+    let value = read(env, &array);
     env.delete_local_ref(array);
-    text
+    value
 }
 
 #[no_mangle]
