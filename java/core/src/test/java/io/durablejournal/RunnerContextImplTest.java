@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.TestCalls.CountingCall;
 import io.durablejournal.TestCalls.CountingPersister;
 import java.util.Arrays;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class RunnerContextImplTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final CountingPersister persister = new CountingPersister();
     private final ExecutorService pool = Executors.newFixedThreadPool(4);
