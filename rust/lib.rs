@@ -4,7 +4,6 @@
 //! Java or Python. `jni` (for the JVM) and `capi` (for Python's ctypes) are
 //! thin leaves that marshal arguments, call the core and translate errors.
 
-pub mod capi;
 pub mod error;
 pub mod identity;
 pub mod journal;
@@ -19,6 +18,11 @@ pub mod fuzzing;
 /// The JNI leaf: its `Java_*` symbols are exported from the cdylib; none of
 /// it is Rust API.
 mod jni;
+
+/// The C ABI leaf (Python's ctypes): its `durable_journal_*` symbols are
+/// exported from the cdylib (`#[no_mangle]` exports whatever the module's
+/// visibility); none of it is Rust API.
+mod capi;
 
 pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, NoPersist, Persister};

@@ -3,11 +3,12 @@
 //!
 //! A JVM binds a loaded native library to one class loader, and a Flink job
 //! restart loads a fresh copy of the library for its new class loader (see
-//! `NativeLibrary.java`), so these statics hold the ids of exactly one class
-//! loader's classes: the cache cannot hand one loader's class to another.
-//! It is filled by `NativeDiagnostics.abiVersion`, which `NativeLibrary.load`
-//! calls right after loading (a class missing from the jar then fails the load
-//! with its name), and otherwise by the first call that needs it.
+//! `io.durablejournal.internal.NativeLibrary`), so these statics hold the ids
+//! of exactly one class loader's classes: the cache cannot hand one loader's
+//! class to another. It is filled by `NativeLibrary.abiVersion`, which
+//! `NativeLibrary.load` calls right after loading (a class missing from the
+//! jar then fails the load with its name), and otherwise by the first call
+//! that needs it.
 //!
 //! Every lookup runs inside a native method of a class of the core jar (or
 //! on a thread that such a method is waiting for), so `FindClass` resolves

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,13 +24,6 @@ import java.util.Objects;
  * {@code CallResult} knows.
  */
 public final class ActionStateSerde {
-    /**
-     * The data-binding mapper the rest of the library shares for payloads; ActionStates do not
-     * go through it.
-     */
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
     /**
      * Reads canonical JSON the native core wrote: it checked nesting and syntax already, so no
      * Jackson length limit (numbers of 1000 digits, strings of 20 MB) may refuse it here.

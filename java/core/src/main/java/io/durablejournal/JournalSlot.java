@@ -1,6 +1,7 @@
 package io.durablejournal;
 
 import io.durablejournal.internal.CalledFromNative;
+import io.durablejournal.internal.Utf8;
 
 /**
  * One slot of the native journal as it crosses the boundary: built by the native library ({@code

@@ -1,7 +1,7 @@
 package io.durablejournal.store;
 
-import io.durablejournal.Utf8;
 import io.durablejournal.internal.CalledFromNative;
+import io.durablejournal.internal.Utf8;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package io.durablejournal.store;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -39,16 +39,6 @@ public final class EventIdentity {
     public static EventIdentity rootOccurrence(Object businessKey, long inputSeqNum) {
         byte[] id = NativeStore.rootOccurrence(BusinessKey.of(businessKey), inputSeqNum);
         return new EventIdentity(OCCURRENCE, new String(id, java.nio.charset.StandardCharsets.UTF_8), null);
-    }
-
-    /** The occurrence id, or null for an attribute digest. */
-    public String getOccurrenceId() {
-        return occurrenceId;
-    }
-
-    /** A copy of the attribute digest, or null for an occurrence id. */
-    public byte[] getDigest() {
-        return digest == null ? null : digest.clone();
     }
 
     int kind() {

@@ -1,7 +1,7 @@
 package io.durablejournal.store;
 
 import io.durablejournal.JournalException;
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.durablejournal.store;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,11 +44,6 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
                 options.rawMinGarbageBytes(), options.garbageRatio());
         return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
-    }
-
-    /** The store's directory, or null for the in-memory store. */
-    public Path getDirectory() {
-        return directory;
     }
 
     /** Where the store lives, for people: its directory, or "in-memory". */
