@@ -1,9 +1,9 @@
-//! The log-backed store over an in-memory partitioned log that behaves as
-//! Kafka does where it matters: offsets per partition that never repeat,
-//! compaction by record key (with and without the tombstones still there),
-//! and appends that fail, before or after reaching the log.
+//! What the log-backed store does beyond the store contract (which runs it
+//! too: `tests/store_contract.rs`): histories, markers of partition offsets,
+//! restores at another parallelism, tombstones and compaction, failed
+//! appends, writes in flight. Over the in-memory log of
+//! `tests/support/memory_log.rs`, which behaves as Kafka does where it matters.
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use super::*;
@@ -12,102 +12,10 @@ use crate::journal::Journal;
 use crate::model::CallResult;
 use crate::store::{AnyStore, StorePersister};
 
-#[derive(Clone, Copy, PartialEq)]
-enum Outage {
-    None,
-    /// Nothing reaches the log.
-    Refused,
-    /// Everything reaches the log, but the acknowledgement is lost.
-    AckLost,
-}
-
-#[derive(Default)]
-struct Partition {
-    next_offset: u64,
-    records: Vec<(u64, Vec<u8>, Option<Vec<u8>>)>,
-}
-
-struct MemLog {
-    partitions: Vec<Partition>,
-    outage: Outage,
-}
-
-#[derive(Clone)]
-struct SharedLog(Arc<Mutex<MemLog>>);
-
-impl SharedLog {
-    fn new(partitions: u32) -> SharedLog {
-        let partitions = (0..partitions).map(|_| Partition::default()).collect();
-        SharedLog(Arc::new(Mutex::new(MemLog { partitions, outage: Outage::None })))
-    }
-
-    fn set_outage(&self, outage: Outage) {
-        self.0.lock().unwrap().outage = outage;
-    }
-
-    fn end_offsets(&self) -> Vec<u64> {
-        self.0.lock().unwrap().partitions.iter().map(|p| p.next_offset).collect()
-    }
-
-    fn record_count(&self) -> usize {
-        self.0.lock().unwrap().partitions.iter().map(|p| p.records.len()).sum()
-    }
-
-    /// Kafka's log compaction: only the newest record of each key is kept;
-    /// with `drop_tombstones`, the tombstones too are gone (as once
-    /// `delete.retention.ms` has passed). Offsets do not change.
-    fn compact(&self, drop_tombstones: bool) {
-        let mut log = self.0.lock().unwrap();
-        for partition in &mut log.partitions {
-            let mut newest = HashSet::new();
-            let mut kept = Vec::new();
-            for (offset, key, value) in partition.records.iter().rev() {
-                if newest.insert(key.clone()) && !(drop_tombstones && value.is_none()) {
-                    kept.push((*offset, key.clone(), value.clone()));
-                }
-            }
-            kept.reverse();
-            partition.records = kept;
-        }
-    }
-
-    fn sink(&self) -> Box<dyn LogSink> {
-        Box::new(self.clone())
-    }
-}
-
-impl LogSink for SharedLog {
-    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
-        if self.0.lock().unwrap().outage == Outage::Refused {
-            return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("unreachable") });
-        }
-        Ok(Box::new(Acknowledged(self.store_now(records))))
-    }
-
-    fn name(&self) -> &str {
-        "memory log"
-    }
-}
-
-impl SharedLog {
-    fn store_now(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        let mut log = self.0.lock().unwrap();
-        let offsets = records
-            .iter()
-            .map(|r| {
-                let partition = &mut log.partitions[r.partition as usize];
-                let offset = partition.next_offset;
-                partition.next_offset += 1;
-                partition.records.push((offset, r.key.clone(), r.value.clone()));
-                offset
-            })
-            .collect();
-        if log.outage == Outage::AckLost {
-            return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("ack lost") });
-        }
-        Ok(offsets)
-    }
-}
+/// The fake log, shared with the store contract (`tests/store_contract/log.rs`).
+#[path = "../../../tests/support/memory_log.rs"]
+mod memory_log;
+use memory_log::{load, Outage, SharedLog};
 
 const PARTITIONS: u32 = 3;
 const MAX_PARALLELISM: u32 = 8;
@@ -121,25 +29,6 @@ fn fresh(log: &SharedLog, owned: KeyGroupRange) -> LogStore {
     let mut store = LogStore::new(log.sink(), layout(), owned).unwrap();
     store.start_fresh(Lineage([1; 16])).unwrap();
     store
-}
-
-/// Reads every partition holding `range` from where the store says (its
-/// start, or its markers' smallest start), as a Kafka consumer would.
-fn load(store: &mut LogStore, log: &SharedLog, range: KeyGroupRange) {
-    let partitions = store.begin_load(range).unwrap();
-    let from = store.read_from().to_vec();
-    let records: Vec<(u32, u64, Vec<u8>, Option<Vec<u8>>)> = {
-        let log = log.0.lock().unwrap();
-        partitions
-            .iter()
-            .flat_map(|p| log.partitions[*p as usize].records.iter().map(move |(o, k, v)| (*p, *o, k.clone(), v.clone())))
-            .filter(|(p, o, _, _)| *o >= from[*p as usize])
-            .collect()
-    };
-    for (partition, offset, key, value) in records {
-        store.ingest(range, partition, offset, &key, value.as_deref()).unwrap();
-    }
-    store.finish_load(range).unwrap();
 }
 
 fn restored(log: &SharedLog, owned: KeyGroupRange, markers: &[LogMarker]) -> LogStore {
@@ -188,31 +77,6 @@ fn complete(store: &mut LogStore, k: &StateKey) {
 
 fn ids(state: &ActionState) -> Vec<String> {
     state.call_results.iter().map(CallResult::function_id_for_display).collect()
-}
-
-#[test]
-fn a_restored_store_has_every_journal_the_first_one_recorded() {
-    let log = SharedLog::new(PARTITIONS);
-    let mut first = fresh(&log, ALL);
-    for n in 0..5 {
-        bind(&mut first, n);
-        run_calls(&mut first, &key(n, 0), &["chat", "tool"]);
-    }
-    let marker = first.marker(&log.end_offsets()).unwrap();
-    bind(&mut first, 1);
-    run_calls(&mut first, &key(1, 1), &["after-the-marker"]);
-
-    let mut second = restored(&log, ALL, &[marker]);
-    for n in 0..5 {
-        bind(&mut second, n);
-        assert_eq!(ids(&second.get(&key(n, 0)).unwrap().unwrap()), ["chat", "tool"]);
-    }
-    assert_eq!(
-        ids(&second.get(&key(1, 1)).unwrap().unwrap()),
-        ["after-the-marker"],
-        "records written after the marker are the journals of actions in flight: kept"
-    );
-    assert_eq!(second.stats().entries, 6);
 }
 
 #[test]
@@ -506,7 +370,7 @@ fn a_business_key_that_changes_key_group_is_refused() {
 }
 
 #[test]
-fn writes_need_a_history_and_an_open_store() {
+fn writes_need_a_history_and_markers_are_log_markers() {
     let log = SharedLog::new(PARTITIONS);
     let mut store = LogStore::new(log.sink(), layout(), ALL).unwrap();
     bind(&mut store, 0);
@@ -514,10 +378,6 @@ fn writes_need_a_history_and_an_open_store() {
     store.start_fresh(Lineage([1; 16])).unwrap();
     assert!(store.start_fresh(Lineage([1; 16])).is_err(), "one history per store");
     assert!(store.get_recovery_marker().is_err() && store.rebuild_state(&[]).is_err(), "log markers only");
-    store.close().unwrap();
-    store.close().unwrap();
-    assert_eq!(store.get(&key(0, 0)).unwrap_err().code(), ErrorCode::Closed);
-    assert_eq!(store.marker(&log.end_offsets()).unwrap_err().code(), ErrorCode::Closed);
 }
 
 #[test]
@@ -645,6 +505,19 @@ impl GatedLog {
         crate::store::SharedStore::new(crate::store::AnyStore::Log(Box::new(store)))
     }
 
+    /// Opens the journal of `k` (the initial put is the first batch, which
+    /// this acknowledges): what each test of a write in flight starts from.
+    fn open_journal(&self, store: &crate::store::SharedStore, k: &StateKey) -> (Journal, crate::store::SharedStorePersister) {
+        let opener = {
+            let store = store.clone();
+            let k = k.clone();
+            std::thread::spawn(move || store.open_journal(k, None))
+        };
+        self.await_submitted(1);
+        self.release(0, true);
+        opener.join().unwrap().unwrap()
+    }
+
     /// Waits until `n` batches were submitted in all.
     fn await_submitted(&self, n: usize) {
         let (gates, submitted) = &*self.gates;
@@ -696,14 +569,7 @@ fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
     let gated = GatedLog::new();
     let store = gated.store();
     let k = key(0, 0);
-    let opener = {
-        let store = store.clone();
-        let k = k.clone();
-        std::thread::spawn(move || store.open_journal(k, None))
-    };
-    gated.await_submitted(1);
-    gated.release(0, true);
-    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let (mut journal, mut persister) = gated.open_journal(&store, &k);
     let caller = std::thread::spawn(move || {
         journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister).map(|()| journal.len())
     });
@@ -732,14 +598,7 @@ fn a_write_the_log_refuses_after_waiting_changes_nothing() {
     let gated = GatedLog::new();
     let store = gated.store();
     let k = key(0, 0);
-    let opener = {
-        let store = store.clone();
-        let k = k.clone();
-        std::thread::spawn(move || store.open_journal(k, None))
-    };
-    gated.await_submitted(1);
-    gated.release(0, true);
-    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let (mut journal, mut persister) = gated.open_journal(&store, &k);
     let caller = std::thread::spawn(move || {
         let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
         (outcome, journal.len())
@@ -757,14 +616,7 @@ fn an_entry_pruned_while_its_write_is_in_flight_stays_pruned() {
     let gated = GatedLog::new();
     let store = gated.store();
     let k = key(0, 0);
-    let opener = {
-        let store = store.clone();
-        let k = k.clone();
-        std::thread::spawn(move || store.open_journal(k, None))
-    };
-    gated.await_submitted(1);
-    gated.release(0, true);
-    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+    let (mut journal, mut persister) = gated.open_journal(&store, &k);
     let caller =
         std::thread::spawn(move || journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister));
     gated.await_submitted(2);
