@@ -30,16 +30,6 @@ class MemoryLog implements LogTransport {
     }
 
     @Override
-    public byte[] logId() {
-        return logId.clone();
-    }
-
-    @Override
-    public int partitions() {
-        return records.size();
-    }
-
-    @Override
     public synchronized long[] append(int[] partitions, byte[][] keys, byte[][] values) {
         long[] offsets = new long[keys.length];
         for (int i = 0; i < keys.length; i++) {
@@ -51,8 +41,18 @@ class MemoryLog implements LogTransport {
     }
 
     @Override
+    public byte[] logId() {
+        return logId.clone();
+    }
+
+    @Override
     public synchronized long[] endOffsets() {
         return records.stream().mapToLong(List::size).toArray();
+    }
+
+    @Override
+    public int partitions() {
+        return records.size();
     }
 
     @Override
