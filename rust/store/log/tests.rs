@@ -31,11 +31,26 @@ fn fresh(log: &SharedLog, owned: KeyGroupRange) -> LogStore {
     store
 }
 
+/// A fresh store owning every key group, holding an empty entry of user `n` at seq 0.
+fn holding_an_entry_of(log: &SharedLog, n: u32) -> LogStore {
+    let mut store = fresh(log, ALL);
+    bind(&mut store, n);
+    store.put(&key(n, 0), &ActionState::default()).unwrap();
+    store
+}
+
 fn restored(log: &SharedLog, owned: KeyGroupRange, markers: &[LogMarker]) -> LogStore {
     let mut store = LogStore::new(log.sink(), layout(), owned).unwrap();
     store.restore(markers, &log.end_offsets()).unwrap();
     load(&mut store, log, owned);
     store
+}
+
+/// The call ids of entry `k`, of user `n`, in a store restored from `markers`.
+fn restored_ids(log: &SharedLog, markers: &[LogMarker], n: u32, k: &StateKey) -> Vec<String> {
+    let mut store = restored(log, ALL, markers);
+    bind(&mut store, n);
+    ids(&store.get(k).unwrap().unwrap())
 }
 
 /// Test business keys "user-N" live in key group N % MAX_PARALLELISM.
@@ -223,13 +238,9 @@ fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
     // The record whose acknowledgement was lost is in the log, at index 1,
     // where "c" was put after it: the rebuild ends as the store did.
     let marker = store.marker(&log.end_offsets()).unwrap();
-    let mut again = restored(&log, ALL, &[marker.clone()]);
-    bind(&mut again, 0);
-    assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["a", "c"]);
+    assert_eq!(restored_ids(&log, &[marker.clone()], 0, &k), ["a", "c"]);
     log.compact(true);
-    let mut compacted = restored(&log, ALL, &[marker]);
-    bind(&mut compacted, 0);
-    assert_eq!(ids(&compacted.get(&k).unwrap().unwrap()), ["a", "c"], "no two records of the entry share a key");
+    assert_eq!(restored_ids(&log, &[marker], 0, &k), ["a", "c"], "no two records of the entry share a key");
 }
 
 #[test]
@@ -317,9 +328,7 @@ fn records_of_another_lineage_are_never_read() {
     assert_eq!(ours.get(&key(0, 0)).unwrap(), None);
     run_calls(&mut ours, &key(0, 0), &["fresh"]);
     let marker = ours.marker(&log.end_offsets()).unwrap();
-    let mut back = restored(&log, ALL, &[marker]);
-    bind(&mut back, 0);
-    assert_eq!(ids(&back.get(&key(0, 0)).unwrap().unwrap()), ["fresh"]);
+    assert_eq!(restored_ids(&log, &[marker], 0, &key(0, 0)), ["fresh"]);
 
     let mut continued = LogStore::new(log.sink(), layout(), ALL).unwrap();
     continued.continue_history(Lineage([7; 16])).unwrap();
@@ -359,9 +368,7 @@ fn restores_that_would_lose_journals_are_refused() {
 #[test]
 fn a_business_key_that_changes_key_group_is_refused() {
     let log = SharedLog::new(PARTITIONS);
-    let mut store = fresh(&log, ALL);
-    bind(&mut store, 3);
-    store.put(&key(3, 0), &ActionState::default()).unwrap();
+    let mut store = holding_an_entry_of(&log, 3);
     let err = store.bind_key_group(&user(3), 4).unwrap_err();
     assert!(err.to_string().contains("hashCode or the max parallelism changed"), "{err}");
     assert!(store.bind_key_group(&user(3), MAX_PARALLELISM).is_err(), "outside the key groups");
@@ -383,9 +390,7 @@ fn writes_need_a_history_and_markers_are_log_markers() {
 #[test]
 fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     let log = SharedLog::new(PARTITIONS);
-    let mut store = fresh(&log, ALL);
-    bind(&mut store, 0);
-    store.put(&key(0, 0), &ActionState::default()).unwrap();
+    let mut store = holding_an_entry_of(&log, 0);
     let marker = store.marker(&log.end_offsets()).unwrap();
     {
         let mut inner = log.0.lock().unwrap();
@@ -424,9 +429,7 @@ fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_
 
     journal.record_call_completion("next", Some(b"ok".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
     let marker = store.marker(&log.end_offsets()).unwrap();
-    let mut again = restored(&log, ALL, &[marker]);
-    bind(&mut again, 1);
-    assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["small", "next"], "the refused call left no record behind");
+    assert_eq!(restored_ids(&log, &[marker], 1, &k), ["small", "next"], "the refused call left no record behind");
 }
 
 #[test]
@@ -505,9 +508,13 @@ impl GatedLog {
         crate::store::SharedStore::new(crate::store::AnyStore::Log(Box::new(store)))
     }
 
-    /// Opens the journal of `k` (the initial put is the first batch, which
-    /// this acknowledges): what each test of a write in flight starts from.
-    fn open_journal(&self, store: &crate::store::SharedStore, k: &StateKey) -> (Journal, crate::store::SharedStorePersister) {
+    /// The journal of test key 0 opened (its initial put, the first batch,
+    /// acknowledged) and its call "a" recorded on another thread, submitted
+    /// and waiting for the test to release batch 1. The thread returns the
+    /// call's outcome and the journal's length after it.
+    fn call_in_flight(&self) -> (crate::store::SharedStore, StateKey, std::thread::JoinHandle<(Result<()>, usize)>) {
+        let store = self.store();
+        let k = key(0, 0);
         let opener = {
             let store = store.clone();
             let k = k.clone();
@@ -515,7 +522,13 @@ impl GatedLog {
         };
         self.await_submitted(1);
         self.release(0, true);
-        opener.join().unwrap().unwrap()
+        let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+        let caller = std::thread::spawn(move || {
+            let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
+            (outcome, journal.len())
+        });
+        self.await_submitted(2);
+        (store, k, caller)
     }
 
     /// Waits until `n` batches were submitted in all.
@@ -567,13 +580,7 @@ fn writes_of_different_entries_wait_for_the_log_together() {
 #[test]
 fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
     let gated = GatedLog::new();
-    let store = gated.store();
-    let k = key(0, 0);
-    let (mut journal, mut persister) = gated.open_journal(&store, &k);
-    let caller = std::thread::spawn(move || {
-        journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister).map(|()| journal.len())
-    });
-    gated.await_submitted(2);
+    let (store, k, caller) = gated.call_in_flight();
     let (read, was_read) = std::sync::mpsc::channel();
     let reader = {
         let store = store.clone();
@@ -589,21 +596,16 @@ fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
         "the read did not wait for the entry's write in flight"
     );
     gated.release(1, true);
-    assert_eq!(caller.join().unwrap().unwrap(), 1);
+    let (outcome, len) = caller.join().unwrap();
+    outcome.unwrap();
+    assert_eq!(len, 1);
     assert_eq!(ids(&reader.join().unwrap().unwrap().unwrap()), ["a"], "the read saw the acknowledged call");
 }
 
 #[test]
 fn a_write_the_log_refuses_after_waiting_changes_nothing() {
     let gated = GatedLog::new();
-    let store = gated.store();
-    let k = key(0, 0);
-    let (mut journal, mut persister) = gated.open_journal(&store, &k);
-    let caller = std::thread::spawn(move || {
-        let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
-        (outcome, journal.len())
-    });
-    gated.await_submitted(2);
+    let (store, k, caller) = gated.call_in_flight();
     gated.release(1, false);
     let (outcome, len) = caller.join().unwrap();
     assert_eq!(outcome.unwrap_err().code(), ErrorCode::StoreIo);
@@ -614,16 +616,11 @@ fn a_write_the_log_refuses_after_waiting_changes_nothing() {
 #[test]
 fn an_entry_pruned_while_its_write_is_in_flight_stays_pruned() {
     let gated = GatedLog::new();
-    let store = gated.store();
-    let k = key(0, 0);
-    let (mut journal, mut persister) = gated.open_journal(&store, &k);
-    let caller =
-        std::thread::spawn(move || journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister));
-    gated.await_submitted(2);
+    let (store, k, caller) = gated.call_in_flight();
     // The prune does not wait for the write: it returns while the write is in flight.
     store.prune_state(&user(0), 0).unwrap();
     gated.release(1, true);
-    caller.join().unwrap().unwrap();
+    caller.join().unwrap().0.unwrap();
     assert_eq!(store.get(&k).unwrap(), None, "the acknowledged write did not bring the entry back");
     let mut guard = store.lock().unwrap();
     let AnyStore::Log(log) = &mut *guard else { unreachable!() };
