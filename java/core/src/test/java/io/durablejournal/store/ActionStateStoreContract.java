@@ -297,6 +297,7 @@ public abstract class ActionStateStoreContract {
         assertThrows(NullPointerException.class, () -> store.pruneState(null, 0));
         assertThrows(NullPointerException.class, () -> store.rebuildState(null));
         assertThrows(NullPointerException.class, () -> store.rebuildState(Collections.singletonList(null)));
+        assertThrows(NullPointerException.class, () -> EventIdentity.occurrence(null));
     }
 
     @Test
