@@ -15,6 +15,10 @@ import io.durablejournal.flink.InFlightStaging.Probe;
 import io.durablejournal.flink.InFlightStaging.SeenDownstream;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.RepeatedRuns;
+import io.durablejournal.testing.RunRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,13 +31,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -69,10 +71,7 @@ class AsyncInFlightCheckpointTest {
     private static final int BLOCKED = 4;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
     /** Where each request goes, relative to B on B's subtask. */
     private static final Layout LAYOUT = new Layout();
@@ -149,17 +148,15 @@ class AsyncInFlightCheckpointTest {
         long wallMillis;
 
         long counter(String name) {
-            Object value = result.getAccumulatorResult(name);
-            return value == null ? 0 : ((Number) value).longValue();
+            return JobResults.counter(result, name);
         }
     }
 
     private Outcome run(boolean journal) throws Exception {
         Path work = Files.createDirectories(tmp.resolve(journal ? "journaled" : "plain"));
-        String runId = UUID.randomUUID().toString();
         Probe probe = new Probe(LAYOUT.blocked, LAYOUT.mustComplete(), LAYOUT.emitted, LAYOUT.requestOfEntry, journal);
-        Probe.register(runId, probe);
-        try {
+        try (RunRegistry.Registration<Probe> registration = InFlightStaging.RUNS.register(probe)) {
+            String runId = registration.id();
             long started = System.nanoTime();
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                     AgentJob.flinkConfiguration(Duration.ofMillis(100)));
@@ -191,8 +188,6 @@ class AsyncInFlightCheckpointTest {
             System.out.println("[timing] async in-flight job " + (journal ? "with" : "without") + " the journal: "
                     + outcome.wallMillis + " ms (witness checkpoint " + probe.witnessCheckpoint + ")");
             return outcome;
-        } finally {
-            Probe.unregister(runId);
         }
     }
 
@@ -209,9 +204,7 @@ class AsyncInFlightCheckpointTest {
 
         assertEquals(expectedAnswers(), outcome.answers, "every request answered once, from calls that ran once");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
 
         // B came back from the async operator's checkpointed queue: the source emitted it once.
         for (int i = 0; i < REQUESTS; i++) {
@@ -257,9 +250,7 @@ class AsyncInFlightCheckpointTest {
                 expectedRepeats.put(r.id + "/" + SupportAgent.ticketId(r), 2);
             }
         }
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(expectedRepeats, repeated, "side effects that ran twice");
+        assertEquals(expectedRepeats, RepeatedRuns.of(outcome.sideEffects), "side effects that ran twice");
         assertEquals(2 + 3 * LAYOUT.completedBehind.size(), SideEffectLog.duplicates(outcome.sideEffects));
 
         List<String> expected = expectedAnswers();

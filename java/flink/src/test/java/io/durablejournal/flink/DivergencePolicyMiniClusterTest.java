@@ -8,8 +8,10 @@ import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.NonDeterministicReplayException;
 import io.durablejournal.RunnerContextImpl;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
+import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.Restarts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -20,13 +22,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.scope.ScopeFormat;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -50,11 +48,7 @@ class DivergencePolicyMiniClusterTest {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2, REPORTER);
 
     @TempDir
     Path tmp;
@@ -70,14 +64,12 @@ class DivergencePolicyMiniClusterTest {
 
         @Override
         public String run(String record, RunnerContextImpl ctx) throws Exception {
-            boolean firstAttempt = !Files.exists(Path.of(crashFlag));
+            boolean firstAttempt = !OnceFlag.isTaken(crashFlag);
             String version = firstAttempt ? "v1" : "v2";
             String found = ctx.durableExecute(DurableCallable.of("lookup-" + version, String.class, () -> "found-" + version));
             if (firstAttempt) {
-                try {
-                    Files.createFile(Path.of(crashFlag));
-                } catch (FileAlreadyExistsException e) {
-                    throw new AssertionError("one first attempt", e);
+                if (!OnceFlag.takeFirst(crashFlag)) {
+                    throw new AssertionError("one first attempt");
                 }
                 throw new IllegalStateException("crash injected after the first call");
             }
@@ -86,11 +78,8 @@ class DivergencePolicyMiniClusterTest {
     }
 
     private JobClient run(String operator, DivergencePolicy policy) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                Restarts.fixedDelay(new Configuration(), 1, Duration.ofMillis(10)));
         env.setParallelism(1);
         KeyedStream<String, String> records = env.fromData("r").keyBy(r -> "one key", Types.STRING);
         ChangingAction action = new ChangingAction(tmp.resolve("crashed").toString());
@@ -147,14 +136,11 @@ class DivergencePolicyMiniClusterTest {
 
     private static Map<Integer, Long> divergedPerAttempt(JobID job) {
         Map<Integer, Long> byAttempt = new TreeMap<>();
-        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
-            Map<String, String> variables = group.getAllVariables();
-            if (job.toString().equals(variables.get(ScopeFormat.SCOPE_JOB_ID))) {
-                Counter counter = (Counter) REPORTER.getMetricsByGroup(group).get(JournalMetrics.CALLS_DIVERGED);
-                assertTrue(counter != null, "callsDiverged is registered");
-                byAttempt.put(Integer.parseInt(variables.get(ScopeFormat.SCOPE_TASK_ATTEMPT_NUM)), counter.getCount());
-            }
-        }
+        JobResults.metricsPerAttempt(REPORTER, StoreMetrics.GROUP, job).forEach((attempt, metrics) -> {
+            Counter counter = (Counter) metrics.get(JournalMetrics.CALLS_DIVERGED);
+            assertTrue(counter != null, "callsDiverged is registered");
+            byAttempt.put(attempt, counter.getCount());
+        });
         return byAttempt;
     }
 }

@@ -8,37 +8,30 @@ import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
-import java.util.Collections;
+import io.durablejournal.testing.CheckpointedPositionSource;
+import io.durablejournal.testing.ForwardingStore;
+import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.RunRegistry;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.state.FunctionInitializationContext;
-import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
 
 /**
  * The pieces {@link AsyncInFlightCheckpointTest} stages its failover with. They run inside the
- * MiniCluster in this JVM and meet in a {@link Probe} found by run id (static, so the functions
- * Flink deserializes reach it). Everything waits on latches and monitors; nothing sleeps.
+ * MiniCluster in this JVM and meet in a {@link Probe} found by run id in {@link #RUNS}.
+ * Everything waits on latches and monitors; nothing sleeps.
  */
 final class InFlightStaging {
+    /** The probe of each run under way. */
+    static final RunRegistry<Probe> RUNS = new RunRegistry<>();
+
     private InFlightStaging() {}
 
     /** What one run observed and the latches that order it. */
     static final class Probe {
-        private static final Map<String, Probe> RUNS = new ConcurrentHashMap<>();
-
         final String blockedId;
         /** Requests whose actions must have completed (entry marked completed, or body returned without a journal). */
         final Set<String> mustComplete;
@@ -69,22 +62,6 @@ final class InFlightStaging {
             this.completionFromStore = completionFromStore;
         }
 
-        static void register(String runId, Probe probe) {
-            RUNS.put(runId, probe);
-        }
-
-        static Probe of(String runId) {
-            Probe probe = RUNS.get(runId);
-            if (probe == null) {
-                throw new IllegalStateException("no probe for run " + runId);
-            }
-            return probe;
-        }
-
-        static void unregister(String runId) {
-            RUNS.remove(runId);
-        }
-
         /**
          * The blocked action has made its chat call, every other action that can complete while
          * it blocks has completed, and every answer not queued behind it has left the async
@@ -101,7 +78,7 @@ final class InFlightStaging {
 
         /** Until the crash was injected (in this or an earlier attempt) or {@code source} is cancelled. */
         synchronized void awaitCrash(BurstSource source) throws InterruptedException {
-            while (!crashInjected && source.running) {
+            while (!crashInjected && source.isRunning()) {
                 wait();
             }
         }
@@ -123,14 +100,11 @@ final class InFlightStaging {
      * nothing again. It names the first checkpoint whose snapshot starts after the probe is
      * {@link Probe#ready()}, and releases the blocked action when that checkpoint has completed.
      */
-    static final class BurstSource implements SourceFunction<Request>, CheckpointedFunction, CheckpointListener {
+    static final class BurstSource extends CheckpointedPositionSource<Request> {
         private static final long serialVersionUID = 1L;
 
         private final String runId;
         private final int count;
-        private transient ListState<Integer> positionState;
-        private volatile int position;
-        volatile boolean running = true;
 
         BurstSource(String runId, int count) {
             this.runId = runId;
@@ -142,40 +116,29 @@ final class InFlightStaging {
         }
 
         @Override
-        public void initializeState(FunctionInitializationContext context) throws Exception {
-            positionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("position", Types.INT));
-            position = 0;
-            for (Integer restored : positionState.get()) {
-                position = restored;
-            }
-        }
-
-        @Override
         public void run(SourceContext<Request> ctx) throws Exception {
-            Probe probe = Probe.of(runId);
+            Probe probe = RUNS.of(runId);
             synchronized (ctx.getCheckpointLock()) {
-                while (position < count) {
-                    Request request = request(position);
+                emitUpTo(ctx, count, i -> {
+                    Request request = request(i);
                     probe.sourceEmissions.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
-                    ctx.collect(request);
-                    position++;
-                }
+                    return request;
+                });
             }
             probe.awaitCrash(this);
         }
 
         @Override
-        public void snapshotState(FunctionSnapshotContext context) throws Exception {
-            positionState.update(Collections.singletonList(position));
-            Probe probe = Probe.of(runId);
+        protected void afterSnapshot(long checkpointId) {
+            Probe probe = RUNS.of(runId);
             if (probe.witnessCheckpoint < 0 && probe.ready()) {
-                probe.witnessCheckpoint = context.getCheckpointId();
+                probe.witnessCheckpoint = checkpointId;
             }
         }
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
-            Probe probe = Probe.of(runId);
+            Probe probe = RUNS.of(runId);
             long witness = probe.witnessCheckpoint;
             if (witness >= 0 && checkpointId >= witness) {
                 probe.checkpointCompletedAfterReady.countDown();
@@ -183,9 +146,8 @@ final class InFlightStaging {
         }
 
         @Override
-        public void cancel() {
-            running = false;
-            Probe.of(runId).wakeUp();
+        protected void afterCancel() {
+            RUNS.of(runId).wakeUp();
         }
     }
 
@@ -193,7 +155,7 @@ final class InFlightStaging {
      * A chat and two tool calls per request, each a side effect appended to a file outside
      * Flink (as {@link SupportAgent}, with its answers). The blocked request waits after its chat
      * for {@link Probe#checkpointCompletedAfterReady}, makes its first tool call, and the first
-     * time (a flag file) crashes there.
+     * time ({@link OnceFlag}) crashes there.
      */
     static final class InFlightAgent implements AgentAction<Request, String> {
         private static final long serialVersionUID = 1L;
@@ -210,7 +172,7 @@ final class InFlightStaging {
 
         @Override
         public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Probe probe = Probe.of(runId);
+            Probe probe = RUNS.of(runId);
             probe.bodyRuns.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
             boolean blocked = request.id.equals(probe.blockedId);
             String reply = ctx.durableExecute(call(request, SupportAgent.CHAT, "reply to '" + request.text + "'"));
@@ -223,7 +185,7 @@ final class InFlightStaging {
                 }
             }
             String account = ctx.durableExecute(call(request, SupportAgent.lookupId(request), "account of " + request.user));
-            if (blocked && crashOnce()) {
+            if (blocked && OnceFlag.takeFirst(crashFlag)) {
                 probe.markCrashInjected();
                 throw new SupportAgent.InjectedCrash("injected crash in " + request.id + " after 2 calls, in flight across a checkpoint");
             }
@@ -232,15 +194,6 @@ final class InFlightStaging {
                 probe.completed.add(request.id);
             }
             return request.id + ": " + reply + " | " + account + " | " + ticket;
-        }
-
-        private boolean crashOnce() throws Exception {
-            try {
-                Files.createFile(Paths.get(crashFlag));
-                return true;
-            } catch (FileAlreadyExistsException alreadyCrashedOnce) {
-                return false;
-            }
         }
 
         private DurableCallable<String> call(Request request, String id, String value) {
@@ -260,7 +213,7 @@ final class InFlightStaging {
 
         @Override
         public String map(String answer) {
-            Probe.of(runId).seen.add(answer.substring(0, answer.indexOf(':')));
+            RUNS.of(runId).seen.add(answer.substring(0, answer.indexOf(':')));
             return answer;
         }
     }
@@ -295,7 +248,7 @@ final class InFlightStaging {
         public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
             super.put(key, seqNum, actionName, event, state);
             if (state.isCompleted()) {
-                Probe probe = Probe.of(runId);
+                Probe probe = RUNS.of(runId);
                 String request = probe.requestOfEntry.get(key + "/" + seqNum);
                 if (request != null) {
                     probe.completed.add(request);

@@ -7,29 +7,25 @@ import io.durablejournal.DurableCallable;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
-import java.nio.file.FileAlreadyExistsException;
+import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.Restarts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.scope.ScopeFormat;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -54,11 +50,7 @@ class OperatorMetricsTest {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2, REPORTER);
 
     @TempDir
     Path tmp;
@@ -86,10 +78,8 @@ class OperatorMetricsTest {
          * An Error is not an outcome the journal records (only exceptions are): the call's slot
          * stays PENDING, as if the process had died inside the call.
          */
-        private String crashTheFirstTime() throws Exception {
-            try {
-                Files.createFile(Path.of(crashFlag));
-            } catch (FileAlreadyExistsException crashedBefore) {
+        private String crashTheFirstTime() {
+            if (!OnceFlag.takeFirst(crashFlag)) {
                 return "b2";
             }
             throw new AssertionError("crash injected inside call b/2");
@@ -101,11 +91,8 @@ class OperatorMetricsTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void theOperatorReportsWhatItsCallsAndItsStoreDid(String operator) throws Exception {
         Path storeDir = tmp.resolve("store");
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                Restarts.fixedDelay(new Configuration(), 1, Duration.ofMillis(10)));
         env.setParallelism(1);
         KeyedStream<String, String> records = env.fromData("a", "b", "c").keyBy(r -> "one key", Types.STRING);
         Action action = new Action(tmp.resolve("crashed").toString());
@@ -149,17 +136,7 @@ class OperatorMetricsTest {
 
     /** The metrics of this job's {@value StoreMetrics#GROUP} groups, by attempt number. */
     private static List<Map<String, Metric>> metricsPerAttempt(JobID job) {
-        Map<Integer, Map<String, Metric>> byAttempt = new TreeMap<>();
-        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
-            Map<String, String> variables = group.getAllVariables();
-            if (!job.toString().equals(variables.get(ScopeFormat.SCOPE_JOB_ID))) {
-                continue;
-            }
-            int attempt = Integer.parseInt(variables.get(ScopeFormat.SCOPE_TASK_ATTEMPT_NUM));
-            Map<String, Metric> previous = byAttempt.put(attempt, REPORTER.getMetricsByGroup(group));
-            assertEquals(null, previous, "one group per attempt");
-        }
-        return Collections.unmodifiableList(new ArrayList<>(byAttempt.values()));
+        return List.copyOf(JobResults.metricsPerAttempt(REPORTER, StoreMetrics.GROUP, job).values());
     }
 
     private static long count(Map<String, Metric> metrics, String name) {
