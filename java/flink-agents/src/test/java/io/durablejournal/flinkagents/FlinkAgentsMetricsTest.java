@@ -8,19 +8,18 @@ import io.durablejournal.flink.StoreMetrics;
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.MiniClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -45,11 +44,7 @@ class FlinkAgentsMetricsTest {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4, REPORTER);
 
     @TempDir
     Path tmp;

@@ -27,46 +27,46 @@ public class ForwardingStore implements ActionStateStore {
 
     @Override
     public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
-        inner.put(key, seqNum, actionName, event, state);
+        inner().put(key, seqNum, actionName, event, state);
     }
 
     @Override
     public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
-        return inner.get(key, seqNum, actionName, event);
+        return inner().get(key, seqNum, actionName, event);
     }
 
     @Override
     public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
-        return inner.openContext(key, seqNum, actionName, event, initial);
+        return inner().openContext(key, seqNum, actionName, event, initial);
     }
 
     @Override
     public void rebuildState(List<byte[]> recoveryMarkers) {
-        inner.rebuildState(recoveryMarkers);
+        inner().rebuildState(recoveryMarkers);
     }
 
     @Override
     public void pruneState(Object key, long seqNumUpTo) {
-        inner.pruneState(key, seqNumUpTo);
+        inner().pruneState(key, seqNumUpTo);
     }
 
     @Override
     public long liveEntries() {
-        return inner.liveEntries();
+        return inner().liveEntries();
     }
 
     @Override
     public byte[] getRecoveryMarker() {
-        return inner.getRecoveryMarker();
+        return inner().getRecoveryMarker();
     }
 
     @Override
     public void close() {
-        inner.close();
+        inner().close();
     }
 
     @Override
     public String toString() {
-        return "ForwardingStore{" + inner + "}";
+        return "ForwardingStore{" + inner() + "}";
     }
 }
