@@ -8,7 +8,6 @@ import io.durablejournal.demo.AgentJob;
 import io.durablejournal.demo.Request;
 import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
-import io.durablejournal.flink.InFlightStaging.BurstSource;
 import io.durablejournal.flink.InFlightStaging.InFlightAgent;
 import io.durablejournal.flink.InFlightStaging.ObservedFileStores;
 import io.durablejournal.flink.InFlightStaging.Probe;
@@ -80,7 +79,7 @@ class AsyncInFlightCheckpointTest {
     Path tmp;
 
     static final class Layout {
-        final String blocked = BurstSource.request(BLOCKED).id;
+        final String blocked = InFlightStaging.request(BLOCKED).id;
         /** Other users' requests after B on B's subtask: completed, but queued behind B at the checkpoint. */
         final Set<String> completedBehind = new TreeSet<>();
         /** B's user's later requests: wait for B (a key's records run in order), not started at the checkpoint. */
@@ -90,11 +89,11 @@ class AsyncInFlightCheckpointTest {
         final Map<String, String> requestOfEntry = new HashMap<>();
 
         Layout() {
-            Request b = BurstSource.request(BLOCKED);
+            Request b = InFlightStaging.request(BLOCKED);
             int blockedSubtask = subtaskOf(b.user);
             Map<String, Integer> nextSeq = new HashMap<>();
             for (int i = 0; i < REQUESTS; i++) {
-                Request r = BurstSource.request(i);
+                Request r = InFlightStaging.request(i);
                 int seq = nextSeq.merge(r.user, 1, Integer::sum) - 1;
                 requestOfEntry.put(r.user + "/" + seq, r.id);
                 if (i == BLOCKED) {
@@ -134,7 +133,7 @@ class AsyncInFlightCheckpointTest {
     private static List<String> expectedAnswers() {
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < REQUESTS; i++) {
-            expected.add(SupportAgent.expectedAnswer(BurstSource.request(i)));
+            expected.add(SupportAgent.expectedAnswer(InFlightStaging.request(i)));
         }
         Collections.sort(expected);
         return expected;
@@ -162,10 +161,9 @@ class AsyncInFlightCheckpointTest {
                     AgentJob.flinkConfiguration(Duration.ofMillis(100)));
             env.setParallelism(PARALLELISM);
             env.setMaxParallelism(MAX_PARALLELISM);
-            InFlightAgent agent = new InFlightAgent(runId, work.resolve("side-effects.log").toString(),
-                    work.resolve("crash-injected").toString());
+            InFlightAgent agent = new InFlightAgent(runId, work);
             KeyedStream<Request, String> requests = env
-                    .addSource(new BurstSource(runId, REQUESTS), "requests", Types.POJO(Request.class))
+                    .addSource(InFlightStaging.source(runId, REQUESTS), "requests", Types.POJO(Request.class))
                     .setParallelism(1)
                     .keyBy(new AgentJob.ByUser(), Types.STRING);
             DataStream<String> answers = journal
@@ -182,11 +180,11 @@ class AsyncInFlightCheckpointTest {
                 outcome.result = client.getJobExecutionResult().get();
             }
             Collections.sort(outcome.answers);
-            outcome.sideEffects = SideEffectLog.counts(work.resolve("side-effects.log"));
+            outcome.sideEffects = SideEffectLog.counts(work.resolve(InFlightAgent.SIDE_EFFECT_LOG));
             outcome.probe = probe;
             outcome.wallMillis = (System.nanoTime() - started) / 1_000_000;
             System.out.println("[timing] async in-flight job " + (journal ? "with" : "without") + " the journal: "
-                    + outcome.wallMillis + " ms (witness checkpoint " + probe.witnessCheckpoint + ")");
+                    + outcome.wallMillis + " ms (witness checkpoint " + probe.witness().checkpoint() + ")");
             return outcome;
         }
     }
@@ -197,7 +195,7 @@ class AsyncInFlightCheckpointTest {
         Outcome outcome = run(true);
         Probe probe = outcome.probe;
 
-        assertTrue(probe.witnessCheckpoint > 0, "B was released by a completed checkpoint taken while it was in flight");
+        assertTrue(probe.witness().checkpoint() > 0, "B was released by a completed checkpoint taken while it was in flight");
         assertNotNull(probe.completedWhileBlocked);
         assertTrue(probe.completedWhileBlocked.containsAll(LAYOUT.completedBehind),
                 "actions on B's subtask completed while B was in flight: " + probe.completedWhileBlocked);
@@ -208,7 +206,7 @@ class AsyncInFlightCheckpointTest {
 
         // B came back from the async operator's checkpointed queue: the source emitted it once.
         for (int i = 0; i < REQUESTS; i++) {
-            String id = BurstSource.request(i).id;
+            String id = InFlightStaging.request(i).id;
             assertEquals(1, probe.sourceEmissions.get(id).get(), id + " left the source once");
             assertEquals(id.equals(LAYOUT.blocked) ? 2 : 1, probe.bodyRuns(id), "action body runs of " + id);
         }
@@ -236,14 +234,14 @@ class AsyncInFlightCheckpointTest {
         Outcome outcome = run(false);
         Probe probe = outcome.probe;
 
-        assertTrue(probe.witnessCheckpoint > 0);
+        assertTrue(probe.witness().checkpoint() > 0);
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());
         Map<String, Integer> expectedRepeats = new TreeMap<>();
         // B ran its chat and first tool call again, the completed requests queued behind it everything.
         expectedRepeats.put(LAYOUT.blocked + "/" + SupportAgent.CHAT, 2);
-        expectedRepeats.put(LAYOUT.blocked + "/" + SupportAgent.lookupId(BurstSource.request(BLOCKED)), 2);
+        expectedRepeats.put(LAYOUT.blocked + "/" + SupportAgent.lookupId(InFlightStaging.request(BLOCKED)), 2);
         for (int i = 0; i < REQUESTS; i++) {
-            Request r = BurstSource.request(i);
+            Request r = InFlightStaging.request(i);
             if (LAYOUT.completedBehind.contains(r.id)) {
                 expectedRepeats.put(r.id + "/" + SupportAgent.CHAT, 2);
                 expectedRepeats.put(r.id + "/" + SupportAgent.lookupId(r), 2);

@@ -7,28 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.NonDeterministicReplayException;
-import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.testing.JobResults;
 import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.OnceFlag;
-import io.durablejournal.testing.Restarts;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.KeyedStream;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.SerializedThrowable;
@@ -53,17 +44,10 @@ class DivergencePolicyMiniClusterTest {
     @TempDir
     Path tmp;
 
-    /** The first attempt (no crash flag yet) calls lookup-v1 and crashes; later ones call lookup-v2. */
-    static final class ChangingAction implements AgentAction<String, String> {
-        private static final long serialVersionUID = 1L;
-        private final String crashFlag;
-
-        ChangingAction(String crashFlag) {
-            this.crashFlag = crashFlag;
-        }
-
-        @Override
-        public String run(String record, RunnerContextImpl ctx) throws Exception {
+    private JobClient run(String operator, DivergencePolicy policy) throws Exception {
+        String crashFlag = tmp.resolve("crashed").toString();
+        // The first attempt (no crash flag yet) calls lookup-v1 and crashes; later ones call lookup-v2.
+        AgentAction<String, String> changing = (record, ctx) -> {
             boolean firstAttempt = !OnceFlag.isTaken(crashFlag);
             String version = firstAttempt ? "v1" : "v2";
             String found = ctx.durableExecute(DurableCallable.of("lookup-" + version, String.class, () -> "found-" + version));
@@ -74,26 +58,12 @@ class DivergencePolicyMiniClusterTest {
                 throw new IllegalStateException("crash injected after the first call");
             }
             return found;
-        }
-    }
-
-    private JobClient run(String operator, DivergencePolicy policy) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                Restarts.fixedDelay(new Configuration(), 1, Duration.ofMillis(10)));
-        env.setParallelism(1);
-        KeyedStream<String, String> records = env.fromData("r").keyBy(r -> "one key", Types.STRING);
-        ChangingAction action = new ChangingAction(tmp.resolve("crashed").toString());
-        ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(tmp.resolve("store").toString());
-        DataStream<String> answers = operator.equals("DurableActionFunction")
-                ? records.process(new DurableActionFunction<String, String, String>("act", action, String.class, stores).withDivergencePolicy(policy),
-                        Types.STRING)
-                : DurableAsyncActions.apply(records, "act", action, Types.STRING, stores, 2, policy);
-        answers.sinkTo(new DiscardingSink<>());
-        return env.executeAsync("divergence " + policy + " " + operator);
+        };
+        return OneKeyJob.start("divergence " + policy, operator, changing, policy, tmp.resolve("store"), "r");
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"DurableActionFunction", "DurableAsyncActions"})
+    @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void failFailsTheJobWithTheDiff(String operator) throws Exception {
         JobClient job = run(operator, DivergencePolicy.FAIL);
@@ -110,7 +80,7 @@ class DivergencePolicyMiniClusterTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"DurableActionFunction", "DurableAsyncActions"})
+    @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void warnRunsOnAndCountsTheDivergenceInItsMetric(String operator) throws Exception {
         JobClient job = run(operator, DivergencePolicy.WARN);

@@ -8,10 +8,13 @@ import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
-import io.durablejournal.testing.CheckpointedPositionSource;
+import io.durablejournal.testing.BurstSource;
+import io.durablejournal.testing.CheckpointWitness;
 import io.durablejournal.testing.ForwardingStore;
 import io.durablejournal.testing.OnceFlag;
 import io.durablejournal.testing.RunRegistry;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +34,7 @@ final class InFlightStaging {
     private InFlightStaging() {}
 
     /** What one run observed and the latches that order it. */
-    static final class Probe {
+    static final class Probe implements BurstSource.Run {
         final String blockedId;
         /** Requests whose actions must have completed (entry marked completed, or body returned without a journal). */
         final Set<String> mustComplete;
@@ -46,9 +49,8 @@ final class InFlightStaging {
         final Map<String, AtomicInteger> bodyRuns = new ConcurrentHashMap<>();
         final Map<String, AtomicInteger> sourceEmissions = new ConcurrentHashMap<>();
         final CountDownLatch blockedChatDone = new CountDownLatch(1);
-        /** Released once a checkpoint triggered after {@link #ready()} held has completed. */
-        final CountDownLatch checkpointCompletedAfterReady = new CountDownLatch(1);
-        volatile long witnessCheckpoint = -1;
+        /** The first checkpoint triggered after {@link #readyForWitness()} held; the blocked action waits for it to complete. */
+        private final CheckpointWitness witness = new CheckpointWitness();
         /** What had completed when the blocked action was released (it was in flight all along). */
         volatile Set<String> completedWhileBlocked;
         private boolean crashInjected;
@@ -67,8 +69,20 @@ final class InFlightStaging {
          * it blocks has completed, and every answer not queued behind it has left the async
          * operator: the next checkpoint holds exactly the blocked record and those behind it.
          */
-        boolean ready() {
+        @Override
+        public boolean readyForWitness() {
             return blockedChatDone.getCount() == 0 && completed.containsAll(mustComplete) && seen.containsAll(mustBeSeen);
+        }
+
+        @Override
+        public CheckpointWitness witness() {
+            return witness;
+        }
+
+        /** The source emits {@code request}. */
+        Request emitted(Request request) {
+            sourceEmissions.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
+            return request;
         }
 
         synchronized void markCrashInjected() {
@@ -77,13 +91,15 @@ final class InFlightStaging {
         }
 
         /** Until the crash was injected (in this or an earlier attempt) or {@code source} is cancelled. */
-        synchronized void awaitCrash(BurstSource source) throws InterruptedException {
+        @Override
+        public synchronized void holdSource(BurstSource<?> source) throws InterruptedException {
             while (!crashInjected && source.isRunning()) {
                 wait();
             }
         }
 
-        synchronized void wakeUp() {
+        @Override
+        public synchronized void sourceCancelled() {
             notifyAll();
         }
 
@@ -93,81 +109,43 @@ final class InFlightStaging {
         }
     }
 
+    /** Request {@code i}: four users, each with every fourth request. */
+    static Request request(int i) {
+        return new Request(String.format("req-%02d", i), "user-" + (i % 4), "question " + i);
+    }
+
     /**
-     * Emits all requests at once under one hold of the checkpoint lock (no checkpoint falls
-     * between them), then stays up until the crash was injected, so that it takes part in (and
-     * sees) every checkpoint until then. Its position is checkpointed: after the restore it emits
-     * nothing again. It names the first checkpoint whose snapshot starts after the probe is
-     * {@link Probe#ready()}, and releases the blocked action when that checkpoint has completed.
+     * The run's requests, all at once; the source stays up until the crash was injected. It names
+     * the first checkpoint whose snapshot starts after the probe is {@link Probe#readyForWitness()},
+     * and the blocked action is released when that checkpoint has completed.
      */
-    static final class BurstSource extends CheckpointedPositionSource<Request> {
-        private static final long serialVersionUID = 1L;
-
-        private final String runId;
-        private final int count;
-
-        BurstSource(String runId, int count) {
-            this.runId = runId;
-            this.count = count;
-        }
-
-        static Request request(int i) {
-            return new Request(String.format("req-%02d", i), "user-" + (i % 4), "question " + i);
-        }
-
-        @Override
-        public void run(SourceContext<Request> ctx) throws Exception {
-            Probe probe = RUNS.of(runId);
-            synchronized (ctx.getCheckpointLock()) {
-                emitUpTo(ctx, count, i -> {
-                    Request request = request(i);
-                    probe.sourceEmissions.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
-                    return request;
-                });
-            }
-            probe.awaitCrash(this);
-        }
-
-        @Override
-        protected void afterSnapshot(long checkpointId) {
-            Probe probe = RUNS.of(runId);
-            if (probe.witnessCheckpoint < 0 && probe.ready()) {
-                probe.witnessCheckpoint = checkpointId;
-            }
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) {
-            Probe probe = RUNS.of(runId);
-            long witness = probe.witnessCheckpoint;
-            if (witness >= 0 && checkpointId >= witness) {
-                probe.checkpointCompletedAfterReady.countDown();
-            }
-        }
-
-        @Override
-        protected void afterCancel() {
-            RUNS.of(runId).wakeUp();
-        }
+    static BurstSource<Request> source(String runId, int count) {
+        return new BurstSource<>(id -> RUNS.of(id), runId, count, i -> RUNS.of(runId).emitted(request(i)));
     }
 
     /**
      * A chat and two tool calls per request, each a side effect appended to a file outside
      * Flink (as {@link SupportAgent}, with its answers). The blocked request waits after its chat
-     * for {@link Probe#checkpointCompletedAfterReady}, makes its first tool call, and the first
+     * for {@link Probe#witness} to complete, makes its first tool call, and the first
      * time ({@link OnceFlag}) crashes there.
      */
     static final class InFlightAgent implements AgentAction<Request, String> {
         private static final long serialVersionUID = 1L;
 
-        private final String runId;
-        private final String sideEffectLog;
-        private final String crashFlag;
+        /** In the run's work directory: the side effects, one line each, and the crash-once flag. */
+        static final String SIDE_EFFECT_LOG = "side-effects.log";
+        static final String CRASH_FLAG = "crash-injected";
 
-        InFlightAgent(String runId, String sideEffectLog, String crashFlag) {
+        private final String runId;
+        private final String workDir;
+
+        InFlightAgent(String runId, Path workDir) {
             this.runId = runId;
-            this.sideEffectLog = sideEffectLog;
-            this.crashFlag = crashFlag;
+            this.workDir = workDir.toString();
+        }
+
+        private String fileOfRun(String name) {
+            return Paths.get(workDir, name).toString();
         }
 
         @Override
@@ -179,13 +157,13 @@ final class InFlightStaging {
             if (blocked) {
                 probe.blockedChatDone.countDown();
                 // In flight until a checkpoint taken after the chat call has completed (at once on the re-run).
-                probe.checkpointCompletedAfterReady.await();
+                probe.witness().awaitCompleted();
                 if (probe.completedWhileBlocked == null) {
                     probe.completedWhileBlocked = Set.copyOf(probe.completed);
                 }
             }
             String account = ctx.durableExecute(call(request, SupportAgent.lookupId(request), "account of " + request.user));
-            if (blocked && OnceFlag.takeFirst(crashFlag)) {
+            if (blocked && OnceFlag.takeFirst(fileOfRun(CRASH_FLAG))) {
                 probe.markCrashInjected();
                 throw new SupportAgent.InjectedCrash("injected crash in " + request.id + " after 2 calls, in flight across a checkpoint");
             }
@@ -197,7 +175,7 @@ final class InFlightStaging {
         }
 
         private DurableCallable<String> call(Request request, String id, String value) {
-            String log = sideEffectLog;
+            String log = fileOfRun(SIDE_EFFECT_LOG);
             return DurableCallable.of(id, String.class, () -> value + " (run " + SideEffectLog.record(log, request.id, id) + ")");
         }
     }

@@ -1,12 +1,12 @@
 package io.durablejournal.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.AgentJob;
 import io.durablejournal.testing.JobJar;
+import io.durablejournal.testing.UserCodeLoaders;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,10 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,23 +39,14 @@ class JobClassLoaderTest {
         Path jobJar = JobJar.build(tmp.resolve("job.jar"),
                 new String[] {"durablejournal.test.jar", "durablejournal.flink.test.jar", "durablejournal.examples.test.jar"},
                 LoaderProbeAgent.class);
-        String appLoader = LoaderProbeAgent.describe(RunnerContextImpl.class.getClassLoader());
-        MiniClusterConfiguration config = new MiniClusterConfiguration.Builder()
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(4)
-                .setConfiguration(new Configuration())
-                .build();
         List<Set<String>> loadersPerJob = new ArrayList<>();
-        try (MiniCluster cluster = new MiniCluster(config)) {
-            cluster.start();
+        try (MiniCluster cluster = UserCodeLoaders.startedCluster(4)) {
             for (int job = 0; job < 2; job++) {
                 AgentJob.Settings settings = new AgentJob.Settings();
                 settings.workDir = tmp.resolve("job-" + job);
                 settings.agent = new LoaderProbeAgent(settings.supportAgent());
-                TestStreamEnvironment env = new TestStreamEnvironment(cluster, AgentJob.flinkConfiguration(Duration.ofMillis(100)),
-                        settings.parallelism, Collections.singletonList(new org.apache.flink.core.fs.Path(jobJar.toUri())),
-                        Collections.emptyList());
-                AgentJob.Outcome outcome = AgentJob.run(env, settings);
+                AgentJob.Outcome outcome = AgentJob.run(UserCodeLoaders.environment(cluster,
+                        AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings.parallelism, jobJar), settings);
                 System.out.println("[timing] job " + job + " in a user-code class loader: " + outcome.wallMillis + " ms");
 
                 Set<String> loaders = new HashSet<>();
@@ -74,16 +62,10 @@ class JobClassLoaderTest {
                 assertEquals(AgentJob.expectedAnswers(settings.requests), answers);
                 assertEquals(0, outcome.duplicateSideEffects(), "no side effect ran twice: " + outcome.sideEffects);
                 assertEquals(2, outcome.callsReplayed);
-                assertFalse(loaders.contains(appLoader), "the job ran in a user-code class loader, not the test's: " + loaders);
-                for (String loader : loaders) {
-                    assertTrue(loader.contains("ChildFirst"), "loaded child-first from the job jar: " + loader);
-                }
+                UserCodeLoaders.assertChildFirst(loaders, RunnerContextImpl.class.getClassLoader());
                 loadersPerJob.add(loaders);
             }
         }
-        System.out.println("[loaders] per job: " + loadersPerJob);
-        Set<String> shared = new HashSet<>(loadersPerJob.get(0));
-        shared.retainAll(loadersPerJob.get(1));
-        assertEquals(Collections.emptySet(), shared, "the second job got a class loader of its own: " + loadersPerJob);
+        UserCodeLoaders.assertOnePerJob(loadersPerJob);
     }
 }
