@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.NonDeterministicReplayException;
-import io.durablejournal.testing.JobResults;
-import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -19,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.SerializedThrowable;
 import org.junit.jupiter.api.Timeout;
@@ -36,10 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * second attempt calls {@code lookup-v2} where the journal recorded {@code lookup-v1}.
  */
 class DivergencePolicyMiniClusterTest {
-    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
-
     @RegisterExtension
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2, REPORTER);
+    static final ReportingMiniCluster FLINK = ReportingMiniCluster.withSlots(2);
 
     @TempDir
     Path tmp;
@@ -106,7 +101,7 @@ class DivergencePolicyMiniClusterTest {
 
     private static Map<Integer, Long> divergedPerAttempt(JobID job) {
         Map<Integer, Long> byAttempt = new TreeMap<>();
-        JobResults.metricsPerAttempt(REPORTER, StoreMetrics.GROUP, job).forEach((attempt, metrics) -> {
+        FLINK.metricsPerAttempt(StoreMetrics.GROUP, job).forEach((attempt, metrics) -> {
             Counter counter = (Counter) metrics.get(JournalMetrics.CALLS_DIVERGED);
             assertTrue(counter != null, "callsDiverged is registered");
             byAttempt.put(attempt, counter.getCount());

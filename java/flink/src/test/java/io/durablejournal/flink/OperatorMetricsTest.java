@@ -7,9 +7,8 @@ import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
-import io.durablejournal.testing.JobResults;
-import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +20,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,10 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * keeps both.
  */
 class OperatorMetricsTest {
-    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
-
     @RegisterExtension
-    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2, REPORTER);
+    static final ReportingMiniCluster FLINK = ReportingMiniCluster.withSlots(2);
 
     @TempDir
     Path tmp;
@@ -112,7 +107,7 @@ class OperatorMetricsTest {
 
     /** The metrics of this job's {@value StoreMetrics#GROUP} groups, by attempt number. */
     private static List<Map<String, Metric>> metricsPerAttempt(JobID job) {
-        return List.copyOf(JobResults.metricsPerAttempt(REPORTER, StoreMetrics.GROUP, job).values());
+        return List.copyOf(FLINK.metricsPerAttempt(StoreMetrics.GROUP, job).values());
     }
 
     private static long count(Map<String, Metric> metrics, String name) {

@@ -10,8 +10,6 @@ import io.durablejournal.JournalException;
 import io.durablejournal.demo.AgentJob;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.kafka.StagedFaults.Fault;
-import io.durablejournal.kafka.StagedFaults.FaultBeforeRequest;
-import io.durablejournal.kafka.StagedFaults.FaultWhenACallCompletes;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
@@ -54,11 +52,10 @@ class BrokerTroubleTest {
                 .with("delivery.timeout.ms", "180000"));
         AgentJob.Settings settings = DemoJobs.uninterrupted(tmp.resolve("restart"), stores);
         Fault fault = new Fault();
-        AgentJob.Outcome outcome = StagedFaults.runJob(settings, fault, runId -> new FaultBeforeRequest(settings.supportAgent(),
-                "req-05", runId, restarting -> {
-                    KAFKA.broker().stop();
-                    StagedFaults.inBackground("restart the test broker", restarting, started -> KAFKA.broker().start());
-                }));
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-05", fault, restarting -> {
+            KAFKA.broker().stop();
+            StagedFaults.inBackground("restart the test broker", restarting, started -> KAFKA.broker().start());
+        });
 
         assertTrue(fault.done, "the broker was restarted during the run");
         assertNull(fault.restartFailure);
@@ -88,9 +85,8 @@ class BrokerTroubleTest {
         // One subtask: only the call that is completing meets the broker down.
         settings.parallelism = 1;
         Fault fault = new Fault();
-        AgentJob.Outcome outcome = StagedFaults.runJob(settings, fault, runId -> new FaultWhenACallCompletes(
-                settings.sideEffectLog().toString(), "req-04", runId,
-                stopping -> KAFKA.broker().stop(), recovering -> KAFKA.broker().start()));
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault,
+                stopping -> KAFKA.broker().stop(), recovering -> KAFKA.broker().start());
 
         JournalException failure = fault.callFailure;
         assertNotNull(failure, "the ticket call of req-04 failed");

@@ -14,8 +14,6 @@ import io.durablejournal.JournalException;
 import io.durablejournal.demo.AgentJob;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.kafka.StagedFaults.Fault;
-import io.durablejournal.kafka.StagedFaults.FaultBeforeRequest;
-import io.durablejournal.kafka.StagedFaults.FaultWhenACallCompletes;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.LogActionStateStore;
 import io.durablejournal.testing.RepeatedRuns;
@@ -345,12 +343,11 @@ class KafkaClusterFaultTest {
         AgentJob.Outcome outcome;
         try {
             // Request req-04's calls are recorded with the leader gone, by the one elected after it.
-            outcome = StagedFaults.runJob(settings, fault, runId -> new FaultBeforeRequest(settings.supportAgent(), "req-04", runId,
-                    killing -> {
-                        int leader = cluster().leaderOf(topic, 0);
-                        cluster().kill(leader);
-                        killing.killed.add(leader);
-                    }));
+            outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault, killing -> {
+                int leader = cluster().leaderOf(topic, 0);
+                cluster().kill(leader);
+                killing.killed.add(leader);
+            });
         } finally {
             for (int killed : fault.killed) {
                 cluster().restart(killed);
@@ -370,11 +367,10 @@ class KafkaClusterFaultTest {
                 .with("max.block.ms", "240000")));
         Fault fault = new Fault();
         // Request req-04's calls wait in the producer until the cluster is back.
-        AgentJob.Outcome outcome = StagedFaults.runJob(settings, fault, runId -> new FaultBeforeRequest(settings.supportAgent(),
-                "req-04", runId, killing -> {
-                    cluster().killAll();
-                    StagedFaults.inBackground("restart the test cluster", killing, restarting -> cluster().restartAll());
-                }));
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault, killing -> {
+            cluster().killAll();
+            StagedFaults.inBackground("restart the test cluster", killing, restarting -> cluster().restartAll());
+        });
         assertTrue(fault.done, "the cluster was killed mid-run");
         assertEquals(null, fault.restartFailure);
         awaitWhole(topic);
@@ -385,29 +381,27 @@ class KafkaClusterFaultTest {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void aJobWhoseCallCannotBeAcknowledgedOnTwoCopiesFailsClearlyAndRecoversOnceTheFollowersAreBack() throws Exception {
         String topic = newTopic("job-isr-below-min");
-        AgentJob.Settings settings = jobSettings("isr-below-min", KafkaActionStateStores.factory(cluster().config(topic)
-                .with("delivery.timeout.ms", "8000")
-                .with("request.timeout.ms", "3000")));
-        settings.crashAt = -1;
-        settings.gateAt = -1;
+        AgentJob.Settings settings = DemoJobs.uninterrupted(tmp.resolve("isr-below-min"),
+                KafkaActionStateStores.factory(cluster().config(topic)
+                        .with("delivery.timeout.ms", "8000")
+                        .with("request.timeout.ms", "3000")));
         // One subtask: only the call that is completing meets the followers down.
         settings.parallelism = 1;
         Fault fault = new Fault();
         // The ticket of req-04 kills both followers once it is opened, so its completion cannot be
         // acknowledged on two copies; the agent brings the followers back and fails the action.
-        AgentJob.Outcome outcome = StagedFaults.runJob(settings, fault, runId -> new FaultWhenACallCompletes(
-                settings.sideEffectLog().toString(), "req-04", runId, killing -> {
-                    for (int follower : cluster().followersOf(topic, 0)) {
-                        cluster().kill(follower);
-                        killing.killed.add(follower);
-                    }
-                    cluster().awaitPartition(topic, 0, p -> p.isr().size() == 1, "the leader alone in sync");
-                }, recovering -> {
-                    for (int follower : recovering.killed) {
-                        cluster().restart(follower);
-                    }
-                    awaitWhole(topic);
-                }));
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault, killing -> {
+            for (int follower : cluster().followersOf(topic, 0)) {
+                cluster().kill(follower);
+                killing.killed.add(follower);
+            }
+            cluster().awaitPartition(topic, 0, p -> p.isr().size() == 1, "the leader alone in sync");
+        }, recovering -> {
+            for (int follower : recovering.killed) {
+                cluster().restart(follower);
+            }
+            awaitWhole(topic);
+        });
 
         JournalException failure = fault.callFailure;
         assertTrue(failure != null, "the ticket call of req-04 failed");

@@ -86,7 +86,7 @@ final class StagedFaults {
     }
 
     /** The demo's agent; when request {@code at} starts, {@code fault} runs once, then the request. */
-    static final class FaultBeforeRequest extends FaultAtRequest {
+    private static final class FaultBeforeRequest extends FaultAtRequest {
         private static final long serialVersionUID = 1L;
         private final SupportAgent agent;
 
@@ -111,7 +111,7 @@ final class StagedFaults {
      * has opened the ticket, so its completion cannot be recorded; the agent notes the failure and
      * the journal's slot, runs {@code recovery} and fails the action (the job restarts).
      */
-    static final class FaultWhenACallCompletes extends FaultAtRequest {
+    private static final class FaultWhenACallCompletes extends FaultAtRequest {
         private static final long serialVersionUID = 1L;
         private final String sideEffectLog;
         private final Step recovery;
@@ -157,12 +157,29 @@ final class StagedFaults {
     }
 
     /**
-     * Runs the demo's agent job of {@code settings} ({@link DemoJobs#run}) with the action that
-     * {@code agentOfRun} makes for the run id under which {@code fault} notes what happened.
+     * Runs the demo's agent job of {@code settings} ({@link DemoJobs#run}) with its support agent;
+     * when request {@code at} starts, {@code fault} runs once, noting in {@code observed}.
      */
-    static AgentJob.Outcome runJob(AgentJob.Settings settings, Fault fault,
+    static AgentJob.Outcome runWithFaultBeforeRequest(AgentJob.Settings settings, String at, Fault observed, Step fault)
+            throws Exception {
+        return runJob(settings, observed, runId -> new FaultBeforeRequest(settings.supportAgent(), at, runId, fault));
+    }
+
+    /**
+     * Runs the demo's agent job of {@code settings} with {@link FaultWhenACallCompletes}: {@code
+     * fault} runs once inside the ticket call of request {@code at}, {@code recovery} when that
+     * call has failed.
+     */
+    static AgentJob.Outcome runWithFaultWhenACallCompletes(AgentJob.Settings settings, String at, Fault observed, Step fault,
+            Step recovery) throws Exception {
+        return runJob(settings, observed,
+                runId -> new FaultWhenACallCompletes(settings.sideEffectLog().toString(), at, runId, fault, recovery));
+    }
+
+    /** Runs the job with the action {@code agentOfRun} makes for the run id under which {@code observed} is registered. */
+    private static AgentJob.Outcome runJob(AgentJob.Settings settings, Fault observed,
             Function<String, AgentAction<Request, String>> agentOfRun) throws Exception {
-        try (RunRegistry.Registration<Fault> run = RUNS.register(fault)) {
+        try (RunRegistry.Registration<Fault> run = RUNS.register(observed)) {
             settings.agent = agentOfRun.apply(run.id());
             return DemoJobs.run(settings);
         }

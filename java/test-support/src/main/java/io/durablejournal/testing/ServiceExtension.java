@@ -20,7 +20,12 @@ public abstract class ServiceExtension implements BeforeAllCallback, BeforeEachC
 
     /** With a MiniCluster of one task manager with {@code slots} slots; none when {@code slots} is 0. */
     protected ServiceExtension(int slots) {
-        this.flink = slots > 0 ? MiniClusters.withSlots(slots) : null;
+        this(slots > 0 ? MiniClusters.withSlots(slots) : null);
+    }
+
+    /** With {@code flink} as the class's MiniCluster (null: none). */
+    protected ServiceExtension(MiniClusterExtension flink) {
+        this.flink = flink;
     }
 
     /** Starts the service (before the MiniCluster). */
