@@ -34,11 +34,12 @@ class LogStoreConcurrencyTest {
         private volatile boolean refuse;
 
         WaveLog() {
-            super("wave log");
+            super("wave log", 1);
         }
 
         @Override
-        Appending acknowledge(long[] offsets) {
+        public Appending submit(int[] partitions, byte[][] keys, byte[][] values) {
+            long[] offsets = append(partitions, keys, values);
             CyclicBarrier wave = gate;
             return () -> {
                 if (wave != null) {

@@ -1,24 +1,27 @@
 package io.durablejournal.store;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * A log of one partition in memory, for the log store's tests: a submitted batch is stored at
- * once, and {@link #acknowledge} says how it is acknowledged (at once, unless a test overrides it).
+ * A partitioned log in memory, for a {@link LogActionStateStore} without Kafka: every partition
+ * keeps its records in order, at offsets that never repeat, and appends are acknowledged at once.
+ * Closing it (a store closes its transport) keeps the records, so that a store opened later over
+ * the same log reads them as a restored job reads its topic.
  */
 class MemoryLog implements LogTransport {
     private final String name;
-    private final List<byte[]> keys = new ArrayList<>();
-    private final List<byte[]> values = new ArrayList<>();
+    private final byte[] logId;
+    /** Per partition, each record as {key, value}; a null value is a tombstone. */
+    private final List<List<byte[][]>> records = new ArrayList<>();
 
-    MemoryLog(String name) {
+    MemoryLog(String name, int partitions) {
         this.name = name;
-    }
-
-    /** The acknowledgement of a batch stored at {@code offsets}. */
-    Appending acknowledge(long[] offsets) {
-        return () -> offsets;
+        this.logId = Arrays.copyOf(name.getBytes(java.nio.charset.StandardCharsets.UTF_8), 16);
+        for (int p = 0; p < partitions; p++) {
+            records.add(new ArrayList<>());
+        }
     }
 
     @Override
@@ -27,46 +30,46 @@ class MemoryLog implements LogTransport {
     }
 
     @Override
-    public byte[] logId() {
-        return new byte[16];
-    }
-
-    @Override
-    public int partitions() {
-        return 1;
-    }
-
-    @Override
-    public long[] append(int[] partitions, byte[][] newKeys, byte[][] newValues) throws Exception {
-        return submit(partitions, newKeys, newValues).await();
-    }
-
-    @Override
-    public synchronized Appending submit(int[] partitions, byte[][] newKeys, byte[][] newValues) {
-        long[] offsets = new long[newKeys.length];
-        for (int i = 0; i < newKeys.length; i++) {
-            offsets[i] = keys.size();
-            keys.add(newKeys[i]);
-            values.add(newValues[i]);
+    public synchronized long[] append(int[] partitions, byte[][] keys, byte[][] values) {
+        long[] offsets = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            List<byte[][]> partition = records.get(partitions[i]);
+            offsets[i] = partition.size();
+            partition.add(new byte[][] {keys[i], values[i]});
         }
-        return acknowledge(offsets);
+        return offsets;
+    }
+
+    @Override
+    public byte[] logId() {
+        return logId.clone();
     }
 
     @Override
     public synchronized long[] endOffsets() {
-        return new long[] {keys.size()};
+        return records.stream().mapToLong(List::size).toArray();
     }
 
     @Override
-    public synchronized void read(int partition, long endOffset, RecordBatches records) {
-        int end = (int) endOffset;
-        long[] offsets = new long[end];
-        for (int i = 0; i < end; i++) {
-            offsets[i] = i;
-        }
-        records.accept(offsets, keys.subList(0, end).toArray(new byte[0][]), values.subList(0, end).toArray(new byte[0][]));
+    public int partitions() {
+        return records.size();
     }
 
+    @Override
+    public synchronized void read(int partition, long endOffset, RecordBatches batches) {
+        int end = (int) endOffset;
+        long[] offsets = new long[end];
+        byte[][] keys = new byte[end][];
+        byte[][] values = new byte[end][];
+        for (int i = 0; i < end; i++) {
+            offsets[i] = i;
+            keys[i] = records.get(partition).get(i)[0];
+            values[i] = records.get(partition).get(i)[1];
+        }
+        batches.accept(offsets, keys, values);
+    }
+
+    /** The records stay for the next store over this log. */
     @Override
     public void close() {}
 }

@@ -5,7 +5,6 @@ import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
 import org.apache.flink.agents.api.annotation.Action;
-import org.apache.flink.agents.api.context.DurableCallable;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -19,28 +18,17 @@ public class CallsAgent extends Agent {
     public static void calls(Event event, RunnerContext ctx) throws Exception {
         int n = (Integer) InputEvent.fromEvent(event).getInput();
         for (int i = 0; i < n; i++) {
-            String id = "tool-call:" + i;
-            ctx.durableExecute(new DurableCallable<String>() {
-                @Override
-                public String getId() {
-                    return id;
-                }
-
-                @Override
-                public Class<String> getResultClass() {
-                    return String.class;
-                }
-
-                @Override
-                public String call() {
-                    StringBuilder result = new StringBuilder(RESULT_CHARS);
-                    while (result.length() < RESULT_CHARS) {
-                        result.append((char) ('a' + result.length() % 26));
-                    }
-                    return result.toString();
-                }
-            });
+            ctx.durableExecute(AgentCall.of("tool-call:" + i, CallsAgent::result));
         }
         ctx.sendEvent(new OutputEvent(n));
+    }
+
+    /** The result of every call: {@value #RESULT_CHARS} letters. */
+    private static String result() {
+        StringBuilder result = new StringBuilder(RESULT_CHARS);
+        while (result.length() < RESULT_CHARS) {
+            result.append((char) ('a' + result.length() % 26));
+        }
+        return result.toString();
     }
 }

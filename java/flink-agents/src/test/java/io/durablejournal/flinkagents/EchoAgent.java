@@ -5,7 +5,6 @@ import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
 import org.apache.flink.agents.api.annotation.Action;
-import org.apache.flink.agents.api.context.DurableCallable;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -32,23 +31,10 @@ public class EchoAgent extends Agent {
     public static void echo(Event event, RunnerContext ctx) throws Exception {
         JournalRun run = JournalRun.of(ctx.getConfig().getStr(JournalSemanticsAgent.RUN_ID, null));
         String text = (String) event.getAttr("text");
-        Integer count = ctx.durableExecute(new DurableCallable<Integer>() {
-            @Override
-            public String getId() {
-                return "count";
-            }
-
-            @Override
-            public Class<Integer> getResultClass() {
-                return Integer.class;
-            }
-
-            @Override
-            public Integer call() {
-                run.ran("count", null);
-                return run.runs().get("count");
-            }
-        });
+        Integer count = ctx.durableExecute(AgentCall.of("count", Integer.class, () -> {
+            run.ran("count", null);
+            return run.runs().get("count");
+        }));
         run.crashInSecondEcho(count);
         ctx.sendEvent(new OutputEvent(text + " #" + count));
     }

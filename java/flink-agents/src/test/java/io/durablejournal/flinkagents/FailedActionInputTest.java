@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.testing.Failures;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Optional;
@@ -98,8 +99,8 @@ class FailedActionInputTest {
             harness.processElement(new StreamRecord<>(failing));
             runNextMail(harness);
             Exception refused = assertThrows(Exception.class, () -> harness.snapshot(2, 2));
-            assertTrue(causes(refused).contains("the action failed on " + failing),
-                    "the checkpoint failed with the action's own exception: " + causes(refused));
+            assertTrue(Failures.causes(refused).contains("the action failed on " + failing),
+                    "the checkpoint failed with the action's own exception: " + Failures.causes(refused));
         }
         // Flink restores the last completed checkpoint, and the source replays what came after it.
         try (KeyedOneInputStreamOperatorTestHarness<String, String, Object> restored = harness(failsOncePlan(stores))) {
@@ -129,13 +130,5 @@ class FailedActionInputTest {
         assertTrue(refused.getMessage().startsWith(ActionExecutionOperatorFactory.class.getName() + " (from "), refused.getMessage());
         assertTrue(refused.getMessage().contains("does not describe a mail as 'throw exception in mailbox'"), refused.getMessage());
         assertTrue(refused.getMessage().contains("Flink Agents 0.3.1"), refused.getMessage());
-    }
-
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
     }
 }

@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flinkagents.demo.AgentJob;
+import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.RepeatedRuns;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -34,10 +35,7 @@ class FlinkAgentsJobTest {
     private static final int CRASH = 7;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
     @TempDir
     Path tmp;
@@ -70,9 +68,7 @@ class FlinkAgentsJobTest {
         assertTrue(outcome.crashed, "the crash was injected");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
         assertEquals(1, outcome.callsReplayed(), "the first tool call of the crashed action replayed from its journal");
         assertEquals(REQUESTS + 1, outcome.resolveRuns, "every resolve ran once, the crashed one twice");
         assertEquals(REQUESTS, outcome.draftRuns, "no completed action ran again: re-emitted from the store");
@@ -106,15 +102,7 @@ class FlinkAgentsJobTest {
         fresh.crashAt = -1;
         fresh.gateAt = -1;
         Exception refused = assertThrows(Exception.class, () -> run(fresh, Duration.ofMillis(100)));
-        assertTrue(causes(refused).contains("entries of an earlier run"), causes(refused));
-    }
-
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
+        assertTrue(Failures.causes(refused).contains("entries of an earlier run"), Failures.causes(refused));
     }
 
     @Test

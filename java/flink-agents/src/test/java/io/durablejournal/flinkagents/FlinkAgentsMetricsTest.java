@@ -8,21 +8,16 @@ import io.durablejournal.flink.StoreMetrics;
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,14 +37,8 @@ class FlinkAgentsMetricsTest {
      */
     private static final int PUTS_PER_REQUEST = 2 + 2;
 
-    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
-
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final ReportingMiniCluster FLINK = ReportingMiniCluster.withSlots(4);
 
     @TempDir
     Path tmp;
@@ -67,10 +56,7 @@ class FlinkAgentsMetricsTest {
                 AgentJob.flinkConfiguration(null)), settings);
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
 
-        List<Map<String, Metric>> subtasks = new ArrayList<>();
-        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
-            subtasks.add(REPORTER.getMetricsByGroup(group));
-        }
+        List<Map<String, Metric>> subtasks = FLINK.metricsOfGroups(StoreMetrics.GROUP);
         assertEquals(settings.parallelism, subtasks.size(), "one group per subtask, one attempt");
 
         long puts = 0;

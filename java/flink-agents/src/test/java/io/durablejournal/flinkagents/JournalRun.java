@@ -1,8 +1,8 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.testing.RunRegistry;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the agents of one test job ran, and the one crash the job stages: shared by the source,
@@ -31,7 +31,7 @@ final class JournalRun {
         }
     }
 
-    private static final Map<String, JournalRun> RUNS = new ConcurrentHashMap<>();
+    private static final RunRegistry<JournalRun> RUNS = new RunRegistry<>();
 
     private final Map<String, Integer> runs = new TreeMap<>();
     private Crash crash;
@@ -42,17 +42,11 @@ final class JournalRun {
     }
 
     static JournalRun start(String runId, Crash crash) {
-        JournalRun run = new JournalRun(crash);
-        RUNS.put(runId, run);
-        return run;
+        return RUNS.register(runId, new JournalRun(crash)).run();
     }
 
     static JournalRun of(String runId) {
-        JournalRun run = RUNS.get(runId);
-        if (run == null) {
-            throw new IllegalStateException("no run " + runId);
-        }
-        return run;
+        return RUNS.of(runId);
     }
 
     /** A durable call's body ran; returns {@code result}. */

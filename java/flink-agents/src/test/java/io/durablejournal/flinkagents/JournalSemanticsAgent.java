@@ -1,12 +1,10 @@
 package io.durablejournal.flinkagents;
 
-import java.util.concurrent.Callable;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
 import org.apache.flink.agents.api.annotation.Action;
-import org.apache.flink.agents.api.context.DurableCallable;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -32,11 +30,11 @@ public class JournalSemanticsAgent extends Agent {
     @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
     public static void handle(Event event, RunnerContext ctx) throws Exception {
         JournalRun run = JournalRun.of(ctx.getConfig().getStr(RUN_ID, null));
-        String greeting = ctx.durableExecute(call("greet", () -> run.ran("greet", "hello")));
-        String missing = ctx.durableExecute(call("lookup", () -> run.ran("lookup", null)));
+        String greeting = ctx.durableExecute(AgentCall.of("greet", () -> run.ran("greet", "hello")));
+        String missing = ctx.durableExecute(AgentCall.of("lookup", () -> run.ran("lookup", null)));
         String branch;
         try {
-            ctx.durableExecute(call("charge", () -> {
+            ctx.durableExecute(AgentCall.of("charge", () -> {
                 run.ran("charge", null);
                 throw new QuotaExceededException("over quota");
             }));
@@ -46,49 +44,13 @@ public class JournalSemanticsAgent extends Agent {
         } catch (RuntimeException e) {
             branch = "runtime: " + e.getMessage();
         }
-        String notified = ctx.durableExecuteAsync(call("notify", () -> run.ran("notify", "notified")));
+        String notified = ctx.durableExecuteAsync(AgentCall.of("notify", () -> run.ran("notify", "notified")));
         run.crashAfterRecordedCalls();
-        String refund = ctx.durableExecute(new Call<String>("refund", () -> {
+        String refund = ctx.durableExecute(AgentCall.reconcilable("refund", String.class, () -> {
             run.ran("refund", null);
             run.crashInsideACall();
             return "refunded";
-        }) {
-            @Override
-            public Callable<String> reconciler() {
-                return () -> run.ran("refund-reconciled", "refund found");
-            }
-        });
+        }, () -> run.ran("refund-reconciled", "refund found")));
         ctx.sendEvent(new OutputEvent(greeting + "|" + missing + "|" + branch + "|" + notified + "|" + refund));
-    }
-
-    private static Call<String> call(String id, Callable<String> body) {
-        return new Call<>(id, body);
-    }
-
-    /** A durable call of a String. */
-    private static class Call<T> implements DurableCallable<T> {
-        private final String id;
-        private final Callable<T> body;
-
-        Call(String id, Callable<T> body) {
-            this.id = id;
-            this.body = body;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public Class<T> getResultClass() {
-            return (Class<T>) String.class;
-        }
-
-        @Override
-        public T call() throws Exception {
-            return body.call();
-        }
     }
 }

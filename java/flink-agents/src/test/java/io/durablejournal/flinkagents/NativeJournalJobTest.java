@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.durablejournal.testing.Checkpoints;
+import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.Restarts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.flink.agents.plan.AgentConfiguration;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -31,7 +32,6 @@ import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -54,10 +54,7 @@ class NativeJournalJobTest {
     static final String ANSWER = "hello|null|quota: over quota|notified|refund found";
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(2);
 
     @TempDir
     Path tmp;
@@ -92,9 +89,9 @@ class NativeJournalJobTest {
         Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 1, null));
 
         assertTrue(run.crashed());
-        String causes = causes(failed);
+        String causes = Failures.causes(failed);
         assertTrue(causes.contains("java.lang.NullPointerException"), causes);
-        assertTrue(stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), "the replay of the null failed");
+        assertTrue(Failures.stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), "the replay of the null failed");
         assertEquals(1, (int) run.runs().get("lookup"), "the null-returning call itself was replayed, not run");
     }
 
@@ -106,7 +103,7 @@ class NativeJournalJobTest {
         assertThrows(Exception.class, () -> runJob(runId, false, 0, null), "the crash fails the job: no restarts");
         assertTrue(run.crashed());
 
-        List<String> answers = runJob(runId, true, 0, latestCheckpoint());
+        List<String> answers = runJob(runId, true, 0, Checkpoints.latestRetained(tmp.resolve("checkpoints")));
 
         // The null Flink Agents recorded replays as null, and the failure it recorded as the
         // agent's own exception (Flink Agents itself would rethrow a RuntimeException).
@@ -125,8 +122,9 @@ class NativeJournalJobTest {
 
         // Flink Agents' own journal replays the native journal's records; the recorded null is
         // still its NullPointerException, so that call is the one it cannot replay.
-        Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 0, latestCheckpoint()));
-        assertTrue(stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), causes(failed));
+        Path checkpoint = Checkpoints.latestRetained(tmp.resolve("checkpoints"));
+        Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 0, checkpoint));
+        assertTrue(Failures.stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), Failures.causes(failed));
         assertEquals(1, (int) run.runs().get("greet"), "the call recorded by the native journal replayed in Flink Agents'");
         assertEquals(1, (int) run.runs().get("lookup"));
     }
@@ -183,9 +181,7 @@ class NativeJournalJobTest {
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, tmp.resolve("checkpoints").toUri().toString());
         conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         if (restarts > 0) {
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restarts);
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
+            Restarts.fixedDelay(conf, restarts, Duration.ofMillis(50));
         } else {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         }
@@ -236,35 +232,5 @@ class NativeJournalJobTest {
         Map<String, Object> config = new HashMap<>();
         config.put(JournalSemanticsAgent.RUN_ID, runId);
         return new AgentPlan(agent, new AgentConfiguration(config));
-    }
-
-    /** The newest retained checkpoint under the test's checkpoint directory. */
-    private Path latestCheckpoint() throws IOException {
-        try (Stream<Path> files = Files.walk(tmp.resolve("checkpoints"))) {
-            Path latest = files.filter(p -> p.getFileName().toString().startsWith("chk-"))
-                    .filter(p -> Files.exists(p.resolve("_metadata")))
-                    .max((a, b) -> Integer.compare(number(a), number(b)))
-                    .orElse(null);
-            assertNotNull(latest, "a retained checkpoint");
-            return latest;
-        }
-    }
-
-    private static int number(Path checkpoint) {
-        return Integer.parseInt(checkpoint.getFileName().toString().substring("chk-".length()));
-    }
-
-    static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
-    }
-
-    static String stackTraces(Throwable failure) {
-        java.io.StringWriter out = new java.io.StringWriter();
-        failure.printStackTrace(new java.io.PrintWriter(out));
-        return out.toString();
     }
 }

@@ -38,26 +38,13 @@ public class SplitEntryReplayTest {
     }
 
     private static DurableCallable<String> call(String id, String result, boolean fails) {
-        return new DurableCallable<String>() {
-            @Override
-            public String getId() {
-                return id;
+        return AgentCall.of(id, () -> {
+            RAN.add(id);
+            if (fails) {
+                throw new QuotaExceeded("quota of " + id);
             }
-
-            @Override
-            public Class<String> getResultClass() {
-                return String.class;
-            }
-
-            @Override
-            public String call() throws Exception {
-                RAN.add(id);
-                if (fails) {
-                    throw new QuotaExceeded("quota of " + id);
-                }
-                return result;
-            }
-        };
+            return result;
+        });
     }
 
     public static void action(Event event, RunnerContext ctx) throws Exception {

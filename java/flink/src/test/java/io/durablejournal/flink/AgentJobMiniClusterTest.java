@@ -9,16 +9,18 @@ import io.durablejournal.ActionState;
 import io.durablejournal.demo.AgentJob;
 import io.durablejournal.demo.RequestSource;
 import io.durablejournal.demo.SupportAgent;
-import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.ForwardingStore;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.RepeatedRuns;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -40,10 +42,7 @@ class AgentJobMiniClusterTest {
     private static final int CRASH = 7;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
     @TempDir
     Path tmp;
@@ -82,9 +81,7 @@ class AgentJobMiniClusterTest {
         assertTrue(outcome.crashed, "the crash was injected");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
 
         assertEquals(2, outcome.callsReplayed, "the chat and first tool call of " + RequestSource.requestId(CRASH) + " replayed");
         assertEquals(CRASH - GATE, outcome.actionsReemitted, "requests completed after the checkpoint were re-emitted, not re-run");
@@ -131,7 +128,7 @@ class AgentJobMiniClusterTest {
             earlier.put("user-0", 0, AgentJob.ACTION_NAME, EventIdentity.rootOccurrence("user-0", 0), completed);
         }
         Exception failure = assertThrows(Exception.class, () -> run(settings));
-        assertTrue(causes(failure).contains("entries of an earlier run"), causes(failure));
+        assertTrue(Failures.causes(failure).contains("entries of an earlier run"), Failures.causes(failure));
         try (NativeActionStateStore store = ActionStateStores.openFileStore(subtask0)) {
             assertEquals(1, store.stats().entries(), "the refusal left the earlier run's store as it was");
         }
@@ -155,8 +152,8 @@ class AgentJobMiniClusterTest {
             earlier.put("user-1", 0, AgentJob.ACTION_NAME, EventIdentity.rootOccurrence("user-1", 0), inFlight);
         }
         Exception failure = assertThrows(Exception.class, () -> run(settings));
-        assertTrue(causes(failure).contains("subtask 1 (ForwardingStore{") && causes(failure).contains(
-                "holds 1 entries of an earlier run"), causes(failure));
+        assertTrue(Failures.causes(failure).contains("subtask 1 (ForwardingStore{") && Failures.causes(failure).contains(
+                "holds 1 entries of an earlier run"), Failures.causes(failure));
         try (NativeActionStateStore store = ActionStateStores.openFileStore(subtask1)) {
             assertEquals(1, store.stats().entries(), "the refusal left the earlier run's store as it was");
         }
@@ -176,14 +173,6 @@ class AgentJobMiniClusterTest {
             Path dir = java.nio.file.Files.createDirectories(ActionStateStoreFactory.subtaskDirectory(base, subtaskIndex));
             return new ForwardingStore(ActionStateStores.openFileStore(dir));
         }
-    }
-
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
     }
 
     @Test

@@ -8,13 +8,16 @@ import io.durablejournal.demo.AgentJob;
 import io.durablejournal.demo.Request;
 import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
-import io.durablejournal.flink.InFlightStaging.BurstSource;
 import io.durablejournal.flink.InFlightStaging.InFlightAgent;
 import io.durablejournal.flink.InFlightStaging.ObservedFileStores;
 import io.durablejournal.flink.InFlightStaging.Probe;
 import io.durablejournal.flink.InFlightStaging.SeenDownstream;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.RepeatedRuns;
+import io.durablejournal.testing.RunRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,13 +30,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -69,10 +70,7 @@ class AsyncInFlightCheckpointTest {
     private static final int BLOCKED = 4;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
     /** Where each request goes, relative to B on B's subtask. */
     private static final Layout LAYOUT = new Layout();
@@ -81,7 +79,7 @@ class AsyncInFlightCheckpointTest {
     Path tmp;
 
     static final class Layout {
-        final String blocked = BurstSource.request(BLOCKED).id;
+        final String blocked = InFlightStaging.request(BLOCKED).id;
         /** Other users' requests after B on B's subtask: completed, but queued behind B at the checkpoint. */
         final Set<String> completedBehind = new TreeSet<>();
         /** B's user's later requests: wait for B (a key's records run in order), not started at the checkpoint. */
@@ -91,11 +89,11 @@ class AsyncInFlightCheckpointTest {
         final Map<String, String> requestOfEntry = new HashMap<>();
 
         Layout() {
-            Request b = BurstSource.request(BLOCKED);
+            Request b = InFlightStaging.request(BLOCKED);
             int blockedSubtask = subtaskOf(b.user);
             Map<String, Integer> nextSeq = new HashMap<>();
             for (int i = 0; i < REQUESTS; i++) {
-                Request r = BurstSource.request(i);
+                Request r = InFlightStaging.request(i);
                 int seq = nextSeq.merge(r.user, 1, Integer::sum) - 1;
                 requestOfEntry.put(r.user + "/" + seq, r.id);
                 if (i == BLOCKED) {
@@ -135,7 +133,7 @@ class AsyncInFlightCheckpointTest {
     private static List<String> expectedAnswers() {
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < REQUESTS; i++) {
-            expected.add(SupportAgent.expectedAnswer(BurstSource.request(i)));
+            expected.add(SupportAgent.expectedAnswer(InFlightStaging.request(i)));
         }
         Collections.sort(expected);
         return expected;
@@ -149,26 +147,23 @@ class AsyncInFlightCheckpointTest {
         long wallMillis;
 
         long counter(String name) {
-            Object value = result.getAccumulatorResult(name);
-            return value == null ? 0 : ((Number) value).longValue();
+            return JobResults.counter(result, name);
         }
     }
 
     private Outcome run(boolean journal) throws Exception {
         Path work = Files.createDirectories(tmp.resolve(journal ? "journaled" : "plain"));
-        String runId = UUID.randomUUID().toString();
         Probe probe = new Probe(LAYOUT.blocked, LAYOUT.mustComplete(), LAYOUT.emitted, LAYOUT.requestOfEntry, journal);
-        Probe.register(runId, probe);
-        try {
+        try (RunRegistry.Registration<Probe> registration = InFlightStaging.RUNS.register(probe)) {
+            String runId = registration.id();
             long started = System.nanoTime();
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                     AgentJob.flinkConfiguration(Duration.ofMillis(100)));
             env.setParallelism(PARALLELISM);
             env.setMaxParallelism(MAX_PARALLELISM);
-            InFlightAgent agent = new InFlightAgent(runId, work.resolve("side-effects.log").toString(),
-                    work.resolve("crash-injected").toString());
+            InFlightAgent agent = new InFlightAgent(runId, work);
             KeyedStream<Request, String> requests = env
-                    .addSource(new BurstSource(runId, REQUESTS), "requests", Types.POJO(Request.class))
+                    .addSource(InFlightStaging.source(runId, REQUESTS), "requests", Types.POJO(Request.class))
                     .setParallelism(1)
                     .keyBy(new AgentJob.ByUser(), Types.STRING);
             DataStream<String> answers = journal
@@ -185,14 +180,12 @@ class AsyncInFlightCheckpointTest {
                 outcome.result = client.getJobExecutionResult().get();
             }
             Collections.sort(outcome.answers);
-            outcome.sideEffects = SideEffectLog.counts(work.resolve("side-effects.log"));
+            outcome.sideEffects = SideEffectLog.counts(work.resolve(InFlightAgent.SIDE_EFFECT_LOG));
             outcome.probe = probe;
             outcome.wallMillis = (System.nanoTime() - started) / 1_000_000;
             System.out.println("[timing] async in-flight job " + (journal ? "with" : "without") + " the journal: "
-                    + outcome.wallMillis + " ms (witness checkpoint " + probe.witnessCheckpoint + ")");
+                    + outcome.wallMillis + " ms (witness checkpoint " + probe.witness().checkpoint() + ")");
             return outcome;
-        } finally {
-            Probe.unregister(runId);
         }
     }
 
@@ -202,20 +195,18 @@ class AsyncInFlightCheckpointTest {
         Outcome outcome = run(true);
         Probe probe = outcome.probe;
 
-        assertTrue(probe.witnessCheckpoint > 0, "B was released by a completed checkpoint taken while it was in flight");
+        assertTrue(probe.witness().checkpoint() > 0, "B was released by a completed checkpoint taken while it was in flight");
         assertNotNull(probe.completedWhileBlocked);
         assertTrue(probe.completedWhileBlocked.containsAll(LAYOUT.completedBehind),
                 "actions on B's subtask completed while B was in flight: " + probe.completedWhileBlocked);
 
         assertEquals(expectedAnswers(), outcome.answers, "every request answered once, from calls that ran once");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
 
         // B came back from the async operator's checkpointed queue: the source emitted it once.
         for (int i = 0; i < REQUESTS; i++) {
-            String id = BurstSource.request(i).id;
+            String id = InFlightStaging.request(i).id;
             assertEquals(1, probe.sourceEmissions.get(id).get(), id + " left the source once");
             assertEquals(id.equals(LAYOUT.blocked) ? 2 : 1, probe.bodyRuns(id), "action body runs of " + id);
         }
@@ -243,23 +234,21 @@ class AsyncInFlightCheckpointTest {
         Outcome outcome = run(false);
         Probe probe = outcome.probe;
 
-        assertTrue(probe.witnessCheckpoint > 0);
+        assertTrue(probe.witness().checkpoint() > 0);
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());
         Map<String, Integer> expectedRepeats = new TreeMap<>();
         // B ran its chat and first tool call again, the completed requests queued behind it everything.
         expectedRepeats.put(LAYOUT.blocked + "/" + SupportAgent.CHAT, 2);
-        expectedRepeats.put(LAYOUT.blocked + "/" + SupportAgent.lookupId(BurstSource.request(BLOCKED)), 2);
+        expectedRepeats.put(LAYOUT.blocked + "/" + SupportAgent.lookupId(InFlightStaging.request(BLOCKED)), 2);
         for (int i = 0; i < REQUESTS; i++) {
-            Request r = BurstSource.request(i);
+            Request r = InFlightStaging.request(i);
             if (LAYOUT.completedBehind.contains(r.id)) {
                 expectedRepeats.put(r.id + "/" + SupportAgent.CHAT, 2);
                 expectedRepeats.put(r.id + "/" + SupportAgent.lookupId(r), 2);
                 expectedRepeats.put(r.id + "/" + SupportAgent.ticketId(r), 2);
             }
         }
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(expectedRepeats, repeated, "side effects that ran twice");
+        assertEquals(expectedRepeats, RepeatedRuns.of(outcome.sideEffects), "side effects that ran twice");
         assertEquals(2 + 3 * LAYOUT.completedBehind.size(), SideEffectLog.duplicates(outcome.sideEffects));
 
         List<String> expected = expectedAnswers();

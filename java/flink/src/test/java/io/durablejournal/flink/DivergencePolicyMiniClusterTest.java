@@ -7,31 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.NonDeterministicReplayException;
-import io.durablejournal.RunnerContextImpl;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
+import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.scope.ScopeFormat;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.KeyedStream;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.SerializedThrowable;
 import org.junit.jupiter.api.Timeout;
@@ -47,64 +33,32 @@ import org.junit.jupiter.params.provider.ValueSource;
  * second attempt calls {@code lookup-v2} where the journal recorded {@code lookup-v1}.
  */
 class DivergencePolicyMiniClusterTest {
-    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
-
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final ReportingMiniCluster FLINK = ReportingMiniCluster.withSlots(2);
 
     @TempDir
     Path tmp;
 
-    /** The first attempt (no crash flag yet) calls lookup-v1 and crashes; later ones call lookup-v2. */
-    static final class ChangingAction implements AgentAction<String, String> {
-        private static final long serialVersionUID = 1L;
-        private final String crashFlag;
-
-        ChangingAction(String crashFlag) {
-            this.crashFlag = crashFlag;
-        }
-
-        @Override
-        public String run(String record, RunnerContextImpl ctx) throws Exception {
-            boolean firstAttempt = !Files.exists(Path.of(crashFlag));
+    private JobClient run(String operator, DivergencePolicy policy) throws Exception {
+        String crashFlag = tmp.resolve("crashed").toString();
+        // The first attempt (no crash flag yet) calls lookup-v1 and crashes; later ones call lookup-v2.
+        AgentAction<String, String> changing = (record, ctx) -> {
+            boolean firstAttempt = !OnceFlag.isTaken(crashFlag);
             String version = firstAttempt ? "v1" : "v2";
             String found = ctx.durableExecute(DurableCallable.of("lookup-" + version, String.class, () -> "found-" + version));
             if (firstAttempt) {
-                try {
-                    Files.createFile(Path.of(crashFlag));
-                } catch (FileAlreadyExistsException e) {
-                    throw new AssertionError("one first attempt", e);
+                if (!OnceFlag.takeFirst(crashFlag)) {
+                    throw new AssertionError("one first attempt");
                 }
                 throw new IllegalStateException("crash injected after the first call");
             }
             return found;
-        }
-    }
-
-    private JobClient run(String operator, DivergencePolicy policy) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(1);
-        KeyedStream<String, String> records = env.fromData("r").keyBy(r -> "one key", Types.STRING);
-        ChangingAction action = new ChangingAction(tmp.resolve("crashed").toString());
-        ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(tmp.resolve("store").toString());
-        DataStream<String> answers = operator.equals("DurableActionFunction")
-                ? records.process(new DurableActionFunction<String, String, String>("act", action, String.class, stores).withDivergencePolicy(policy),
-                        Types.STRING)
-                : DurableAsyncActions.apply(records, "act", action, Types.STRING, stores, 2, policy);
-        answers.sinkTo(new DiscardingSink<>());
-        return env.executeAsync("divergence " + policy + " " + operator);
+        };
+        return OneKeyJob.start("divergence " + policy, operator, changing, policy, tmp.resolve("store"), "r");
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"DurableActionFunction", "DurableAsyncActions"})
+    @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void failFailsTheJobWithTheDiff(String operator) throws Exception {
         JobClient job = run(operator, DivergencePolicy.FAIL);
@@ -121,7 +75,7 @@ class DivergencePolicyMiniClusterTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"DurableActionFunction", "DurableAsyncActions"})
+    @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void warnRunsOnAndCountsTheDivergenceInItsMetric(String operator) throws Exception {
         JobClient job = run(operator, DivergencePolicy.WARN);
@@ -147,14 +101,11 @@ class DivergencePolicyMiniClusterTest {
 
     private static Map<Integer, Long> divergedPerAttempt(JobID job) {
         Map<Integer, Long> byAttempt = new TreeMap<>();
-        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
-            Map<String, String> variables = group.getAllVariables();
-            if (job.toString().equals(variables.get(ScopeFormat.SCOPE_JOB_ID))) {
-                Counter counter = (Counter) REPORTER.getMetricsByGroup(group).get(JournalMetrics.CALLS_DIVERGED);
-                assertTrue(counter != null, "callsDiverged is registered");
-                byAttempt.put(Integer.parseInt(variables.get(ScopeFormat.SCOPE_TASK_ATTEMPT_NUM)), counter.getCount());
-            }
-        }
+        FLINK.metricsPerAttempt(StoreMetrics.GROUP, job).forEach((attempt, metrics) -> {
+            Counter counter = (Counter) metrics.get(JournalMetrics.CALLS_DIVERGED);
+            assertTrue(counter != null, "callsDiverged is registered");
+            byAttempt.put(attempt, counter.getCount());
+        });
         return byAttempt;
     }
 }

@@ -8,37 +8,33 @@ import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
+import io.durablejournal.testing.BurstSource;
+import io.durablejournal.testing.CheckpointWitness;
+import io.durablejournal.testing.ForwardingStore;
+import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.RunRegistry;
+import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.runtime.state.FunctionInitializationContext;
-import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
 
 /**
  * The pieces {@link AsyncInFlightCheckpointTest} stages its failover with. They run inside the
- * MiniCluster in this JVM and meet in a {@link Probe} found by run id (static, so the functions
- * Flink deserializes reach it). Everything waits on latches and monitors; nothing sleeps.
+ * MiniCluster in this JVM and meet in a {@link Probe} found by run id in {@link #RUNS}.
+ * Everything waits on latches and monitors; nothing sleeps.
  */
 final class InFlightStaging {
+    /** The probe of each run under way. */
+    static final RunRegistry<Probe> RUNS = new RunRegistry<>();
+
     private InFlightStaging() {}
 
     /** What one run observed and the latches that order it. */
-    static final class Probe {
-        private static final Map<String, Probe> RUNS = new ConcurrentHashMap<>();
-
+    static final class Probe implements BurstSource.Run {
         final String blockedId;
         /** Requests whose actions must have completed (entry marked completed, or body returned without a journal). */
         final Set<String> mustComplete;
@@ -53,9 +49,8 @@ final class InFlightStaging {
         final Map<String, AtomicInteger> bodyRuns = new ConcurrentHashMap<>();
         final Map<String, AtomicInteger> sourceEmissions = new ConcurrentHashMap<>();
         final CountDownLatch blockedChatDone = new CountDownLatch(1);
-        /** Released once a checkpoint triggered after {@link #ready()} held has completed. */
-        final CountDownLatch checkpointCompletedAfterReady = new CountDownLatch(1);
-        volatile long witnessCheckpoint = -1;
+        /** The first checkpoint triggered after {@link #readyForWitness()} held; the blocked action waits for it to complete. */
+        private final CheckpointWitness witness = new CheckpointWitness();
         /** What had completed when the blocked action was released (it was in flight all along). */
         volatile Set<String> completedWhileBlocked;
         private boolean crashInjected;
@@ -69,29 +64,25 @@ final class InFlightStaging {
             this.completionFromStore = completionFromStore;
         }
 
-        static void register(String runId, Probe probe) {
-            RUNS.put(runId, probe);
-        }
-
-        static Probe of(String runId) {
-            Probe probe = RUNS.get(runId);
-            if (probe == null) {
-                throw new IllegalStateException("no probe for run " + runId);
-            }
-            return probe;
-        }
-
-        static void unregister(String runId) {
-            RUNS.remove(runId);
-        }
-
         /**
          * The blocked action has made its chat call, every other action that can complete while
          * it blocks has completed, and every answer not queued behind it has left the async
          * operator: the next checkpoint holds exactly the blocked record and those behind it.
          */
-        boolean ready() {
+        @Override
+        public boolean readyForWitness() {
             return blockedChatDone.getCount() == 0 && completed.containsAll(mustComplete) && seen.containsAll(mustBeSeen);
+        }
+
+        @Override
+        public CheckpointWitness witness() {
+            return witness;
+        }
+
+        /** The source emits {@code request}. */
+        Request emitted(Request request) {
+            sourceEmissions.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
+            return request;
         }
 
         synchronized void markCrashInjected() {
@@ -100,13 +91,15 @@ final class InFlightStaging {
         }
 
         /** Until the crash was injected (in this or an earlier attempt) or {@code source} is cancelled. */
-        synchronized void awaitCrash(BurstSource source) throws InterruptedException {
-            while (!crashInjected && source.running) {
+        @Override
+        public synchronized void holdSource(BurstSource<?> source) throws InterruptedException {
+            while (!crashInjected && source.isRunning()) {
                 wait();
             }
         }
 
-        synchronized void wakeUp() {
+        @Override
+        public synchronized void sourceCancelled() {
             notifyAll();
         }
 
@@ -116,114 +109,61 @@ final class InFlightStaging {
         }
     }
 
+    /** Request {@code i}: four users, each with every fourth request. */
+    static Request request(int i) {
+        return new Request(String.format("req-%02d", i), "user-" + (i % 4), "question " + i);
+    }
+
     /**
-     * Emits all requests at once under one hold of the checkpoint lock (no checkpoint falls
-     * between them), then stays up until the crash was injected, so that it takes part in (and
-     * sees) every checkpoint until then. Its position is checkpointed: after the restore it emits
-     * nothing again. It names the first checkpoint whose snapshot starts after the probe is
-     * {@link Probe#ready()}, and releases the blocked action when that checkpoint has completed.
+     * The run's requests, all at once; the source stays up until the crash was injected. It names
+     * the first checkpoint whose snapshot starts after the probe is {@link Probe#readyForWitness()},
+     * and the blocked action is released when that checkpoint has completed.
      */
-    static final class BurstSource implements SourceFunction<Request>, CheckpointedFunction, CheckpointListener {
-        private static final long serialVersionUID = 1L;
-
-        private final String runId;
-        private final int count;
-        private transient ListState<Integer> positionState;
-        private volatile int position;
-        volatile boolean running = true;
-
-        BurstSource(String runId, int count) {
-            this.runId = runId;
-            this.count = count;
-        }
-
-        static Request request(int i) {
-            return new Request(String.format("req-%02d", i), "user-" + (i % 4), "question " + i);
-        }
-
-        @Override
-        public void initializeState(FunctionInitializationContext context) throws Exception {
-            positionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("position", Types.INT));
-            position = 0;
-            for (Integer restored : positionState.get()) {
-                position = restored;
-            }
-        }
-
-        @Override
-        public void run(SourceContext<Request> ctx) throws Exception {
-            Probe probe = Probe.of(runId);
-            synchronized (ctx.getCheckpointLock()) {
-                while (position < count) {
-                    Request request = request(position);
-                    probe.sourceEmissions.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
-                    ctx.collect(request);
-                    position++;
-                }
-            }
-            probe.awaitCrash(this);
-        }
-
-        @Override
-        public void snapshotState(FunctionSnapshotContext context) throws Exception {
-            positionState.update(Collections.singletonList(position));
-            Probe probe = Probe.of(runId);
-            if (probe.witnessCheckpoint < 0 && probe.ready()) {
-                probe.witnessCheckpoint = context.getCheckpointId();
-            }
-        }
-
-        @Override
-        public void notifyCheckpointComplete(long checkpointId) {
-            Probe probe = Probe.of(runId);
-            long witness = probe.witnessCheckpoint;
-            if (witness >= 0 && checkpointId >= witness) {
-                probe.checkpointCompletedAfterReady.countDown();
-            }
-        }
-
-        @Override
-        public void cancel() {
-            running = false;
-            Probe.of(runId).wakeUp();
-        }
+    static BurstSource<Request> source(String runId, int count) {
+        return new BurstSource<>(id -> RUNS.of(id), runId, count, i -> RUNS.of(runId).emitted(request(i)));
     }
 
     /**
      * A chat and two tool calls per request, each a side effect appended to a file outside
      * Flink (as {@link SupportAgent}, with its answers). The blocked request waits after its chat
-     * for {@link Probe#checkpointCompletedAfterReady}, makes its first tool call, and the first
-     * time (a flag file) crashes there.
+     * for {@link Probe#witness} to complete, makes its first tool call, and the first
+     * time ({@link OnceFlag}) crashes there.
      */
     static final class InFlightAgent implements AgentAction<Request, String> {
         private static final long serialVersionUID = 1L;
 
-        private final String runId;
-        private final String sideEffectLog;
-        private final String crashFlag;
+        /** In the run's work directory: the side effects, one line each, and the crash-once flag. */
+        static final String SIDE_EFFECT_LOG = "side-effects.log";
+        static final String CRASH_FLAG = "crash-injected";
 
-        InFlightAgent(String runId, String sideEffectLog, String crashFlag) {
+        private final String runId;
+        private final String workDir;
+
+        InFlightAgent(String runId, Path workDir) {
             this.runId = runId;
-            this.sideEffectLog = sideEffectLog;
-            this.crashFlag = crashFlag;
+            this.workDir = workDir.toString();
+        }
+
+        private String fileOfRun(String name) {
+            return Paths.get(workDir, name).toString();
         }
 
         @Override
         public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Probe probe = Probe.of(runId);
+            Probe probe = RUNS.of(runId);
             probe.bodyRuns.computeIfAbsent(request.id, id -> new AtomicInteger()).incrementAndGet();
             boolean blocked = request.id.equals(probe.blockedId);
             String reply = ctx.durableExecute(call(request, SupportAgent.CHAT, "reply to '" + request.text + "'"));
             if (blocked) {
                 probe.blockedChatDone.countDown();
                 // In flight until a checkpoint taken after the chat call has completed (at once on the re-run).
-                probe.checkpointCompletedAfterReady.await();
+                probe.witness().awaitCompleted();
                 if (probe.completedWhileBlocked == null) {
                     probe.completedWhileBlocked = Set.copyOf(probe.completed);
                 }
             }
             String account = ctx.durableExecute(call(request, SupportAgent.lookupId(request), "account of " + request.user));
-            if (blocked && crashOnce()) {
+            if (blocked && OnceFlag.takeFirst(fileOfRun(CRASH_FLAG))) {
                 probe.markCrashInjected();
                 throw new SupportAgent.InjectedCrash("injected crash in " + request.id + " after 2 calls, in flight across a checkpoint");
             }
@@ -234,17 +174,8 @@ final class InFlightStaging {
             return request.id + ": " + reply + " | " + account + " | " + ticket;
         }
 
-        private boolean crashOnce() throws Exception {
-            try {
-                Files.createFile(Paths.get(crashFlag));
-                return true;
-            } catch (FileAlreadyExistsException alreadyCrashedOnce) {
-                return false;
-            }
-        }
-
         private DurableCallable<String> call(Request request, String id, String value) {
-            String log = sideEffectLog;
+            String log = fileOfRun(SIDE_EFFECT_LOG);
             return DurableCallable.of(id, String.class, () -> value + " (run " + SideEffectLog.record(log, request.id, id) + ")");
         }
     }
@@ -260,7 +191,7 @@ final class InFlightStaging {
 
         @Override
         public String map(String answer) {
-            Probe.of(runId).seen.add(answer.substring(0, answer.indexOf(':')));
+            RUNS.of(runId).seen.add(answer.substring(0, answer.indexOf(':')));
             return answer;
         }
     }
@@ -295,7 +226,7 @@ final class InFlightStaging {
         public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
             super.put(key, seqNum, actionName, event, state);
             if (state.isCompleted()) {
-                Probe probe = Probe.of(runId);
+                Probe probe = RUNS.of(runId);
                 String request = probe.requestOfEntry.get(key + "/" + seqNum);
                 if (request != null) {
                     probe.completed.add(request);

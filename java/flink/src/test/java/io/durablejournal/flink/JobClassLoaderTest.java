@@ -1,34 +1,21 @@
 package io.durablejournal.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.AgentJob;
-import java.io.File;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
+import io.durablejournal.testing.JobJar;
+import io.durablejournal.testing.UserCodeLoaders;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,24 +34,19 @@ class JobClassLoaderTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void jobsInFreshUserCodeClassLoadersLoadTheLibraryAndReplayTheirJournals() throws Exception {
-        Path jobJar = buildJobJar(tmp.resolve("job.jar"));
-        String appLoader = LoaderProbeAgent.describe(RunnerContextImpl.class.getClassLoader());
-        MiniClusterConfiguration config = new MiniClusterConfiguration.Builder()
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(4)
-                .setConfiguration(new Configuration())
-                .build();
+        // The core jar (classes and native library), the Flink integration's jar and the demo's jar,
+        // plus this test's agent, as a user would ship a job.
+        Path jobJar = JobJar.build(tmp.resolve("job.jar"),
+                new String[] {"durablejournal.test.jar", "durablejournal.flink.test.jar", "durablejournal.examples.test.jar"},
+                LoaderProbeAgent.class);
         List<Set<String>> loadersPerJob = new ArrayList<>();
-        try (MiniCluster cluster = new MiniCluster(config)) {
-            cluster.start();
+        try (MiniCluster cluster = UserCodeLoaders.startedCluster(4)) {
             for (int job = 0; job < 2; job++) {
                 AgentJob.Settings settings = new AgentJob.Settings();
                 settings.workDir = tmp.resolve("job-" + job);
                 settings.agent = new LoaderProbeAgent(settings.supportAgent());
-                TestStreamEnvironment env = new TestStreamEnvironment(cluster, AgentJob.flinkConfiguration(Duration.ofMillis(100)),
-                        settings.parallelism, Collections.singletonList(new org.apache.flink.core.fs.Path(jobJar.toUri())),
-                        Collections.emptyList());
-                AgentJob.Outcome outcome = AgentJob.run(env, settings);
+                AgentJob.Outcome outcome = AgentJob.run(UserCodeLoaders.environment(cluster,
+                        AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings.parallelism, jobJar), settings);
                 System.out.println("[timing] job " + job + " in a user-code class loader: " + outcome.wallMillis + " ms");
 
                 Set<String> loaders = new HashSet<>();
@@ -80,74 +62,10 @@ class JobClassLoaderTest {
                 assertEquals(AgentJob.expectedAnswers(settings.requests), answers);
                 assertEquals(0, outcome.duplicateSideEffects(), "no side effect ran twice: " + outcome.sideEffects);
                 assertEquals(2, outcome.callsReplayed);
-                assertFalse(loaders.contains(appLoader), "the job ran in a user-code class loader, not the test's: " + loaders);
-                for (String loader : loaders) {
-                    assertTrue(loader.contains("ChildFirst"), "loaded child-first from the job jar: " + loader);
-                }
+                UserCodeLoaders.assertChildFirst(loaders, RunnerContextImpl.class.getClassLoader());
                 loadersPerJob.add(loaders);
             }
         }
-        System.out.println("[loaders] per job: " + loadersPerJob);
-        Set<String> shared = new HashSet<>(loadersPerJob.get(0));
-        shared.retainAll(loadersPerJob.get(1));
-        assertEquals(Collections.emptySet(), shared, "the second job got a class loader of its own: " + loadersPerJob);
-    }
-
-    /**
-     * The core jar (classes and native library), the Flink integration's jar and the demo's jar,
-     * plus this test's agent, as a user would ship a job.
-     */
-    private static Path buildJobJar(Path target) throws Exception {
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target))) {
-            Set<String> written = new HashSet<>();
-            for (String property : new String[] {
-                    "durablejournal.test.jar", "durablejournal.flink.test.jar", "durablejournal.examples.test.jar"}) {
-                copyJar(System.getProperty(property), out, written);
-            }
-            Path classes = classesDir(LoaderProbeAgent.class);
-            String packageDir = LoaderProbeAgent.class.getPackage().getName().replace('.', '/');
-            try (Stream<Path> files = Files.list(classes.resolve(packageDir))) {
-                for (Path file : (Iterable<Path>) files::iterator) {
-                    String name = file.getFileName().toString();
-                    if (name.startsWith(LoaderProbeAgent.class.getSimpleName()) && name.endsWith(".class")) {
-                        out.putNextEntry(new JarEntry(packageDir + "/" + name));
-                        Files.copy(file, out);
-                        out.closeEntry();
-                    }
-                }
-            }
-        }
-        return target;
-    }
-
-    /** Copies every entry of {@code jar} not written yet (each jar has its own manifest). */
-    private static void copyJar(String jar, JarOutputStream out, Set<String> written) throws java.io.IOException {
-        assertTrue(jar != null && new File(jar).isFile(), "the build passes the jar: " + jar);
-        try (JarFile source = new JarFile(jar)) {
-            Enumeration<JarEntry> entries = source.entries();
-            while (entries.hasMoreElements()) {
-                JarEntry entry = entries.nextElement();
-                if (!written.add(entry.getName())) {
-                    continue;
-                }
-                out.putNextEntry(new JarEntry(entry.getName()));
-                try (InputStream in = source.getInputStream(entry)) {
-                    copy(in, out);
-                }
-                out.closeEntry();
-            }
-        }
-    }
-
-    private static Path classesDir(Class<?> type) throws URISyntaxException {
-        return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-    }
-
-    private static void copy(InputStream in, OutputStream out) throws java.io.IOException {
-        byte[] buffer = new byte[8192];
-        int n;
-        while ((n = in.read(buffer)) > 0) {
-            out.write(buffer, 0, n);
-        }
+        UserCodeLoaders.assertOnePerJob(loadersPerJob);
     }
 }

@@ -3,6 +3,7 @@ package io.durablejournal.flink;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.Request;
 import io.durablejournal.demo.SupportAgent;
+import io.durablejournal.testing.UserCodeLoaders;
 
 /**
  * The support agent, with each answer naming the class loader that ran it: {@code <answer> @<id>:<loader class>}.
@@ -22,10 +23,6 @@ public class LoaderProbeAgent implements AgentAction<Request, String> {
     @Override
     public String run(Request input, RunnerContextImpl ctx) throws Exception {
         ClassLoader loader = RunnerContextImpl.class.getClassLoader();
-        return agent.run(input, ctx) + SEPARATOR + describe(loader);
-    }
-
-    static String describe(ClassLoader loader) {
-        return System.identityHashCode(loader) + ":" + loader.getClass().getName();
+        return agent.run(input, ctx) + SEPARATOR + UserCodeLoaders.describe(loader);
     }
 }

@@ -3,38 +3,23 @@ package io.durablejournal.flink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
-import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
-import java.nio.file.FileAlreadyExistsException;
+import io.durablejournal.testing.OnceFlag;
+import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.scope.ScopeFormat;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.KeyedStream;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,70 +36,43 @@ import org.junit.jupiter.params.provider.ValueSource;
  * keeps both.
  */
 class OperatorMetricsTest {
-    private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
-
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final ReportingMiniCluster FLINK = ReportingMiniCluster.withSlots(2);
 
     @TempDir
     Path tmp;
 
     /** "b" makes three calls, the second with a reconciler; the others one each. */
-    static final class Action implements AgentAction<String, String> {
-        private static final long serialVersionUID = 1L;
-        private final String crashFlag;
-
-        Action(String crashFlag) {
-            this.crashFlag = crashFlag;
-        }
-
-        @Override
-        public String run(String record, RunnerContextImpl ctx) throws Exception {
+    private static AgentAction<String, String> action(String crashFlag) {
+        return (record, ctx) -> {
             String answer = ctx.durableExecute(DurableCallable.of(record + "/1", String.class, () -> record + "1"));
             if (!record.equals("b")) {
                 return answer;
             }
-            answer += ctx.durableExecute(DurableCallable.of("b/2", String.class, this::crashTheFirstTime, () -> "b2-reconciled"));
+            answer += ctx.durableExecute(
+                    DurableCallable.of("b/2", String.class, () -> crashTheFirstTime(crashFlag), () -> "b2-reconciled"));
             return answer + ctx.durableExecute(DurableCallable.of("b/3", String.class, () -> "b3"));
-        }
+        };
+    }
 
-        /**
-         * An Error is not an outcome the journal records (only exceptions are): the call's slot
-         * stays PENDING, as if the process had died inside the call.
-         */
-        private String crashTheFirstTime() throws Exception {
-            try {
-                Files.createFile(Path.of(crashFlag));
-            } catch (FileAlreadyExistsException crashedBefore) {
-                return "b2";
-            }
-            throw new AssertionError("crash injected inside call b/2");
+    /**
+     * An Error is not an outcome the journal records (only exceptions are): the call's slot stays
+     * PENDING, as if the process had died inside the call.
+     */
+    private static String crashTheFirstTime(String crashFlag) {
+        if (!OnceFlag.takeFirst(crashFlag)) {
+            return "b2";
         }
+        throw new AssertionError("crash injected inside call b/2");
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"DurableActionFunction", "DurableAsyncActions"})
+    @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void theOperatorReportsWhatItsCallsAndItsStoreDid(String operator) throws Exception {
         Path storeDir = tmp.resolve("store");
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(1);
-        KeyedStream<String, String> records = env.fromData("a", "b", "c").keyBy(r -> "one key", Types.STRING);
-        Action action = new Action(tmp.resolve("crashed").toString());
-        ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(storeDir.toString());
-        DataStream<String> answers = operator.equals("DurableActionFunction")
-                ? records.process(new DurableActionFunction<>("act", action, String.class, stores), Types.STRING)
-                : DurableAsyncActions.apply(records, "act", action, Types.STRING, stores, 2);
-        answers.sinkTo(new DiscardingSink<>());
-        JobClient job = env.executeAsync("metrics " + operator);
+        JobClient job = OneKeyJob.start("metrics", operator, action(tmp.resolve("crashed").toString()), DivergencePolicy.WARN,
+                storeDir, "a", "b", "c");
         job.getJobExecutionResult().get();
 
         List<Map<String, Metric>> attempts = metricsPerAttempt(job.getJobID());
@@ -149,17 +107,7 @@ class OperatorMetricsTest {
 
     /** The metrics of this job's {@value StoreMetrics#GROUP} groups, by attempt number. */
     private static List<Map<String, Metric>> metricsPerAttempt(JobID job) {
-        Map<Integer, Map<String, Metric>> byAttempt = new TreeMap<>();
-        for (MetricGroup group : REPORTER.findGroups(StoreMetrics.GROUP)) {
-            Map<String, String> variables = group.getAllVariables();
-            if (!job.toString().equals(variables.get(ScopeFormat.SCOPE_JOB_ID))) {
-                continue;
-            }
-            int attempt = Integer.parseInt(variables.get(ScopeFormat.SCOPE_TASK_ATTEMPT_NUM));
-            Map<String, Metric> previous = byAttempt.put(attempt, REPORTER.getMetricsByGroup(group));
-            assertEquals(null, previous, "one group per attempt");
-        }
-        return Collections.unmodifiableList(new ArrayList<>(byAttempt.values()));
+        return List.copyOf(FLINK.metricsPerAttempt(StoreMetrics.GROUP, job).values());
     }
 
     private static long count(Map<String, Metric> metrics, String name) {

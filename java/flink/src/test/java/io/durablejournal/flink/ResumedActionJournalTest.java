@@ -9,6 +9,7 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
+import io.durablejournal.testing.ForwardingStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

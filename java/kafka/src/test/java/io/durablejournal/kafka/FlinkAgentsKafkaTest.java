@@ -11,6 +11,9 @@ import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.flinkagents.demo.SideEffects;
 import io.durablejournal.flinkagents.demo.SupportAgent;
 import io.durablejournal.flinkagents.demo.SupportRequest;
+import io.durablejournal.testing.Checkpoints;
+import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.RepeatedRuns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -28,10 +30,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,22 +56,13 @@ class FlinkAgentsKafkaTest {
     private static final int MAX_PARALLELISM = 128;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
-
-    private static KafkaBroker broker;
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.withFlink(4);
 
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.shared();
-    }
-
     private static ActionStateStoreFactory kafkaStores(String topicPrefix) throws Exception {
+        KafkaBroker broker = KAFKA.broker();
         return KafkaActionStateStores.factory(broker.config(broker.createTopic(topicPrefix + "-" + UUID.randomUUID(), 3)));
     }
 
@@ -118,7 +108,7 @@ class FlinkAgentsKafkaTest {
         assertFalse(Files.exists(machine), "the machine's directory was deleted before the restart");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size(), "every call of every request ran");
-        assertEquals(Map.of(), repeated(outcome.sideEffects), "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
         assertEquals(1, outcome.callsReplayed(), "the crashed action's first tool call replayed from the topic");
         assertEquals(1, outcome.actionsResumed, "request 7's interrupted action resumed over its journal");
         assertEquals(2 * (CRASH - GATE) + 1, outcome.actionsReemitted,
@@ -135,12 +125,12 @@ class FlinkAgentsKafkaTest {
         settings.stores = ActionStateStoreFactory.fileStores(machine.resolve("store").toString());
 
         Exception failure = assertThrows(Exception.class, () -> run(AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings));
-        assertTrue(causes(failure).contains("different store directory"), causes(failure));
+        assertTrue(Failures.causes(failure).contains("different store directory"), Failures.causes(failure));
         // Lost with the disk: request 7's recorded calls and what requests 5 and 6 completed after
         // the checkpoint. The refusal keeps them from running again.
         Map<String, Integer> sideEffects = SideEffects.counts(settings.sideEffectFile());
         assertEquals(CRASH * 3 + 2, sideEffects.size(), "requests 0..6 and two calls of request 7 ran before the crash");
-        assertEquals(Map.of(), repeated(sideEffects), "and nothing ran again");
+        assertEquals(Map.of(), RepeatedRuns.of(sideEffects), "and nothing ran again");
     }
 
     /**
@@ -160,7 +150,7 @@ class FlinkAgentsKafkaTest {
         Configuration failsForGood = KafkaRescaleTest.flinkConfiguration(checkpoints);
         failsForGood.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         Exception crashed = assertThrows(Exception.class, () -> run(failsForGood, first));
-        assertTrue(causes(crashed).contains("injected crash in " + SupportRequest.id(CRASH)), causes(crashed));
+        assertTrue(Failures.causes(crashed).contains("injected crash in " + SupportRequest.id(CRASH)), Failures.causes(crashed));
         Map<String, Integer> beforeRestore = SideEffects.counts(first.sideEffectFile());
         assertEquals(CRASH * 3 + 2, beforeRestore.size(), "requests 0..6 and two calls of request 7 ran before the crash");
 
@@ -169,14 +159,14 @@ class FlinkAgentsKafkaTest {
         second.crashAt = -1;
         second.parallelism = restoredParallelism;
         Configuration restore = KafkaRescaleTest.flinkConfiguration(checkpoints);
-        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, KafkaRescaleTest.retainedCheckpoint(checkpoints).toUri().toString());
+        restore.set(StateRecoveryOptions.SAVEPOINT_PATH, Checkpoints.latestRetained(checkpoints).toUri().toString());
         // The collect sink has no uid: its id follows the chaining, which the parallelism changes.
         restore.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
         AgentJob.Outcome outcome = run(restore, second);
 
         Map<String, Integer> sideEffects = SideEffects.counts(second.sideEffectFile());
         assertEquals(REQUESTS * 3, sideEffects.size(), "every call of every request ran");
-        assertEquals(Map.of(), repeated(sideEffects), "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(sideEffects), "no side effect ran twice");
         List<String> afterCheckpoint = answersOf(GATE, REQUESTS);
         assertEquals(afterCheckpoint, outcome.answers.stream().filter(afterCheckpoint::contains).collect(Collectors.toList()),
                 "requests " + GATE + ".." + (REQUESTS - 1) + " answered once each, from calls that ran once");
@@ -210,19 +200,5 @@ class FlinkAgentsKafkaTest {
         }
         Collections.sort(answers);
         return answers;
-    }
-
-    private static Map<String, Integer> repeated(Map<String, Integer> sideEffects) {
-        Map<String, Integer> repeated = new TreeMap<>(sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        return repeated;
-    }
-
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
     }
 }

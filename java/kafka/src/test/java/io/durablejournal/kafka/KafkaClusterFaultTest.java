@@ -1,5 +1,6 @@
 package io.durablejournal.kafka;
 
+import static io.durablejournal.kafka.DemoJobs.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,26 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.CallResult;
-import io.durablejournal.DurableCallable;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
-import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.AgentJob;
-import io.durablejournal.demo.Request;
-import io.durablejournal.demo.SideEffectLog;
-import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.ActionStateStoreFactory;
-import io.durablejournal.flink.AgentAction;
+import io.durablejournal.kafka.StagedFaults.Fault;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.LogActionStateStore;
+import io.durablejournal.testing.RepeatedRuns;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,11 +34,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,43 +55,25 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaClusterFaultTest {
     private static final int MAX_PARALLELISM = KafkaActionStateStores.DEFAULT_MAX_PARALLELISM;
     private static final int KEYS = 6;
-    private static final int REQUESTS = 12;
-    private static final int GATE = 5;
-    private static final int CRASH = 7;
-    /** What a job's fault did, by run id (the actions are serialized into the job; this JVM runs them). */
-    private static final Map<String, Fault> FAULTS = new ConcurrentHashMap<>();
-    private static KafkaCluster cluster;
 
+    /** A controller and three brokers, and the MiniCluster of the jobs. */
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
+    static final KafkaClusterExtension KAFKA = new KafkaClusterExtension(3, 4);
 
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void startCluster() throws Exception {
-        long started = System.nanoTime();
-        cluster = KafkaCluster.start(3);
-        System.out.printf("[cluster] a controller and 3 brokers ready in %.1f s%n", (System.nanoTime() - started) / 1e9);
-    }
-
-    @AfterAll
-    static void stopCluster() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
+    private static KafkaCluster cluster() {
+        return KAFKA.cluster();
     }
 
     private static String newTopic(String name) throws Exception {
-        return cluster.createTopic("journal-" + name + "-" + UUID.randomUUID(), 1, 3, Map.of("min.insync.replicas", "2"));
+        return cluster().createTopic("journal-" + name + "-" + UUID.randomUUID(), 1, 3, Map.of("min.insync.replicas", "2"));
     }
 
     /** Waits until all three replicas of the topic's partition are in sync again. */
     private static void awaitWhole(String topic) throws Exception {
-        cluster.awaitPartition(topic, 0, p -> p.isr().size() == 3, "all 3 replicas in sync");
+        cluster().awaitPartition(topic, 0, p -> p.isr().size() == 3, "all 3 replicas in sync");
     }
 
     private static byte[] payload(String callId) {
@@ -186,7 +158,7 @@ class KafkaClusterFaultTest {
      * order; and no journal record reached the topic twice.
      */
     private static void assertExactlyTheAcknowledgedCalls(String topic, byte[] marker, Map<String, List<String>> acknowledged) {
-        try (LogActionStateStore restored = KafkaActionStateStores.open(cluster.config(topic), MAX_PARALLELISM, 0,
+        try (LogActionStateStore restored = KafkaActionStateStores.open(cluster().config(topic), MAX_PARALLELISM, 0,
                 MAX_PARALLELISM - 1)) {
             restored.rebuildState(List.of(marker));
             for (Map.Entry<String, List<String>> key : acknowledged.entrySet()) {
@@ -199,7 +171,7 @@ class KafkaClusterFaultTest {
                 }
             }
         }
-        Map<String, Integer> twice = cluster.valueRecordsByKey(topic, 1);
+        Map<String, Integer> twice = cluster().valueRecordsByKey(topic, 1);
         int records = twice.size();
         twice.values().removeIf(n -> n == 1);
         assertEquals(Map.of(), twice, "no journal record reached the topic twice (of " + records + ")");
@@ -209,15 +181,15 @@ class KafkaClusterFaultTest {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void theLeaderKilledWithCallsInFlightLosesNoAcknowledgedCallAndWritesNoneTwice() throws Exception {
         String topic = newTopic("leader-killed");
-        int leader = cluster.leaderOf(topic, 0);
+        int leader = cluster().leaderOf(topic, 0);
         byte[] marker;
         Map<String, List<String>> acknowledged;
-        try (LogActionStateStore store = KafkaActionStateStores.openFresh(cluster.config(topic))) {
+        try (LogActionStateStore store = KafkaActionStateStores.openFresh(cluster().config(topic))) {
             try (CallStream calls = new CallStream(store)) {
                 calls.awaitAcknowledged(60);
-                cluster.kill(leader);
+                cluster().kill(leader);
                 int atKill = calls.total();
-                int newLeader = cluster.awaitPartition(topic, 0, p -> p.leader() != null && p.leader().id() != leader,
+                int newLeader = cluster().awaitPartition(topic, 0, p -> p.leader() != null && p.leader().id() != leader,
                         "a leader other than the killed broker " + leader).leader().id();
                 assertNotEquals(leader, newLeader);
                 // The calls in flight at the kill, and later ones, are acknowledged by the new leader.
@@ -226,7 +198,7 @@ class KafkaClusterFaultTest {
             }
             marker = store.getRecoveryMarker();
         } finally {
-            cluster.restart(leader);
+            cluster().restart(leader);
         }
         awaitWhole(topic);
         assertExactlyTheAcknowledgedCalls(topic, marker, acknowledged);
@@ -236,21 +208,21 @@ class KafkaClusterFaultTest {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void withTwoFollowersDownACallIsNeverAcknowledgedOnOneCopyItFailsNamingTheCauseAndWorksOnceTheyAreBack() throws Exception {
         String topic = newTopic("isr-below-min");
-        KafkaStoreConfig config = cluster.config(topic)
+        KafkaStoreConfig config = cluster().config(topic)
                 .with("delivery.timeout.ms", "8000")
                 .with("request.timeout.ms", "3000");
-        int leader = cluster.leaderOf(topic, 0);
-        List<Integer> followers = cluster.followersOf(topic, 0);
+        int leader = cluster().leaderOf(topic, 0);
+        List<Integer> followers = cluster().followersOf(topic, 0);
         assertEquals(2, followers.size());
         // A topic like it, led by the same broker, for the acks=1 producer the store refuses to be.
         String plain = "plain-" + UUID.randomUUID();
         List<Integer> sameReplicas = new ArrayList<>(List.of(leader));
         sameReplicas.addAll(followers);
-        try (Admin admin = cluster.admin()) {
+        try (Admin admin = cluster().admin()) {
             admin.createTopics(List.of(new NewTopic(plain, Map.of(0, sameReplicas)).configs(Map.of("min.insync.replicas", "2"))))
                     .all().get(60, TimeUnit.SECONDS);
         }
-        cluster.awaitPartition(plain, 0, p -> p.isr().size() == 3 && p.leader() != null && p.leader().id() == leader,
+        cluster().awaitPartition(plain, 0, p -> p.isr().size() == 3 && p.leader() != null && p.leader().id() == leader,
                 "led by broker " + leader + ", all in sync");
         try (LogActionStateStore store = KafkaActionStateStores.openFresh(config);
                 DurableExecutionContext journal = store.openContext("user", 0, "act", EventIdentity.rootOccurrence("user", 0),
@@ -258,10 +230,10 @@ class KafkaClusterFaultTest {
             journal.recordCallCompletion("before", payload("before"), null);
             try {
                 for (int follower : followers) {
-                    cluster.kill(follower);
+                    cluster().kill(follower);
                 }
-                cluster.awaitPartition(topic, 0, p -> p.isr().size() == 1, "the leader alone in sync");
-                cluster.awaitPartition(plain, 0, p -> p.isr().size() == 1, "the leader alone in sync");
+                cluster().awaitPartition(topic, 0, p -> p.isr().size() == 1, "the leader alone in sync");
+                cluster().awaitPartition(plain, 0, p -> p.isr().size() == 1, "the leader alone in sync");
 
                 JournalException refused = assertThrows(JournalException.class,
                         () -> journal.recordCallCompletion("during", payload("during"), null));
@@ -277,7 +249,7 @@ class KafkaClusterFaultTest {
                 assertTrue(acknowledgedWithAcksOne(plain) >= 0, "acks=1 is acknowledged with the followers down");
             } finally {
                 for (int follower : followers) {
-                    cluster.restart(follower);
+                    cluster().restart(follower);
                 }
             }
             awaitWhole(topic);
@@ -285,13 +257,13 @@ class KafkaClusterFaultTest {
             byte[] marker = store.getRecoveryMarker();
             assertExactlyTheAcknowledgedCalls(topic, marker, Map.of("user", List.of("before", "after")));
         }
-        assertEquals(leader, cluster.leaderOf(topic, 0), "the leader stayed");
+        assertEquals(leader, cluster().leaderOf(topic, 0), "the leader stayed");
     }
 
     /** Sends one record with acks=1 and returns its offset. */
     private static long acknowledgedWithAcksOne(String topic) throws Exception {
         Properties props = new Properties();
-        props.put("bootstrap.servers", cluster.bootstrapServers());
+        props.put("bootstrap.servers", cluster().bootstrapServers());
         props.put("acks", "1");
         props.put("enable.idempotence", "false");
         props.put("delivery.timeout.ms", "8000");
@@ -311,15 +283,15 @@ class KafkaClusterFaultTest {
         String topic = newTopic("cluster-killed");
         byte[] marker;
         Map<String, List<String>> acknowledged;
-        try (LogActionStateStore store = KafkaActionStateStores.openFresh(cluster.config(topic)
+        try (LogActionStateStore store = KafkaActionStateStores.openFresh(cluster().config(topic)
                 .with("delivery.timeout.ms", "240000")
                 .with("max.block.ms", "240000"))) {
             try (CallStream calls = new CallStream(store)) {
                 calls.awaitAcknowledged(60);
                 try {
-                    cluster.killAll();
+                    cluster().killAll();
                 } finally {
-                    cluster.restartAll();
+                    cluster().restartAll();
                 }
                 int atRestart = calls.total();
                 // The calls that waited in the producer through the outage, and later ones, are acknowledged.
@@ -334,185 +306,29 @@ class KafkaClusterFaultTest {
 
     @Test
     void topicsWhoseAcknowledgementsOneBrokerCanTakeAwayAreRefused() throws Exception {
-        String singleCopy = cluster.createTopic("journal-min-isr-1-" + UUID.randomUUID(), 1, 3, Map.of("min.insync.replicas", "1"));
+        String singleCopy = cluster().createTopic("journal-min-isr-1-" + UUID.randomUUID(), 1, 3, Map.of("min.insync.replicas", "1"));
         IllegalStateException minIsr = assertThrows(IllegalStateException.class,
-                () -> KafkaActionStateStores.openFresh(cluster.config(singleCopy)));
+                () -> KafkaActionStateStores.openFresh(cluster().config(singleCopy)));
         assertTrue(minIsr.getMessage().contains("min.insync.replicas=1 with a replication factor of 3")
                 && minIsr.getMessage().contains("set min.insync.replicas=2"), minIsr.getMessage());
 
-        String unclean = cluster.createTopic("journal-unclean-" + UUID.randomUUID(), 1, 3,
+        String unclean = cluster().createTopic("journal-unclean-" + UUID.randomUUID(), 1, 3,
                 Map.of("min.insync.replicas", "2", "unclean.leader.election.enable", "true"));
         IllegalStateException election = assertThrows(IllegalStateException.class,
-                () -> KafkaActionStateStores.openFresh(cluster.config(unclean)));
+                () -> KafkaActionStateStores.openFresh(cluster().config(unclean)));
         assertTrue(election.getMessage().contains("unclean.leader.election.enable=true")
                 && election.getMessage().contains("set unclean.leader.election.enable=false"), election.getMessage());
     }
 
-    /** What a job's fault did. */
-    static final class Fault {
-        volatile boolean done;
-        volatile Throwable brokerFailure;
-        volatile JournalException callFailure;
-        volatile Object[] slotAfterFailure;
-        volatile int reconciled;
-        final List<Integer> killed = new CopyOnWriteArrayList<>();
-    }
-
-    /** The demo's agent; when request {@code at} starts, its topic's leader is killed (SIGKILL). */
-    static final class KillsTheLeader implements AgentAction<Request, String> {
-        private static final long serialVersionUID = 1L;
-        private final SupportAgent agent;
-        private final String at;
-        private final String topic;
-        private final String runId;
-
-        KillsTheLeader(SupportAgent agent, String at, String topic, String runId) {
-            this.agent = agent;
-            this.at = at;
-            this.topic = topic;
-            this.runId = runId;
-        }
-
-        @Override
-        public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Fault fault = FAULTS.get(runId);
-            if (request.id.equals(at) && !fault.done) {
-                fault.done = true;
-                int leader = cluster.leaderOf(topic, 0);
-                cluster.kill(leader);
-                fault.killed.add(leader);
-            }
-            // This request's calls are recorded with the leader gone, by the one elected after it.
-            return agent.run(request, ctx);
-        }
-    }
-
-    /** The demo's agent; when request {@code at} starts, the whole cluster is killed and started again (on another thread). */
-    static final class KillsTheCluster implements AgentAction<Request, String> {
-        private static final long serialVersionUID = 1L;
-        private final SupportAgent agent;
-        private final String at;
-        private final String runId;
-
-        KillsTheCluster(SupportAgent agent, String at, String runId) {
-            this.agent = agent;
-            this.at = at;
-            this.runId = runId;
-        }
-
-        @Override
-        public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Fault fault = FAULTS.get(runId);
-            if (request.id.equals(at) && !fault.done) {
-                fault.done = true;
-                cluster.killAll();
-                Thread starter = new Thread(() -> {
-                    try {
-                        cluster.restartAll();
-                    } catch (Throwable t) {
-                        fault.brokerFailure = t;
-                    }
-                }, "restart the test cluster");
-                starter.start();
-            }
-            // This request's calls wait in the producer until the cluster is back.
-            return agent.run(request, ctx);
-        }
-    }
-
-    /**
-     * Three calls per request, the last one reconcilable (a ticket, which the reconciler looks up).
-     * For request {@code at}, the ticket's body kills both followers once it has opened the ticket,
-     * so its completion cannot be acknowledged; the agent notes the failure, brings the followers
-     * back and fails the action.
-     */
-    static final class FollowersDownWhenACallCompletes implements AgentAction<Request, String> {
-        private static final long serialVersionUID = 1L;
-        private final String sideEffectLog;
-        private final String at;
-        private final String topic;
-        private final String runId;
-
-        FollowersDownWhenACallCompletes(String sideEffectLog, String at, String topic, String runId) {
-            this.sideEffectLog = sideEffectLog;
-            this.at = at;
-            this.topic = topic;
-            this.runId = runId;
-        }
-
-        @Override
-        public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Fault fault = FAULTS.get(runId);
-            String reply = ctx.durableExecute(call(request, SupportAgent.CHAT, "reply to '" + request.text + "'"));
-            String account = ctx.durableExecute(call(request, SupportAgent.lookupId(request), "account of " + request.user));
-            String ticketId = SupportAgent.ticketId(request);
-            boolean stopFollowers = request.id.equals(at) && !fault.done;
-            DurableCallable<String> ticket = DurableCallable.of(ticketId, String.class, () -> {
-                String opened = "ticket for " + request.id + " (run " + SideEffectLog.record(sideEffectLog, request.id, ticketId) + ")";
-                if (stopFollowers) {
-                    fault.done = true;
-                    for (int follower : cluster.followersOf(topic, 0)) {
-                        cluster.kill(follower);
-                        fault.killed.add(follower);
-                    }
-                    cluster.awaitPartition(topic, 0, p -> p.isr().size() == 1, "the leader alone in sync");
-                }
-                return opened;
-            }, () -> {
-                fault.reconciled++;
-                Integer runs = SideEffectLog.counts(Path.of(sideEffectLog)).get(request.id + "/" + ticketId);
-                return runs == null ? null : "ticket for " + request.id + " (run " + runs + ")";
-            });
-            String opened;
-            try {
-                opened = ctx.durableExecute(ticket);
-            } catch (JournalException e) {
-                fault.callFailure = e;
-                fault.slotAfterFailure = ctx.getCallResultFieldsAt(2);
-                for (int follower : fault.killed) {
-                    cluster.restart(follower);
-                }
-                awaitWhole(topic);
-                throw e;
-            }
-            return request.id + ": " + reply + " | " + account + " | " + opened;
-        }
-
-        private DurableCallable<String> call(Request request, String id, String value) {
-            String log = sideEffectLog;
-            return DurableCallable.of(id, String.class, () -> value + " (run " + SideEffectLog.record(log, request.id, id) + ")");
-        }
-    }
-
     private AgentJob.Settings jobSettings(String name, ActionStateStoreFactory stores) {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve(name);
-        settings.requests = REQUESTS;
-        settings.gateAt = GATE;
-        settings.crashAt = CRASH;
-        settings.crashAfterCalls = 2;
-        settings.parallelism = 2;
-        settings.storeFactory = stores;
-        return settings;
-    }
-
-    private static AgentJob.Outcome runJob(AgentJob.Settings settings, String runId, Fault fault) throws Exception {
-        FAULTS.put(runId, fault);
-        try {
-            return AgentJob.run(StreamExecutionEnvironment.getExecutionEnvironment(
-                    AgentJob.flinkConfiguration(Duration.ofMillis(100))), settings);
-        } finally {
-            FAULTS.remove(runId);
-        }
+        return DemoJobs.failover(tmp.resolve(name), stores);
     }
 
     /** Every request answered once, every side effect run once, the crash's calls replayed from the cluster. */
     private static void assertExactlyOnceAfterTheFailover(AgentJob.Outcome outcome) {
         assertTrue(outcome.crashed, "the crash was injected: the job failed over");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());
         assertEquals(2, outcome.callsReplayed, "the two calls of the crashed action replayed from the journal");
         assertEquals(1, outcome.actionsResumed);
@@ -522,16 +338,19 @@ class KafkaClusterFaultTest {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void aJobWhoseLeaderIsKilledThenFailsOverRunsEverySideEffectOnce() throws Exception {
         String topic = newTopic("job-leader-killed");
-        String runId = UUID.randomUUID().toString();
+        AgentJob.Settings settings = jobSettings("leader-killed", KafkaActionStateStores.factory(cluster().config(topic)));
         Fault fault = new Fault();
-        AgentJob.Settings settings = jobSettings("leader-killed", KafkaActionStateStores.factory(cluster.config(topic)));
-        settings.agent = new KillsTheLeader(settings.supportAgent(), "req-04", topic, runId);
         AgentJob.Outcome outcome;
         try {
-            outcome = runJob(settings, runId, fault);
+            // Request req-04's calls are recorded with the leader gone, by the one elected after it.
+            outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault, killing -> {
+                int leader = cluster().leaderOf(topic, 0);
+                cluster().kill(leader);
+                killing.killed.add(leader);
+            });
         } finally {
             for (int killed : fault.killed) {
-                cluster.restart(killed);
+                cluster().restart(killed);
             }
         }
         awaitWhole(topic);
@@ -543,15 +362,17 @@ class KafkaClusterFaultTest {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void aJobThatOutlivesTheWholeClusterThenFailsOverRunsEverySideEffectOnce() throws Exception {
         String topic = newTopic("job-cluster-killed");
-        String runId = UUID.randomUUID().toString();
-        Fault fault = new Fault();
-        AgentJob.Settings settings = jobSettings("cluster-killed", KafkaActionStateStores.factory(cluster.config(topic)
+        AgentJob.Settings settings = jobSettings("cluster-killed", KafkaActionStateStores.factory(cluster().config(topic)
                 .with("delivery.timeout.ms", "240000")
                 .with("max.block.ms", "240000")));
-        settings.agent = new KillsTheCluster(settings.supportAgent(), "req-04", runId);
-        AgentJob.Outcome outcome = runJob(settings, runId, fault);
+        Fault fault = new Fault();
+        // Request req-04's calls wait in the producer until the cluster is back.
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault, killing -> {
+            cluster().killAll();
+            StagedFaults.inBackground("restart the test cluster", killing, restarting -> cluster().restartAll());
+        });
         assertTrue(fault.done, "the cluster was killed mid-run");
-        assertEquals(null, fault.brokerFailure);
+        assertEquals(null, fault.restartFailure);
         awaitWhole(topic);
         assertExactlyOnceAfterTheFailover(outcome);
     }
@@ -560,17 +381,27 @@ class KafkaClusterFaultTest {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void aJobWhoseCallCannotBeAcknowledgedOnTwoCopiesFailsClearlyAndRecoversOnceTheFollowersAreBack() throws Exception {
         String topic = newTopic("job-isr-below-min");
-        String runId = UUID.randomUUID().toString();
-        Fault fault = new Fault();
-        AgentJob.Settings settings = jobSettings("isr-below-min", KafkaActionStateStores.factory(cluster.config(topic)
-                .with("delivery.timeout.ms", "8000")
-                .with("request.timeout.ms", "3000")));
-        settings.crashAt = -1;
-        settings.gateAt = -1;
+        AgentJob.Settings settings = DemoJobs.uninterrupted(tmp.resolve("isr-below-min"),
+                KafkaActionStateStores.factory(cluster().config(topic)
+                        .with("delivery.timeout.ms", "8000")
+                        .with("request.timeout.ms", "3000")));
         // One subtask: only the call that is completing meets the followers down.
         settings.parallelism = 1;
-        settings.agent = new FollowersDownWhenACallCompletes(settings.sideEffectLog().toString(), "req-04", topic, runId);
-        AgentJob.Outcome outcome = runJob(settings, runId, fault);
+        Fault fault = new Fault();
+        // The ticket of req-04 kills both followers once it is opened, so its completion cannot be
+        // acknowledged on two copies; the agent brings the followers back and fails the action.
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault, killing -> {
+            for (int follower : cluster().followersOf(topic, 0)) {
+                cluster().kill(follower);
+                killing.killed.add(follower);
+            }
+            cluster().awaitPartition(topic, 0, p -> p.isr().size() == 1, "the leader alone in sync");
+        }, recovering -> {
+            for (int follower : recovering.killed) {
+                cluster().restart(follower);
+            }
+            awaitWhole(topic);
+        });
 
         JournalException failure = fault.callFailure;
         assertTrue(failure != null, "the ticket call of req-04 failed");

@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,20 +34,21 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KafkaJournalToolTest {
     private static final int MAX_PARALLELISM = KafkaActionStateStores.DEFAULT_MAX_PARALLELISM;
-    private static KafkaBroker broker;
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.brokerOnly();
 
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.shared();
+    private static KafkaBroker broker() {
+        return KAFKA.broker();
     }
 
     /** A job history: {@code keys} actions of two calls each, the first completed and pruned. */
     private static byte[] history(String topic, String... keys) {
         byte[] lineage = KafkaActionStateStores.randomLineage();
-        try (LogActionStateStore store = KafkaActionStateStores.open(broker.config(topic), MAX_PARALLELISM, 0, MAX_PARALLELISM - 1)) {
+        try (LogActionStateStore store = KafkaActionStateStores.open(broker().config(topic), MAX_PARALLELISM, 0, MAX_PARALLELISM - 1)) {
             store.startFresh(lineage);
             for (String key : keys) {
                 try (DurableExecutionContext journal = store.openContext(key, 0, "act", EventIdentity.rootOccurrence(key, 0), null)) {
@@ -67,7 +68,7 @@ class KafkaJournalToolTest {
     private Path dump(String topic) throws IOException {
         Path file = tmp.resolve("dump-" + UUID.randomUUID());
         Properties client = new Properties();
-        client.put("bootstrap.servers", broker.bootstrapServers());
+        client.put("bootstrap.servers", broker().bootstrapServers());
         try (OutputStream out = Files.newOutputStream(file)) {
             KafkaJournalTool.dump(client, topic, out);
         }
@@ -90,7 +91,7 @@ class KafkaJournalToolTest {
     }
 
     private static Collection<String> groups() throws Exception {
-        try (Admin admin = broker.admin()) {
+        try (Admin admin = broker().admin()) {
             return admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream().map(ConsumerGroupListing::groupId)
                     .collect(Collectors.toSet());
         }
@@ -98,7 +99,7 @@ class KafkaJournalToolTest {
 
     @Test
     void listShowAndVerifyReadEveryHistoryOfATopicWithoutJoiningAGroup() throws Exception {
-        String topic = broker.createTopic("journal-tool-" + UUID.randomUUID(), 2);
+        String topic = broker().createTopic("journal-tool-" + UUID.randomUUID(), 2);
         byte[] earlier = history(topic, "old-0", "old-1");
         byte[] current = history(topic, "user-0", "user-1", "user-2");
         Collection<String> groupsBefore = groups();
@@ -118,7 +119,7 @@ class KafkaJournalToolTest {
 
         // The earlier history will never be restored again: drop it.
         Properties client = new Properties();
-        client.put("bootstrap.servers", broker.bootstrapServers());
+        client.put("bootstrap.servers", broker().bootstrapServers());
         long tombstones = KafkaJournalTool.drop(client, topic, List.of(earlier));
         assertEquals(3, tombstones, "one per record of old-1's live entry: its put and two calls");
         String after = tool(0, "list", dump(topic).toString());
@@ -129,10 +130,10 @@ class KafkaJournalToolTest {
 
     @Test
     void verifyNamesARecordARestoreCannotUse() throws Exception {
-        String topic = broker.createTopic("journal-tool-bad-" + UUID.randomUUID(), 1);
+        String topic = broker().createTopic("journal-tool-bad-" + UUID.randomUUID(), 1);
         history(topic, "user-0", "user-1");
         Properties props = new Properties();
-        props.put("bootstrap.servers", broker.bootstrapServers());
+        props.put("bootstrap.servers", broker().bootstrapServers());
         props.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
         props.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
         try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer = new org.apache.kafka.clients.producer.KafkaProducer<>(props)) {

@@ -1,5 +1,8 @@
 package io.durablejournal.kafka;
 
+import static io.durablejournal.kafka.DemoJobs.CRASH;
+import static io.durablejournal.kafka.DemoJobs.GATE;
+import static io.durablejournal.kafka.DemoJobs.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,20 +15,18 @@ import io.durablejournal.demo.RequestSource;
 import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.AgentAction;
+import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.MiniClusters;
+import io.durablejournal.testing.RepeatedRuns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,25 +43,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (its recovery marker names a store that no longer exists) instead of running calls again.
  */
 class KafkaMachineLossTest {
-    private static final int REQUESTS = 12;
-    private static final int GATE = 5;
-    private static final int CRASH = 7;
-
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
-
-    private static KafkaBroker broker;
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.withFlink(4);
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.shared();
-    }
 
     /** The demo's agent, which deletes the machine's directory right before its injected crash. */
     static final class LosesTheMachine implements AgentAction<Request, String> {
@@ -96,14 +83,7 @@ class KafkaMachineLossTest {
     }
 
     private static AgentJob.Settings settings(Path tmp, String name, ActionStateStoreFactory stores) throws IOException {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve(name);
-        settings.requests = REQUESTS;
-        settings.gateAt = GATE;
-        settings.crashAt = CRASH;
-        settings.crashAfterCalls = 2;
-        settings.parallelism = 2;
-        settings.storeFactory = stores;
+        AgentJob.Settings settings = DemoJobs.failover(tmp.resolve(name), stores);
         settings.agent = new LosesTheMachine(settings.supportAgent(), machine(settings));
         Files.createDirectories(machine(settings));
         return settings;
@@ -114,26 +94,18 @@ class KafkaMachineLossTest {
         return settings.workDir.resolve("machine");
     }
 
-    private static AgentJob.Outcome run(AgentJob.Settings settings) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                AgentJob.flinkConfiguration(Duration.ofMillis(100)));
-        return AgentJob.run(env, settings);
-    }
-
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void withTheKafkaStoreEverySideEffectRunsExactlyOnceAfterTheMachineIsLost() throws Exception {
-        String topic = broker.createTopic("journal-machine-loss-" + UUID.randomUUID(), 3);
-        AgentJob.Settings settings = settings(tmp, "kafka", KafkaActionStateStores.factory(broker.config(topic)));
-        AgentJob.Outcome outcome = run(settings);
+        String topic = KAFKA.broker().createTopic("journal-machine-loss-" + UUID.randomUUID(), 3);
+        AgentJob.Settings settings = settings(tmp, "kafka", KafkaActionStateStores.factory(KAFKA.broker().config(topic)));
+        AgentJob.Outcome outcome = DemoJobs.run(settings);
         System.out.println("[timing] agent job with the Kafka store: " + outcome.wallMillis + " ms");
 
         assertTrue(outcome.crashed, "the crash was injected");
         assertFalse(Files.exists(machine(settings)), "the machine's directory was deleted before the restart");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
-        Map<String, Integer> repeated = new TreeMap<>(outcome.sideEffects);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());
         assertEquals(2, outcome.callsReplayed, "the two calls of " + RequestSource.requestId(CRASH) + " replayed from Kafka");
         assertEquals(1, outcome.actionsResumed);
@@ -148,10 +120,7 @@ class KafkaMachineLossTest {
      */
     static class FileStoreTest {
         @RegisterExtension
-        static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setNumberTaskManagers(1)
-                .setNumberSlotsPerTaskManager(4)
-                .build());
+        static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
         @TempDir
         Path tmp;
@@ -164,8 +133,8 @@ class KafkaMachineLossTest {
             String stores = machine(probe).resolve("store").toString();
             AgentJob.Settings settings = settings(tmp, "file", ActionStateStoreFactory.fileStores(stores));
 
-            Exception failure = assertThrows(Exception.class, () -> run(settings));
-            String causes = causes(failure);
+            Exception failure = assertThrows(Exception.class, () -> DemoJobs.run(settings));
+            String causes = Failures.causes(failure);
             assertTrue(causes.contains("different store directory"), causes);
             // What was lost: request 7's two recorded calls, and the outputs of requests 5 and 6
             // completed after the checkpoint. Refusing keeps them from running again.
@@ -175,11 +144,4 @@ class KafkaMachineLossTest {
         }
     }
 
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
-    }
 }

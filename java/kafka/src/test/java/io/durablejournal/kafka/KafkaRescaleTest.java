@@ -16,19 +16,20 @@ import io.durablejournal.kafka.RescaleStaging.Answers;
 import io.durablejournal.kafka.RescaleStaging.HeldAgent;
 import io.durablejournal.kafka.RescaleStaging.Observed;
 import io.durablejournal.kafka.RescaleStaging.Probe;
-import io.durablejournal.kafka.RescaleStaging.RequestsSource;
+import io.durablejournal.testing.Checkpoints;
+import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.RepeatedRuns;
+import io.durablejournal.testing.RunRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -36,18 +37,15 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rescaling with actions in flight: {@link DurableAsyncActions} with the Kafka store runs sixteen
@@ -66,20 +64,10 @@ class KafkaRescaleTest {
     private static final int MAX_PARALLELISM = 128;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(4)
-            .build());
-
-    private static KafkaBroker broker;
+    static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.withFlink(4);
 
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.shared();
-    }
 
     /** Checkpoints every 100 ms under {@code checkpoints}, retained when the job is cancelled or fails. */
     static Configuration flinkConfiguration(Path checkpoints) {
@@ -95,7 +83,7 @@ class KafkaRescaleTest {
         env.setParallelism(parallelism);
         env.setMaxParallelism(MAX_PARALLELISM);
         DataStream<String> answers = DurableAsyncActions.apply(
-                env.addSource(new RequestsSource(runId), "requests", Types.POJO(Request.class)).setParallelism(1).uid("requests")
+                env.addSource(RescaleStaging.source(runId), "requests", Types.POJO(Request.class)).setParallelism(1).uid("requests")
                         .keyBy(new AgentJob.ByUser(), Types.STRING),
                 "rescaled-agent", new HeldAgent(runId), Types.STRING,
                 new Observed(stores, runId), 16);
@@ -103,23 +91,12 @@ class KafkaRescaleTest {
         return env;
     }
 
-    /** The newest checkpoint a cancelled (or failed) job left behind. */
-    static Path retainedCheckpoint(Path checkpoints) throws Exception {
-        try (Stream<Path> paths = Files.walk(checkpoints)) {
-            return paths.filter(p -> p.getFileName().toString().equals("_metadata"))
-                    .map(Path::getParent)
-                    .max(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().substring("chk-".length()))))
-                    .orElseThrow(() -> new AssertionError("no retained checkpoint under " + checkpoints));
-        }
-    }
-
     /** Run 1, parallelism 2: cancelled once every held action is in flight with two calls, one after a completed checkpoint. */
     private static Probe runHeldAndCancel(Path checkpoints, String sideEffects, ActionStateStoreFactory stores) throws Exception {
-        String runId = UUID.randomUUID().toString();
         Probe holding = new Probe(true, sideEffects, Set.of("req-06", "req-07", "req-14", "req-15"));
-        Probe.register(runId, holding);
-        try {
-            JobClient client = job(flinkConfiguration(checkpoints), 2, runId, stores).executeAsync("rescale: run at parallelism 2");
+        try (RunRegistry.Registration<Probe> run = RescaleStaging.RUNS.register(holding)) {
+            JobClient client = job(flinkConfiguration(checkpoints), 2, run.id(), stores)
+                    .executeAsync("rescale: run at parallelism 2");
             assertTrue(holding.toolsDone.await(120, TimeUnit.SECONDS), "every held action made its first tool call");
             client.cancel().get(60, TimeUnit.SECONDS);
             try {
@@ -127,10 +104,8 @@ class KafkaRescaleTest {
             } catch (ExecutionException cancelled) {
                 // The expected end of this run.
             }
-        } finally {
-            Probe.unregister(runId);
         }
-        assertTrue(holding.witnessCheckpoint > 0);
+        assertTrue(holding.witness().checkpoint() > 0);
         return holding;
     }
 
@@ -143,26 +118,15 @@ class KafkaRescaleTest {
         runHeldAndCancel(checkpoints, sideEffects, stores);
         Map<String, Integer> beforeRestore = SideEffectLog.counts(Path.of(sideEffects));
 
-        String runId = UUID.randomUUID().toString();
-        Probe.register(runId, new Probe(false, sideEffects, Set.of()));
-        try {
+        try (RunRegistry.Registration<Probe> run = RescaleStaging.RUNS.register(new Probe(false, sideEffects, Set.of()))) {
             Configuration conf = flinkConfiguration(checkpoints);
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, retainedCheckpoint(checkpoints).toUri().toString());
-            Exception refused = assertThrows(Exception.class, () -> job(conf, 3, runId, stores).execute("file store at parallelism 3"));
-            String causes = causes(refused);
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, Checkpoints.latestRetained(checkpoints).toUri().toString());
+            Exception refused = assertThrows(Exception.class,
+                    () -> job(conf, 3, run.id(), stores).execute("file store at parallelism 3"));
+            String causes = Failures.causes(refused);
             assertTrue(causes.contains("the checkpoint was taken at parallelism 2 and the job now runs at 3"), causes);
-        } finally {
-            Probe.unregister(runId);
         }
         assertEquals(beforeRestore, SideEffectLog.counts(Path.of(sideEffects)), "nothing ran after the refusal");
-    }
-
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
-        }
-        return text.toString();
     }
 
     @ParameterizedTest(name = "restored at parallelism {0}")
@@ -170,7 +134,7 @@ class KafkaRescaleTest {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void actionsInFlightAtParallelism2ResumeOverTheirJournalsAtAnotherParallelism(int restoredParallelism) throws Exception {
         ActionStateStoreFactory stores = KafkaActionStateStores.factory(
-                broker.config(broker.createTopic("journal-rescale-" + UUID.randomUUID(), 3)));
+                KAFKA.broker().config(KAFKA.broker().createTopic("journal-rescale-" + UUID.randomUUID(), 3)));
         Path checkpoints = Files.createDirectories(tmp.resolve("checkpoints"));
         String sideEffects = tmp.resolve("side-effects.log").toString();
 
@@ -178,22 +142,16 @@ class KafkaRescaleTest {
         Map<String, Integer> beforeRestore = SideEffectLog.counts(Path.of(sideEffects));
 
         // Run 2, restored from the retained checkpoint at another parallelism.
-        String second = UUID.randomUUID().toString();
         Probe restored = new Probe(false, sideEffects, Set.of());
-        Probe.register(second, restored);
         JobExecutionResult result;
-        try {
+        try (RunRegistry.Registration<Probe> run = RescaleStaging.RUNS.register(restored)) {
             Configuration conf = flinkConfiguration(checkpoints);
-            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, retainedCheckpoint(checkpoints).toUri().toString());
-            result = job(conf, restoredParallelism, second, stores).execute("rescale: restored at parallelism " + restoredParallelism);
-        } finally {
-            Probe.unregister(second);
+            conf.set(StateRecoveryOptions.SAVEPOINT_PATH, Checkpoints.latestRetained(checkpoints).toUri().toString());
+            result = job(conf, restoredParallelism, run.id(), stores).execute("rescale: restored at parallelism " + restoredParallelism);
         }
 
         Map<String, Integer> counts = SideEffectLog.counts(Path.of(sideEffects));
-        Map<String, Integer> repeated = new TreeMap<>(counts);
-        repeated.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), repeated, "no side effect ran twice");
+        assertEquals(Map.of(), RepeatedRuns.of(counts), "no side effect ran twice");
         assertEquals(RescaleStaging.REQUESTS * 3, counts.size(), "every call of every request ran");
 
         Map<String, String> answers = new HashMap<>(holding.answers);
@@ -208,18 +166,13 @@ class KafkaRescaleTest {
                     "held " + request.id + " made its tool call after the checkpoint, before the cancel");
             assertEquals(1, restored.bodyRuns.get(request.id).get(), request.id + " ran again once, after the restore");
         }
-        assertEquals(2L * RescaleStaging.HELD, counter(result, DurableActionFunction.ACC_CALLS_REPLAYED),
+        assertEquals(2L * RescaleStaging.HELD, JobResults.counter(result, DurableActionFunction.ACC_CALLS_REPLAYED),
                 "each held action replayed its chat (before the checkpoint) and its tool call (after it)");
-        assertEquals(RescaleStaging.HELD, counter(result, DurableActionFunction.ACC_ACTIONS_RESUMED));
+        assertEquals(RescaleStaging.HELD, JobResults.counter(result, DurableActionFunction.ACC_ACTIONS_RESUMED));
         if (restoredParallelism > 2) {
             assertFalse(restored.ranOutsideOwner.isEmpty(),
                     "some restored in-flight records ran in a subtask that does not own their key (Flink's round robin)");
         }
         System.out.println("[rescale 2 -> " + restoredParallelism + "] ran outside their key's owner: " + restored.ranOutsideOwner);
-    }
-
-    private static long counter(JobExecutionResult result, String name) {
-        Object value = result.getAccumulatorResult(name);
-        return value == null ? 0 : ((Number) value).longValue();
     }
 }
