@@ -43,8 +43,8 @@ impl Constructible {
     /// `new Class(args)`; `args` must match the signature bound for this class.
     pub fn new_object<'l>(&self, env: &mut Env<'l>, args: &[jvalue]) -> jni::errors::Result<JObject<'l>> {
         // SAFETY: the constructor id belongs to this class, and every caller
-        // passes the arguments of the signature it was bound with (each
-        // caller sits next to the signature in `JvmClasses::bind`).
+        // passes the arguments of the signature it was bound with (the
+        // signature each `JvmClasses` field documents; JUnit builds every one).
         unsafe { env.new_object_unchecked(&self.class, self.constructor, args) }
     }
 }
