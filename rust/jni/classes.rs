@@ -72,6 +72,10 @@ pub struct JvmClasses {
     pub journal_exception: Constructible,
     /// `NonDeterministicReplayException(String message, byte[] diffJson)`.
     pub non_deterministic_replay: Constructible,
+    /// `NullPointerException(String message)`, for a null argument.
+    pub null_pointer: Constructible,
+    /// `IndexOutOfBoundsException(String message)`, for a bad index.
+    pub index_out_of_bounds: Constructible,
     /// `DurableExecutionContext(long nativeJournal)`.
     pub execution_context: Constructible,
     /// `DurableExecutionContext.persistSnapshot(byte[])`.
@@ -130,6 +134,8 @@ impl JvmClasses {
         Ok(JvmClasses {
             journal_exception: Constructible::bind(env, jni_str!("io/durablejournal/JournalException"), jni_sig!("(ILjava/lang/String;)V"))?,
             non_deterministic_replay: Constructible::bind(env, jni_str!("io/durablejournal/NonDeterministicReplayException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
+            null_pointer: Constructible::bind(env, jni_str!("java/lang/NullPointerException"), jni_sig!("(Ljava/lang/String;)V"))?,
+            index_out_of_bounds: Constructible::bind(env, jni_str!("java/lang/IndexOutOfBoundsException"), jni_sig!("(Ljava/lang/String;)V"))?,
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,

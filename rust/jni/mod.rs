@@ -27,8 +27,7 @@
 
 use jni::errors::ErrorPolicy;
 use jni::objects::{JByteArray, JObject, JObjectArray};
-use jni::strings::JNIString;
-use jni::{jni_str, Env, JValue};
+use jni::{Env, JValue};
 
 use crate::error::Error;
 use classes::classes;
@@ -97,12 +96,8 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
         match err {
             BridgeError::Core(Error::NonDeterministicReplay(divergence)) => throw_non_deterministic_replay(env, &divergence)?,
             BridgeError::Core(e) => throw_journal_exception(env, e.code().as_i32(), &e.to_string())?,
-            BridgeError::NullArgument(name) => {
-                let _ = env.throw_new(jni_str!("java/lang/NullPointerException"), JNIString::from(format!("{name} must not be null")));
-            }
-            BridgeError::IndexOutOfBounds(msg) => {
-                let _ = env.throw_new(jni_str!("java/lang/IndexOutOfBoundsException"), JNIString::from(msg));
-            }
+            BridgeError::NullArgument(name) => throw_with_message(env, |c| &c.null_pointer, &format!("{name} must not be null"))?,
+            BridgeError::IndexOutOfBounds(msg) => throw_with_message(env, |c| &c.index_out_of_bounds, &msg)?,
             BridgeError::Jni(e) => {
                 let core = Error::IllegalState(format!("JNI failure: {e}"));
                 throw_journal_exception(env, core.code().as_i32(), &core.to_string())?
@@ -138,6 +133,13 @@ fn throw_non_deterministic_replay(env: &mut Env<'_>, divergence: &crate::journal
     let text = env.new_string(message)?;
     let diff = env.byte_array_from_slice(divergence.to_json().as_bytes())?;
     let exception = classes(env)?.non_deterministic_replay.new_object(env, &[JValue::Object(&text).as_jni(), JValue::Object(&diff).as_jni()])?;
+    throw(env, exception)
+}
+
+/// `new E(message)` of a JDK exception class the boundary throws, as the pending exception.
+fn throw_with_message(env: &mut Env<'_>, class: impl FnOnce(&'static classes::JvmClasses) -> &'static classes::Constructible, message: &str) -> jni::errors::Result<()> {
+    let text = env.new_string(message)?;
+    let exception = class(classes(env)?).new_object(env, &[JValue::Object(&text).as_jni()])?;
     throw(env, exception)
 }
 
