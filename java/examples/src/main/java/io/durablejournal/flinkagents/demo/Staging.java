@@ -1,5 +1,7 @@
 package io.durablejournal.flinkagents.demo;
 
+import io.durablejournal.demo.FailoverStaging;
+import io.durablejournal.demo.RequestSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -121,7 +123,7 @@ public final class Staging {
      * crash is planned. (Released at the crash itself, the source would race the failover: a
      * request emitted then could run on the other subtask before it is cancelled.)
      */
-    synchronized void holdUntilCancelled(RequestSource source) throws InterruptedException {
+    synchronized void holdUntilCancelled(RequestSource<?> source) throws InterruptedException {
         while (crashRequestId != null && source.isRunning()) {
             wait();
         }
@@ -146,5 +148,38 @@ public final class Staging {
     int actionRuns(String action) {
         AtomicInteger runs = actionRuns.get(action);
         return runs == null ? 0 : runs.get();
+    }
+
+    /**
+     * The run's part in {@link RequestSource}'s staged failover, found by run id in the task's
+     * JVM: the gate stages only before the crash (after the restore the requests flow); a
+     * checkpoint covers the requests only once they are answered (Flink Agents' operator keeps an
+     * action's follow-up events in its state across a barrier); after the burst the source holds
+     * the checkpoint lock until the failover cancels it.
+     */
+    static FailoverStaging failover(String runId) {
+        return new FailoverStaging() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public boolean gateActive() {
+                return !of(runId).crashInjected();
+            }
+
+            @Override
+            public boolean snapshotCovers(int position) {
+                return of(runId).answeredBelow(position);
+            }
+
+            @Override
+            public void afterBurst(RequestSource<?> source) throws InterruptedException {
+                of(runId).holdUntilCancelled(source);
+            }
+
+            @Override
+            public void cancelled() {
+                of(runId).wakeUp();
+            }
+        };
     }
 }
