@@ -110,7 +110,7 @@ public final class AgentJob {
         Objects.requireNonNull(settings.workDir, "settings.workDir");
         Files.createDirectories(settings.workDir);
         String runId = UUID.randomUUID().toString();
-        Staging staging = new Staging(settings.crashAt >= 0 ? SupportRequest.id(settings.crashAt) : null, settings.atCrash);
+        Staging staging = new Staging(settings.crashAt, settings.atCrash);
         Staging.register(runId, staging);
         try {
             long started = System.nanoTime();

@@ -22,6 +22,8 @@ public final class Staging {
 
     /** The request whose second action crashes once, after its first tool call; null for none. */
     final String crashRequestId;
+    /** Its index: the requests below it are answered before it crashes. */
+    private final int crashIndex;
     /** Runs right before the crash; null: nothing. */
     private final Runnable atCrash;
 
@@ -33,8 +35,10 @@ public final class Staging {
     private final List<String> sinkReceived = Collections.synchronizedList(new ArrayList<>());
     private boolean crashInjected;
 
-    Staging(String crashRequestId, Runnable atCrash) {
-        this.crashRequestId = crashRequestId;
+    /** @param crashIndex the request that crashes once; negative: none */
+    Staging(int crashIndex, Runnable atCrash) {
+        this.crashIndex = crashIndex;
+        this.crashRequestId = crashIndex >= 0 ? SupportRequest.id(crashIndex) : null;
         this.atCrash = atCrash;
     }
 
@@ -79,6 +83,9 @@ public final class Staging {
     /** The request's final action sent its answer. */
     public void answered(String requestId) {
         answered.add(requestId);
+        synchronized (this) {
+            notifyAll();
+        }
     }
 
     /** Whether every request below {@code index} has been answered (by this or an earlier attempt). */
@@ -102,10 +109,21 @@ public final class Staging {
         }
     }
 
-    /** True once, for the crash request, after running the {@code atCrash} hook: the caller throws. */
-    public synchronized boolean crashNow(String requestId) {
+    /**
+     * True once, for the crash request, after running the {@code atCrash} hook: the caller throws.
+     * It first waits until every earlier request is answered: those of the other subtask run in
+     * parallel with the crash request, and the story (what the checkpoint covers, what completed
+     * after it, the one action interrupted) must not depend on which subtask is faster. Earlier
+     * requests of the crash request's own subtask are answered already (the operator runs a
+     * subtask's actions on one thread, in the order their inputs came), so this never waits on
+     * its own thread.
+     */
+    public synchronized boolean crashNow(String requestId) throws InterruptedException {
         if (crashInjected || !requestId.equals(crashRequestId)) {
             return false;
+        }
+        while (!answeredBelow(crashIndex)) {
+            wait();
         }
         crashInjected = true;
         if (atCrash != null) {
