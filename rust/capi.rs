@@ -13,9 +13,9 @@
 //! * Every function body runs inside `catch_unwind`: a panic becomes status
 //!   [`ErrorCode::Panic`] with its message instead of aborting Python.
 
+use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
-use std::sync::Mutex;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::identity::{self, ExecutionIdentity};
@@ -26,10 +26,6 @@ pub const ABI_VERSION: u32 = crate::ABI_VERSION as u32;
 
 const OK: i32 = 0;
 
-/// The allocator state behind a Python `ExecutionIdentity`. The Mutex makes
-/// concurrent calls from several Python threads (ctypes drops the GIL)
-/// safe; the owner still must not free it while another call runs.
-pub struct ExecutionHandle(Mutex<ExecutionIdentity>);
 
 /// Writes the ABI version to `out_version`.
 ///
@@ -75,36 +71,62 @@ pub unsafe extern "C" fn durable_journal_args_digest(
     out_data: *mut *mut u8,
     out_len: *mut usize,
 ) -> i32 {
-    respond(out_data, out_len, || {
-        let tree = unsafe { read_json(tree, tree_len, "call tree") }?;
-        identity::args_digest_from_tree(&tree)
-    })
+    respond(out_data, out_len, || identity::args_digest_from_json(unsafe { read_bytes(tree, tree_len, "call tree") }?))
 }
 
-/// The durable id of a Python call: `durable_id` unchanged when it is not
-/// null (the tree is then ignored and may be null), else
-/// `"{function_id}::{digest of the tree}"`.
+/// How the caller describes a call whose id must be derived: it points
+/// `function_id` and `call_tree` at UTF-8 buffers (the function id
+/// `module.qualname` and the call tree JSON) that stay valid until
+/// [`durable_journal_call_durable_id`] returns, and returns 0. Any other
+/// status means it could not (its own error, which it keeps and reports).
+pub type CallDescriber = unsafe extern "C" fn(
+    context: *mut c_void,
+    function_id: *mut *const u8,
+    function_id_len: *mut usize,
+    call_tree: *mut *const u8,
+    call_tree_len: *mut usize,
+) -> i32;
+
+/// The durable id of a Python call ([`identity::call_durable_id`] decides):
+/// `durable_id` unchanged when it is not null, and `describe` is then never
+/// called; else `"{function_id}::{digest of the call tree}"` of what
+/// `describe(context, ...)` hands back.
 ///
 /// # Safety
-/// Pointer arguments follow the module conventions.
+/// Pointer arguments follow the module conventions; `describe` is null or a
+/// function that follows [`CallDescriber`].
 #[no_mangle]
 pub unsafe extern "C" fn durable_journal_call_durable_id(
-    function_id: *const u8,
-    function_id_len: usize,
-    tree: *const u8,
-    tree_len: usize,
     durable_id: *const u8,
     durable_id_len: usize,
+    describe: Option<CallDescriber>,
+    context: *mut c_void,
     out_data: *mut *mut u8,
     out_len: *mut usize,
 ) -> i32 {
     respond(out_data, out_len, || {
-        if let Some(explicit) = unsafe { read_optional_str(durable_id, durable_id_len, "durable_id") }? {
-            return identity::explicit_call_id(explicit);
-        }
-        let function_id = unsafe { read_str(function_id, function_id_len, "function id") }?;
-        let tree = unsafe { read_json(tree, tree_len, "call tree") }?;
-        identity::derived_call_id(function_id, &identity::parse_call_tree(&tree)?)
+        let explicit = unsafe { read_optional_str(durable_id, durable_id_len, "durable_id") }?;
+        identity::call_durable_id(explicit, || unsafe { described_call(describe, context) })
+    })
+}
+
+/// Asks the caller to describe its call ([`CallDescriber`]) and copies what
+/// it hands back.
+///
+/// # Safety
+/// As [`durable_journal_call_durable_id`].
+unsafe fn described_call(describe: Option<CallDescriber>, context: *mut c_void) -> Result<identity::CallDescription> {
+    let describe = describe.ok_or_else(|| Error::InvalidArgument("call describer is missing (null)".into()))?;
+    let (mut function_id, mut function_id_len) = (ptr::null(), 0usize);
+    let (mut tree, mut tree_len) = (ptr::null(), 0usize);
+    // SAFETY: every out pointer is a live local; the caller vouches for `describe`.
+    let status = unsafe { describe(context, &mut function_id, &mut function_id_len, &mut tree, &mut tree_len) };
+    if status != OK {
+        return Err(Error::InvalidArgument(format!("the caller could not describe the call (status {status})")));
+    }
+    Ok(identity::CallDescription {
+        function_id: unsafe { read_str(function_id, function_id_len, "function id") }?.to_owned(),
+        call_tree_json: unsafe { read_bytes(tree, tree_len, "call tree") }?.to_vec(),
     })
 }
 
@@ -122,15 +144,6 @@ pub unsafe extern "C" fn durable_journal_tool_call_durable_id(
     respond(out_data, out_len, || {
         identity::tool_call_durable_id(unsafe { read_str(tool_call_id, tool_call_id_len, "tool call id") }?)
     })
-}
-
-/// The durable id of a built-in chat attempt (`"chat"`).
-///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_chat_durable_id(out_data: *mut *mut u8, out_len: *mut usize) -> i32 {
-    respond(out_data, out_len, || Ok(identity::CHAT_DURABLE_ID.to_string()))
 }
 
 /// RuntimeIdentity: the occurrence id of an input event.
@@ -221,7 +234,7 @@ pub unsafe extern "C" fn durable_journal_generated_call_id(
 pub unsafe extern "C" fn durable_journal_execution_identity_new(
     execution_id: *const u8,
     execution_id_len: usize,
-    out_handle: *mut *mut ExecutionHandle,
+    out_handle: *mut *mut ExecutionIdentity,
     out_data: *mut *mut u8,
     out_len: *mut usize,
 ) -> i32 {
@@ -230,7 +243,7 @@ pub unsafe extern "C" fn durable_journal_execution_identity_new(
             return Err(Error::InvalidArgument("out_handle is null".into()));
         }
         let execution = unsafe { read_str(execution_id, execution_id_len, "execution id") }?;
-        let handle = Box::new(ExecutionHandle(Mutex::new(ExecutionIdentity::new(execution)?)));
+        let handle = Box::new(ExecutionIdentity::new(execution)?);
         // SAFETY: checked non-null; the caller guarantees it is writable.
         unsafe { *out_handle = Box::into_raw(handle) };
         Ok(String::new())
@@ -244,7 +257,7 @@ pub unsafe extern "C" fn durable_journal_execution_identity_new(
 /// `handle` must be a live handle; other pointers follow the conventions.
 #[no_mangle]
 pub unsafe extern "C" fn durable_journal_execution_identity_emit(
-    handle: *const ExecutionHandle,
+    handle: *mut ExecutionIdentity,
     existing_id: *const u8,
     existing_id_len: usize,
     out_data: *mut *mut u8,
@@ -262,7 +275,7 @@ pub unsafe extern "C" fn durable_journal_execution_identity_emit(
 /// `handle` must be a live handle; other pointers follow the conventions.
 #[no_mangle]
 pub unsafe extern "C" fn durable_journal_execution_identity_next_call_id(
-    handle: *const ExecutionHandle,
+    handle: *mut ExecutionIdentity,
     target: *const u8,
     target_len: usize,
     session_id: *const u8,
@@ -283,7 +296,7 @@ pub unsafe extern "C" fn durable_journal_execution_identity_next_call_id(
 /// # Safety
 /// `handle` must be null or a live handle not used by any other thread.
 #[no_mangle]
-pub unsafe extern "C" fn durable_journal_execution_identity_free(handle: *mut ExecutionHandle) -> i32 {
+pub unsafe extern "C" fn durable_journal_execution_identity_free(handle: *mut ExecutionIdentity) -> i32 {
     guard(|| {
         if !handle.is_null() {
             // SAFETY: made by Box::into_raw in `_new`, freed once by the owner.
@@ -294,19 +307,15 @@ pub unsafe extern "C" fn durable_journal_execution_identity_free(handle: *mut Ex
 }
 
 fn with_execution(
-    handle: *const ExecutionHandle,
+    handle: *mut ExecutionIdentity,
     f: impl FnOnce(&mut ExecutionIdentity) -> Result<String>,
 ) -> Result<String> {
     if handle.is_null() {
         return Err(Error::InvalidArgument("execution identity handle is null".into()));
     }
-    // SAFETY: the caller passes a live handle (module docs).
-    let handle = unsafe { &*handle };
-    let mut ids = handle
-        .0
-        .lock()
-        .map_err(|_| Error::IllegalState("execution identity was poisoned by an earlier panic".into()))?;
-    f(&mut ids)
+    // SAFETY: the caller passes a live handle that no other thread uses
+    // during the call (module docs).
+    f(unsafe { &mut *handle })
 }
 
 /// Runs `f` and reports its status; a panic becomes [`ErrorCode::Panic`].
@@ -362,13 +371,6 @@ unsafe fn read_optional_str<'a>(data: *const u8, len: usize, what: &str) -> Resu
     } else {
         unsafe { read_str(data, len, what) }.map(Some)
     }
-}
-
-/// # Safety
-/// As [`read_bytes`].
-unsafe fn read_json(data: *const u8, len: usize, what: &str) -> Result<serde_json::Value> {
-    let bytes = unsafe { read_bytes(data, len, what) }?;
-    serde_json::from_slice(bytes).map_err(|e| Error::InvalidArgument(format!("{what} is not valid JSON: {e}")))
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ pub enum Error {
     StoreCorrupt { path: PathBuf, offset: u64, reason: String },
     #[error("store directory {path} is locked by another process or instance")]
     StoreLocked { path: PathBuf },
-    #[error("argument {path} has no canonical encoding: {reason}; pass durable_id= to name the call explicitly")]
+    #[error("argument {path} has no canonical encoding: {reason}; pass durable_id= (Python) or durableId (Java) to name the call explicitly")]
     NonCanonicalArgument { path: String, reason: String },
     #[error("{0} is closed")]
     Closed(&'static str),

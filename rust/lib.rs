@@ -4,7 +4,6 @@
 //! Java or Python. `jni` (for the JVM) and `capi` (for Python's ctypes) are
 //! thin leaves that marshal arguments, call the core and translate errors.
 
-pub mod capi;
 pub mod error;
 pub mod identity;
 pub mod journal;
@@ -20,13 +19,18 @@ pub mod fuzzing;
 /// it is Rust API.
 mod jni;
 
+/// The C ABI leaf (Python's ctypes): its `durable_journal_*` symbols are
+/// exported from the cdylib (`#[no_mangle]` exports whatever the module's
+/// visibility); none of it is Rust API.
+mod capi;
+
 pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 3;
+pub const ABI_VERSION: i32 = 4;
 
 #[cfg(test)]
 mod shared_constants_tests;

@@ -41,10 +41,6 @@ impl CallStatus {
             CallStatus::Failed => "FAILED",
         }
     }
-
-    pub fn is_terminal(self) -> bool {
-        self != CallStatus::Pending
-    }
 }
 
 /// One journal slot (spec §1.1).

@@ -37,6 +37,13 @@ fn record_calls(store: &mut FileStore, k: &StateKey, n: usize, payload_len: usiz
     journal
 }
 
+/// A store opened in `dir` with one entry put: key 1, event "one".
+fn holding_one(dir: &Path) -> FileStore {
+    let mut store = FileStore::open(dir).unwrap();
+    store.put(&key(1), &event("one")).unwrap();
+    store
+}
+
 fn segment_of(store: &FileStore) -> PathBuf {
     store.segment_path().unwrap()
 }
@@ -88,8 +95,7 @@ impl WithAction for StateKey {
 fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
     let dir = tempfile::tempdir().unwrap();
     let (segment, before_last, full) = {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        store.put(&key(1), &event("one")).unwrap();
+        let mut store = holding_one(dir.path());
         let mut journal = record_calls(&mut store, &key(1), 2, 16);
         let before_last = store.stats().unwrap().segment_bytes;
         let k = key(1);
@@ -134,8 +140,7 @@ fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
 fn a_zero_filled_tail_left_by_a_crash_is_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let segment = {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        store.put(&key(1), &event("one")).unwrap();
+        let store = holding_one(dir.path());
         segment_of(&store)
     };
     let intact = fs::metadata(&segment).unwrap().len();
@@ -282,8 +287,7 @@ fn the_default_policy_leaves_small_logs_alone() {
 fn leftovers_of_an_interrupted_compaction_are_removed_on_open() {
     let dir = tempfile::tempdir().unwrap();
     let segment = {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        store.put(&key(1), &event("one")).unwrap();
+        let mut store = holding_one(dir.path());
         store.compact().unwrap();
         store.put(&key(2), &event("two")).unwrap();
         segment_of(&store)
@@ -339,8 +343,7 @@ fn journal_writes_after_the_marker_are_kept_and_replayed_after_failover() {
 fn a_store_behind_the_checkpoint_is_refused_on_rebuild() {
     let dir = tempfile::tempdir().unwrap();
     let (segment, older_copy, marker) = {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        store.put(&key(1), &event("one")).unwrap();
+        let mut store = holding_one(dir.path());
         let segment = segment_of(&store);
         let older_copy = fs::read(&segment).unwrap();
         store.put(&key(2), &event("two")).unwrap();

@@ -6,7 +6,7 @@
 
 use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, FileStore, FileStoreOptions, MemoryStore, StateKey, StoreLimits,
-    StorePersister, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES,
+    StorePersister, MAX_LIMIT_BYTES,
 };
 use durable_journal::{ActionState, CallResult, ErrorCode, Journal};
 
@@ -103,26 +103,6 @@ fn a_refused_record_leaves_the_file_as_it_was() {
     let after = store.stats().unwrap();
     assert_eq!((after.bytes_appended, after.records_appended), (before.bytes_appended, before.records_appended));
     assert_eq!(std::fs::read(store.segment_path().unwrap()).unwrap(), segment, "not a byte written");
-}
-
-/// The defect this pins: a record larger than a frame could hold panicked
-/// inside the store while it held its lock. With the default limits it is
-/// refused long before (64 MiB per record), and the store goes on.
-#[test]
-fn a_record_over_the_default_limit_is_refused_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let k = key(1);
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
-    let result = vec![b'r'; DEFAULT_MAX_RECORD_BYTES as usize + 1];
-    let err = journal
-        .record_call_completion("huge", Some(result), None, &mut StorePersister::new(&mut store, &k))
-        .unwrap_err();
-    assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
-    assert!(err.to_string().contains(&format!("over the limit of {DEFAULT_MAX_RECORD_BYTES} bytes")), "{err}");
-    journal.record_call_completion("after", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
-    assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["after"]);
 }
 
 #[test]

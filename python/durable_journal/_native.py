@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 LIBRARY_ENV_VAR = "DURABLE_JOURNAL_LIB"
 LIBRARY_STEM = "libdurable_journal"
@@ -23,7 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 class ErrorCode(enum.IntEnum):
@@ -115,12 +115,22 @@ _c_size = ctypes.c_size_t
 _c_out_data = ctypes.POINTER(ctypes.POINTER(ctypes.c_ubyte))
 _c_out_len = ctypes.POINTER(ctypes.c_size_t)
 
+#: rust/capi.rs ``CallDescriber``: (context, &function_id, &function_id_len,
+#: &call_tree, &call_tree_len) -> status.
+_CallDescriber = ctypes.CFUNCTYPE(
+    ctypes.c_int32,
+    ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_size_t),
+)
+
 # name -> argument types before the trailing (out_data, out_len) pair.
 _RESPONDING_FUNCTIONS = {
     "durable_journal_args_digest": [_c_bytes, _c_size],
-    "durable_journal_call_durable_id": [_c_bytes, _c_size, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_call_durable_id": [_c_bytes, _c_size, _CallDescriber, ctypes.c_void_p],
     "durable_journal_tool_call_durable_id": [_c_bytes, _c_size],
-    "durable_journal_chat_durable_id": [],
     "durable_journal_root_occurrence_id": [_c_bytes, _c_size, ctypes.c_int64],
     "durable_journal_action_execution_id": [_c_bytes, _c_size, _c_bytes, _c_size],
     "durable_journal_emitted_occurrence_id": [_c_bytes, _c_size, ctypes.c_int64],
@@ -197,6 +207,36 @@ def call(name: str, *args) -> str:
     if status != 0:
         raise _ERROR_CLASSES.get(status, JournalError)(status, text)
     return text
+
+
+def call_durable_id(explicit: Optional[bytes], describe: Callable[[], Tuple[bytes, bytes]]) -> str:
+    """``durable_journal_call_durable_id``: the library returns ``explicit``
+    when it is not None, else derives the id and only then calls
+    ``describe()`` for the call's ``(function id, call tree JSON)``, both
+    UTF-8. An exception ``describe`` raises is raised here, unchanged."""
+    kept: List[Any] = []  # the described buffers, alive until the library returns
+    raised: List[BaseException] = []
+
+    def describer(_context, function_id, function_id_len, call_tree, call_tree_len) -> int:
+        # An exception must not escape into the library: keep it, report a status.
+        try:
+            described = describe()
+            for data, out, out_len in zip(described, (function_id, call_tree), (function_id_len, call_tree_len)):
+                buffer = ctypes.create_string_buffer(data, max(len(data), 1))
+                kept.append(buffer)
+                out[0] = ctypes.addressof(buffer)
+                out_len[0] = len(data)
+            return 0
+        except BaseException as e:  # noqa: B036 - re-raised below, after the library returns
+            raised.append(e)
+            return 1
+
+    try:
+        return call("durable_journal_call_durable_id", explicit, length(explicit), _CallDescriber(describer), None)
+    except JournalError:
+        if raised:
+            raise raised[0] from None
+        raise
 
 
 def free_execution_identity(handle: int) -> None:

@@ -9,11 +9,12 @@ naming where it sits (``kwargs['cfg'].client``) and suggesting durable_id=.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import enum
 import struct
 import sys
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, Iterator, List, Mapping, Sequence
 
 from ._native import ErrorCode, NonCanonicalArgumentError
 from .callables import BoundValue, RecursiveReference, ResolvedCall, caller_arguments
@@ -116,13 +117,22 @@ class _Converter:
             return self._object(value, model_fields, path, depth)
         raise NonCanonicalValue(path, f"values of type {type_name(type(value))} have no canonical form")
 
-    def _container(self, value: Any, path: str, depth: int) -> Any:
+    @contextlib.contextmanager
+    def _inside(self, value: Any, path: str, depth: int) -> Iterator[None]:
+        """Enters a container or object at ``depth``: too deep or already on
+        the path (a cycle) has no canonical form."""
         if depth > MAX_NESTING:
             raise NonCanonicalValue(path, f"containers are nested more than {MAX_NESTING} deep")
         if id(value) in self._open:
             raise NonCanonicalValue(path, "the value contains itself (a cyclic reference)")
         self._open.add(id(value))
         try:
+            yield
+        finally:
+            self._open.discard(id(value))
+
+    def _container(self, value: Any, path: str, depth: int) -> Any:
+        with self._inside(value, path, depth):
             if isinstance(value, list):
                 return {"list": self._items(value, path, depth)}
             if isinstance(value, tuple):
@@ -136,8 +146,6 @@ class _Converter:
                     for i, item in enumerate(value)
                 ]
             }
-        finally:
-            self._open.discard(id(value))
 
     def _items(self, items: Sequence[Any], path: str, depth: int) -> List[Any]:
         return [self.convert(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(items)]
@@ -150,19 +158,12 @@ class _Converter:
         return entries
 
     def _object(self, value: Any, fields: Dict[str, Any], path: str, depth: int) -> Any:
-        if depth > MAX_NESTING:
-            raise NonCanonicalValue(path, f"containers are nested more than {MAX_NESTING} deep")
-        if id(value) in self._open:
-            raise NonCanonicalValue(path, "the value contains itself (a cyclic reference)")
-        self._open.add(id(value))
-        try:
-            tree_fields = {}
+        tree_fields = {}
+        with self._inside(value, path, depth):
             for name, field_value in fields.items():
                 field_path = f"{path}.{name}"
                 _check_utf8(name, field_path)
                 tree_fields[name] = self.convert(field_value, field_path, depth + 1)
-        finally:
-            self._open.discard(id(value))
         return {"object": {"type": type_name(type(value)), "fields": tree_fields}}
 
 

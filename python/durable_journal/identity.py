@@ -9,14 +9,15 @@ from __future__ import annotations
 import ctypes
 import json
 import threading
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple
 
 from . import _native
 from .callables import resolve_call
 from .canonical import bound_call_tree, call_tree
 
 #: The durable id of every built-in chat attempt (retries share it; attempts
-#: are told apart by their call index in the journal).
+#: are told apart by their call index in the journal). The same value as the
+#: Rust and Java copies: tests/vectors/identity.json (kind ``chat``) checks all three.
 CHAT_DURABLE_ID = "chat"
 
 
@@ -44,24 +45,31 @@ def durable_identity_for_call(
     arguments need no canonical form), else ``"module.qualname::digest"`` of
     the function the call runs and every argument it receives: a partial's
     bound arguments and a callable object's state included
-    (``durable_journal.callables.resolve_call``)."""
-    if durable_id is not None:
-        explicit = _native.utf8(durable_id, "durable_id")
-        return _native.call(
-            "durable_journal_call_durable_id", None, 0, None, 0, explicit, len(explicit)
-        )
-    resolved = resolve_call(func, args, kwargs)
-    function_id = _native.utf8(resolved.function_id, "function id")
-    tree = _encode(bound_call_tree(resolved.args, resolved.kwargs))
-    return _native.call(
-        "durable_journal_call_durable_id", function_id, len(function_id), tree, len(tree), None, 0
-    )
+    (``durable_journal.callables.resolve_call``). The native library decides
+    (rust/identity ``call_durable_id``) and asks for the call only when it
+    derives the id."""
+
+    def describe() -> Tuple[bytes, bytes]:
+        resolved = resolve_call(func, args, kwargs)
+        function_id = _native.utf8(resolved.function_id, "function id")
+        return function_id, _encode(bound_call_tree(resolved.args, resolved.kwargs))
+
+    return _native.call_durable_id(_native.utf8(durable_id, "durable_id"), describe)
 
 
 def tool_call_durable_id(tool_call_id: str) -> str:
     """``"tool-call:" + tool_call_id``, the id unchanged."""
-    data = _native.utf8(tool_call_id, "tool_call_id")
-    return _native.call("durable_journal_tool_call_durable_id", data, _native.length(data))
+    return _native.call("durable_journal_tool_call_durable_id", *_texts(tool_call_id=tool_call_id))
+
+
+def _texts(**texts: Optional[str]) -> List[Any]:
+    """The C ABI's (pointer, length) pairs of string arguments, in order,
+    each checked and encoded as UTF-8 under its own name."""
+    pairs: List[Any] = []
+    for name, text in texts.items():
+        data = _native.utf8(text, name)
+        pairs += [data, _native.length(data)]
+    return pairs
 
 
 def _encode(tree: Any) -> bytes:
@@ -88,38 +96,26 @@ class RuntimeIdentity:
     @staticmethod
     def action_execution(triggering_occurrence: str, action_name: str) -> str:
         """``exec:...`` of one action triggered by one occurrence."""
-        occurrence = _native.utf8(triggering_occurrence, "triggering_occurrence")
-        action = _native.utf8(action_name, "action_name")
         return _native.call(
             "durable_journal_action_execution_id",
-            occurrence,
-            _native.length(occurrence),
-            action,
-            _native.length(action),
+            *_texts(triggering_occurrence=triggering_occurrence, action_name=action_name),
         )
 
     @staticmethod
     def emitted_occurrence(producer_execution: str, emission_ordinal: int) -> str:
         """``occ:...`` of the n-th event (from 0) an execution emitted."""
-        execution = _native.utf8(producer_execution, "producer_execution")
         return _native.call(
             "durable_journal_emitted_occurrence_id",
-            execution,
-            _native.length(execution),
+            *_texts(producer_execution=producer_execution),
             _native.int64(emission_ordinal, "emission_ordinal"),
         )
 
     @staticmethod
     def generated_call_id(namespace: str, session_id: str, call_ordinal: int) -> str:
         """``call:...``: the n-th generated call (from 0) in a namespace and session."""
-        ns = _native.utf8(namespace, "namespace")
-        session = _native.utf8(session_id, "session_id")
         return _native.call(
             "durable_journal_generated_call_id",
-            ns,
-            _native.length(ns),
-            session,
-            _native.length(session),
+            *_texts(namespace=namespace, session_id=session_id),
             _native.int64(call_ordinal, "call_ordinal"),
         )
 
@@ -131,7 +127,8 @@ class RuntimeIdentity:
 
 class ExecutionIdentity:
     """Deterministic allocators of one action execution: emission ordinals and
-    per-target call ordinals, kept in the native library. A fresh instance
+    per-target call ordinals, kept in the native library. Each call holds this
+    object's lock: the native handle serves one call at a time (rust/capi.rs). A fresh instance
     over the same execution hands out the same ids in the same order, which
     is what makes a replay land on the journal it wrote.
 
@@ -139,10 +136,9 @@ class ExecutionIdentity:
     """
 
     def __init__(self, execution_id: str):
-        data = _native.utf8(execution_id, "execution_id")
         handle = ctypes.c_void_p()
         _native.call(
-            "durable_journal_execution_identity_new", data, _native.length(data), ctypes.byref(handle)
+            "durable_journal_execution_identity_new", *_texts(execution_id=execution_id), ctypes.byref(handle)
         )
         self._handle: Optional[int] = handle.value
         self._lock = threading.Lock()
@@ -152,29 +148,16 @@ class ExecutionIdentity:
         """The occurrence id of the next emitted event. Pass the id the event
         already carries, if any: re-emitting an event is an error
         (IllegalStateError) and uses no ordinal."""
-        existing = _native.utf8(existing_id, "existing_id")
+        existing = _texts(existing_id=existing_id)
         with self._lock:
-            return _native.call(
-                "durable_journal_execution_identity_emit",
-                self._live_handle(),
-                existing,
-                _native.length(existing),
-            )
+            return _native.call("durable_journal_execution_identity_emit", self._live_handle(), *existing)
 
     def next_call_id(self, target: str, session_id: str) -> str:
         """The id of the next generated call to ``target`` (one counter per
         target) in ``session_id``."""
-        target_data = _native.utf8(target, "target")
-        session = _native.utf8(session_id, "session_id")
+        texts = _texts(target=target, session_id=session_id)
         with self._lock:
-            return _native.call(
-                "durable_journal_execution_identity_next_call_id",
-                self._live_handle(),
-                target_data,
-                _native.length(target_data),
-                session,
-                _native.length(session),
-            )
+            return _native.call("durable_journal_execution_identity_next_call_id", self._live_handle(), *texts)
 
     def close(self) -> None:
         """Frees the native allocators; idempotent."""

@@ -12,6 +12,7 @@ import pydantic
 import pytest
 
 import durable_journal as dj
+from durable_journal.canonical import NonCanonicalValue
 
 
 @dataclasses.dataclass
@@ -186,6 +187,20 @@ def test_nesting_limit():
 
 def test_explicit_durable_id_needs_no_canonical_arguments():
     assert dj.durable_identity_for_call(print, (object(),), {}, durable_id="订单-🚀") == "订单-🚀"
+
+
+def test_the_native_rule_asks_for_the_call_only_when_it_derives_the_id():
+    class Unresolvable:
+        """Neither callable nor canonical: describing a call to it fails."""
+
+    # Explicit: the call is never described, so not even the function is resolved.
+    assert dj.durable_identity_for_call(Unresolvable(), (object(),), {}, durable_id="named") == "named"
+    with pytest.raises(dj.InvalidArgumentError, match="empty"):
+        dj.durable_identity_for_call(print, (1,), {}, durable_id="")
+    # Derived: what describing raised reaches the caller unchanged, path and all.
+    with pytest.raises(NonCanonicalValue) as raised:
+        dj.durable_identity_for_call(print, (1, object()), {})
+    assert raised.value.path == "args[1]"
 
 
 def test_derived_call_id_is_function_id_and_digest():

@@ -52,12 +52,6 @@ def test_tool_call_ids_pass_through_unchanged():
         assert dj.tool_call_durable_id(tool_call_id) == "tool-call:" + tool_call_id
 
 
-def test_chat_id_is_the_native_constant():
-    from durable_journal import _native
-
-    assert dj.CHAT_DURABLE_ID == _native.call("durable_journal_chat_durable_id") == "chat"
-
-
 def test_equal_payload_events_in_one_round_get_distinct_ids_and_replay_reproduces_them():
     def round_of_two_equal_events():
         # Two input events with the same payload for one key in one round:

@@ -16,7 +16,7 @@ fn args_digest_matches_the_core() {
     let tree = br#"{"args":[{"int":"1"}],"kwargs":{"k":{"str":"v"}}}"#;
     let (status, digest) = call(|d, l| unsafe { durable_journal_args_digest(tree.as_ptr(), tree.len(), d, l) });
     assert_eq!(status, OK);
-    let expected = identity::args_digest_from_tree(&serde_json::from_slice(tree).unwrap()).unwrap();
+    let expected = identity::args_digest_from_json(tree).unwrap();
     assert_eq!(digest, expected);
 }
 
@@ -33,14 +33,62 @@ fn errors_carry_their_code_and_message() {
     assert!(message.contains("not valid JSON"), "{message}");
 }
 
+/// A [`CallDescriber`] that hands back the `(function id, call tree)` its
+/// context points at.
+unsafe extern "C" fn describe_from(
+    context: *mut c_void,
+    function_id: *mut *const u8,
+    function_id_len: *mut usize,
+    call_tree: *mut *const u8,
+    call_tree_len: *mut usize,
+) -> i32 {
+    let (id, tree) = unsafe { &*(context as *const (&str, &str)) };
+    unsafe {
+        *function_id = id.as_ptr();
+        *function_id_len = id.len();
+        *call_tree = tree.as_ptr();
+        *call_tree_len = tree.len();
+    }
+    OK
+}
+
+/// Fails with status 99, so a test sees it if it was called.
+unsafe extern "C" fn never_called(_: *mut c_void, _: *mut *const u8, _: *mut usize, _: *mut *const u8, _: *mut usize) -> i32 {
+    99
+}
+
+unsafe extern "C" fn cannot_describe(_: *mut c_void, _: *mut *const u8, _: *mut usize, _: *mut *const u8, _: *mut usize) -> i32 {
+    7
+}
+
 #[test]
-fn explicit_durable_id_passes_through_without_a_tree() {
-    let fid = "m.f";
+fn explicit_durable_id_passes_through_and_the_call_is_never_described() {
     let explicit = "订单-🚀-42";
     let (status, id) = call(|d, l| unsafe {
-        durable_journal_call_durable_id(fid.as_ptr(), fid.len(), ptr::null(), 0, explicit.as_ptr(), explicit.len(), d, l)
+        durable_journal_call_durable_id(explicit.as_ptr(), explicit.len(), Some(never_called), ptr::null_mut(), d, l)
     });
     assert_eq!((status, id.as_str()), (OK, explicit));
+}
+
+#[test]
+fn without_an_explicit_id_the_described_call_is_derived() {
+    let mut call_to_name = ("m.f", r#"{"args":[{"int":"1"}],"kwargs":{}}"#);
+    let context = &mut call_to_name as *mut (&str, &str) as *mut c_void;
+    let (status, id) =
+        call(|d, l| unsafe { durable_journal_call_durable_id(ptr::null(), 0, Some(describe_from), context, d, l) });
+    assert_eq!(status, OK, "{id}");
+    assert_eq!(id, format!("m.f::{}", identity::args_digest_from_json(call_to_name.1.as_bytes()).unwrap()));
+}
+
+#[test]
+fn a_call_that_cannot_be_described_or_no_describer_is_an_error() {
+    let (status, message) =
+        call(|d, l| unsafe { durable_journal_call_durable_id(ptr::null(), 0, Some(cannot_describe), ptr::null_mut(), d, l) });
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+    assert!(message.contains("status 7"), "{message}");
+    let (status, message) = call(|d, l| unsafe { durable_journal_call_durable_id(ptr::null(), 0, None, ptr::null_mut(), d, l) });
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+    assert!(message.contains("describer is missing"), "{message}");
 }
 
 #[test]
@@ -56,7 +104,7 @@ fn null_required_argument_is_an_error_not_a_crash() {
     let (status, message) = call(|d, l| unsafe { durable_journal_tool_call_durable_id(ptr::null(), 0, d, l) });
     assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
     assert!(message.contains("missing"), "{message}");
-    let status = unsafe { durable_journal_chat_durable_id(ptr::null_mut(), ptr::null_mut()) };
+    let status = unsafe { durable_journal_tool_call_durable_id(ptr::null(), 0, ptr::null_mut(), ptr::null_mut()) };
     assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
 }
 
@@ -71,7 +119,7 @@ fn a_panic_becomes_a_status() {
 fn execution_identity_handle_allocates_and_rejects_re_emission() {
     let occurrence = identity::root_occurrence_id(b"k", 0).unwrap();
     let execution = identity::action_execution_id(&occurrence, "a").unwrap();
-    let mut handle: *mut ExecutionHandle = ptr::null_mut();
+    let mut handle: *mut ExecutionIdentity = ptr::null_mut();
     let (status, _) = call(|d, l| unsafe {
         durable_journal_execution_identity_new(execution.as_ptr(), execution.len(), &mut handle, d, l)
     });
@@ -95,7 +143,7 @@ fn execution_identity_handle_allocates_and_rejects_re_emission() {
 
 #[test]
 fn null_handle_is_an_error() {
-    let (status, _) = call(|d, l| unsafe { durable_journal_execution_identity_emit(ptr::null(), ptr::null(), 0, d, l) });
+    let (status, _) = call(|d, l| unsafe { durable_journal_execution_identity_emit(ptr::null_mut(), ptr::null(), 0, d, l) });
     assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
 }
 

@@ -20,7 +20,9 @@ pub use runtime::{
 use crate::error::{Error, Result};
 
 /// The durable id of every built-in chat attempt, in both languages. Retries
-/// share it; attempts are told apart by their position in the journal.
+/// share it; attempts are told apart by their position in the journal. Java
+/// and Python keep their own copy; `tests/vectors/identity.json` (kind
+/// `chat`) holds all three to one value.
 pub const CHAT_DURABLE_ID: &str = "chat";
 
 /// Prefix of the durable id of a tool call.
@@ -105,4 +107,83 @@ pub fn explicit_call_id(durable_id: &str) -> Result<String> {
         return Err(Error::InvalidArgument("explicit durable_id is empty".into()));
     }
     Ok(durable_id.to_string())
+}
+
+/// A call as a binding describes it when its id must be derived: the
+/// function id (`module.qualname`) and the call tree as UTF-8 JSON
+/// (docs/identity.md, "Tagged tree").
+pub struct CallDescription {
+    pub function_id: String,
+    pub call_tree_json: Vec<u8>,
+}
+
+/// The durable id of a call (spec §3), the one place of the rule "an
+/// explicit id wins, else derive": `explicit` unchanged (checked non-empty)
+/// when there is one, and the call is then never described, so its arguments
+/// need no canonical form and are not even walked; else
+/// [`derived_call_id`] of what `describe` says. The bindings (JNI, C ABI)
+/// pass the explicit id and a way to describe the call, and never decide.
+pub fn call_durable_id<E: From<Error>>(
+    explicit: Option<&str>,
+    describe: impl FnOnce() -> std::result::Result<CallDescription, E>,
+) -> std::result::Result<String, E> {
+    match explicit {
+        Some(durable_id) => Ok(explicit_call_id(durable_id)?),
+        None => {
+            let call = describe()?;
+            Ok(derived_call_id(&call.function_id, &call_tree_from_json(&call.call_tree_json)?)?)
+        }
+    }
+}
+
+/// Reads a call tree a binding sent as UTF-8 JSON (`{"args": [...],
+/// "kwargs": {...}}`); text that is not JSON is an `InvalidArgument`.
+pub fn call_tree_from_json(json: &[u8]) -> Result<CallArgs> {
+    let tree: serde_json::Value = serde_json::from_slice(json)
+        .map_err(|e| Error::InvalidArgument(format!("call tree is not valid JSON: {e}")))?;
+    parse_call_tree(&tree)
+}
+
+/// [`args_digest`] of a call tree sent as UTF-8 JSON.
+pub fn args_digest_from_json(json: &[u8]) -> Result<String> {
+    args_digest(&call_tree_from_json(json)?)
+}
+
+#[cfg(test)]
+mod call_durable_id_tests {
+    use super::*;
+
+    fn described(function_id: &str, tree: &str) -> impl FnOnce() -> Result<CallDescription> {
+        let call = CallDescription { function_id: function_id.to_owned(), call_tree_json: tree.as_bytes().to_vec() };
+        move || Ok(call)
+    }
+
+    #[test]
+    fn an_explicit_id_wins_and_the_call_is_never_described() {
+        let id = call_durable_id::<Error>(Some("订单-🚀-42"), || panic!("an explicit id needs no description"));
+        assert_eq!(id.unwrap(), "订单-🚀-42");
+    }
+
+    #[test]
+    fn an_empty_explicit_id_is_refused_even_with_a_good_call() {
+        let err = call_durable_id(Some(""), described("m.f", r#"{"args":[],"kwargs":{}}"#)).unwrap_err();
+        assert_eq!(err.code(), crate::ErrorCode::InvalidArgument);
+    }
+
+    #[test]
+    fn without_an_explicit_id_the_described_call_is_derived() {
+        let tree = r#"{"args":[{"int":"1"}],"kwargs":{}}"#;
+        let expected = format!("m.f::{}", args_digest_from_json(tree.as_bytes()).unwrap());
+        assert_eq!(call_durable_id(None, described("m.f", tree)).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_description_that_fails_or_is_malformed_is_the_error() {
+        let err = call_durable_id(None, || Err(Error::IllegalState("caller failed".into()))).unwrap_err();
+        assert_eq!(err.to_string(), Error::IllegalState("caller failed".into()).to_string());
+        let err = call_durable_id(None, described("m.f", "{")).unwrap_err();
+        assert!(err.to_string().contains("not valid JSON"), "{err}");
+        let err = call_durable_id(None, described("", r#"{"args":[],"kwargs":{}}"#)).unwrap_err();
+        assert_eq!(err.code(), crate::ErrorCode::InvalidArgument);
+    }
 }

@@ -27,16 +27,17 @@ pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_panicWith<'l>(mu
     .resolve::<ThrowJavaException>()
 }
 
-/// The ABI version the Java side checks at load time, so a stale library
-/// left on java.library.path is refused with a clear message.
+/// The ABI version `io.durablejournal.internal.NativeLibrary` checks at load
+/// time, so a stale library left on java.library.path is refused with a
+/// clear message.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_abiVersion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jint {
+pub extern "system" fn Java_io_durablejournal_internal_NativeLibrary_abiVersion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jint {
     env.with_env(|_| -> BridgeResult<jint> { Ok(crate::ABI_VERSION) }).resolve::<ThrowJavaException>()
 }
 
 /// How many native objects (journals, stores, execution identities) Java
 /// owns right now: lets a test prove that an owner dropped without `close()`
-/// is freed by its Cleaner, and an operator spot a leak.
+/// is freed by its Cleaner.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_liveHandleCount<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
     env.with_env(|_| -> BridgeResult<jlong> { Ok(super::handle::live_handles()) }).resolve::<ThrowJavaException>()

@@ -3,19 +3,15 @@
 //! Every string crosses as UTF-8 `byte[]` both ways, so emoji and CJK ids
 //! survive unchanged.
 
-use jni::objects::{JByteArray, JClass};
+use jni::objects::{JByteArray, JClass, JObject};
 use jni::sys::jlong;
-use jni::{Env, EnvUnowned};
+use jni::strings::JNIStr;
+use jni::{jni_sig, jni_str, Env, EnvUnowned};
 
 use super::handle::{self, Borrowed};
-use super::{required_bytes, required_utf8, BridgeResult, ThrowJavaException};
-use crate::error::{Error, Result};
-use crate::identity::{self, ExecutionIdentity};
-
-/// What a `NativeIdentity` execution handle points at. Java serializes the
-/// calls on one handle, and the borrow refuses a second one, so two threads
-/// sharing one `ExecutionIdentity` never race on its counters.
-type ExecutionHandle = ExecutionIdentity;
+use super::{required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use crate::error::Result;
+use crate::identity::{self, CallDescription, ExecutionIdentity};
 
 fn utf8_result<'l>(env: &mut Env<'l>, value: Result<String>) -> BridgeResult<JByteArray<'l>> {
     Ok(env.byte_array_from_slice(value?.as_bytes())?)
@@ -29,22 +25,19 @@ fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> B
     }
 }
 
-fn call_tree(env: &Env<'_>, tree_json: &JByteArray<'_>) -> BridgeResult<identity::CallArgs> {
-    let json = required_bytes(env, tree_json, "callTreeJson")?;
-    let tree: serde_json::Value = serde_json::from_slice(&json)
-        .map_err(|e| Error::InvalidArgument(format!("call tree is not valid JSON: {e}")))?;
-    Ok(identity::parse_call_tree(&tree)?)
-}
-
-fn execution<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, ExecutionHandle>> {
+/// The execution identity a `NativeIdentity` handle points at (the type the
+/// C ABI's handle holds too). Java serializes the calls on one handle, and
+/// the borrow refuses a second one, so two threads sharing one Java
+/// `ExecutionIdentity` never race on its counters.
+fn execution<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, ExecutionIdentity>> {
     // SAFETY: non-zero handles come from `execution_create`; the Java owner
     // passes only the handle it holds.
     unsafe { handle::borrow(ptr, "ExecutionIdentity") }
 }
 
 fn args_digest<'l>(env: &mut Env<'l>, tree_json: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
-    let call = call_tree(env, tree_json)?;
-    utf8_result(env, identity::args_digest(&call))
+    let json = required_bytes(env, tree_json, "callTreeJson")?;
+    utf8_result(env, identity::args_digest_from_json(&json))
 }
 
 #[no_mangle]
@@ -52,18 +45,43 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_argsDigest
     env.with_env(|env| args_digest(env, &tree_json)).resolve::<ThrowJavaException>()
 }
 
-fn call_durable_id<'l>(env: &mut Env<'l>, function_id: &JByteArray<'l>, tree_json: &JByteArray<'l>, durable_id: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
-    if let Some(explicit) = optional_utf8(env, durable_id, "durableId")? {
-        return utf8_result(env, identity::explicit_call_id(&explicit));
+fn call_durable_id<'l>(env: &mut Env<'l>, durable_id: &JByteArray<'l>, call: &JObject<'l>) -> BridgeResult<JByteArray<'l>> {
+    let explicit = optional_utf8(env, durable_id, "durableId")?;
+    let id = identity::call_durable_id(explicit.as_deref(), || describe_call(env, call))?;
+    utf8_result(env, Ok(id))
+}
+
+/// Asks the Java `PendingCall` for its function id and call tree, only when
+/// the id is derived; an exception it throws (a value with no canonical
+/// form) stays pending and reaches the caller as it is.
+fn describe_call(env: &mut Env<'_>, call: &JObject<'_>) -> BridgeResult<CallDescription> {
+    if call.is_null() {
+        return Err(BridgeError::NullArgument("call"));
     }
-    let function_id = required_utf8(env, function_id, "functionId")?;
-    let call = call_tree(env, tree_json)?;
-    utf8_result(env, identity::derived_call_id(&function_id, &call))
+    Ok(CallDescription {
+        function_id: returned_array(env, call, jni_str!("functionIdUtf8"), |env, id| required_utf8(env, id, "functionId"))?,
+        call_tree_json: returned_array(env, call, jni_str!("callTreeJson"), |env, tree| required_bytes(env, tree, "callTreeJson"))?,
+    })
+}
+
+/// Calls the `()[B` method `method` of `object` and reads the array it
+/// returns with `read`, freeing its local reference either way.
+fn returned_array<T>(
+    env: &mut Env<'_>,
+    object: &JObject<'_>,
+    method: &JNIStr,
+    read: impl FnOnce(&Env<'_>, &JByteArray<'_>) -> BridgeResult<T>,
+) -> BridgeResult<T> {
+    let array = env.call_method(object, method, jni_sig!("()[B"), &[])?.l()?;
+    let array = env.cast_local::<JByteArray>(array)?;
+    let value = read(env, &array);
+    env.delete_local_ref(array);
+    value
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_callDurableId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, function_id: JByteArray<'l>, tree_json: JByteArray<'l>, durable_id: JByteArray<'l>) -> JByteArray<'l> {
-    env.with_env(|env| call_durable_id(env, &function_id, &tree_json, &durable_id)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_callDurableId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, durable_id: JByteArray<'l>, call: JObject<'l>) -> JByteArray<'l> {
+    env.with_env(|env| call_durable_id(env, &durable_id, &call)).resolve::<ThrowJavaException>()
 }
 
 fn call_id_with_digest<'l>(env: &mut Env<'l>, function_id: &JByteArray<'l>, args_digest: &JByteArray<'l>) -> BridgeResult<JByteArray<'l>> {
@@ -111,11 +129,6 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_toolCallDu
     env.with_env(|env| tool_call_durable_id(env, &tool_call_id)).resolve::<ThrowJavaException>()
 }
 
-#[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_chatDurableId<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> JByteArray<'l> {
-    env.with_env(|env| utf8_result(env, Ok(identity::CHAT_DURABLE_ID.to_string()))).resolve::<ThrowJavaException>()
-}
-
 fn root_occurrence<'l>(env: &mut Env<'l>, key: &JByteArray<'l>, input_sequence: jlong) -> BridgeResult<JByteArray<'l>> {
     let key = required_bytes(env, key, "serializedBusinessKey")?;
     utf8_result(env, identity::root_occurrence_id(&key, input_sequence))
@@ -160,7 +173,7 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_generatedC
 
 fn execution_create(env: &mut Env<'_>, execution_id: &JByteArray<'_>) -> BridgeResult<jlong> {
     let execution_id = required_utf8(env, execution_id, "executionId")?;
-    Ok(handle::into_raw::<ExecutionHandle>(ExecutionIdentity::new(&execution_id)?))
+    Ok(handle::into_raw::<ExecutionIdentity>(ExecutionIdentity::new(&execution_id)?))
 }
 
 #[no_mangle]
@@ -171,7 +184,7 @@ pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionC
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionDestroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
     // SAFETY: the Java owner releases its handle once and forgets it.
-    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { handle::release::<ExecutionHandle>(ptr) })) })
+    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { handle::release::<ExecutionIdentity>(ptr) })) })
         .resolve::<ThrowJavaException>()
 }
 

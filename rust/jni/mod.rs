@@ -1,6 +1,6 @@
 //! The JNI boundary: a thin leaf over the core.
 //!
-//! Conventions every export follows (JNI CONVENTIONS READY):
+//! Conventions every export follows:
 //! - Each `Java_*` export runs inside
 //!   `env.with_env(|env| ...).resolve::<ThrowJavaException>()`, usually as a
 //!   one-line call into a private function returning `Result`.

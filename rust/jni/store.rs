@@ -35,16 +35,19 @@ use crate::store::{
     RecoveryMarker, SharedStore, StateKey,
 };
 
-/// Key kinds shared with `io.durablejournal.store.BusinessKey`.
-const KEY_STR: jint = 1;
-const KEY_LONG: jint = 2;
-const KEY_INT: jint = 3;
-const KEY_BYTES: jint = 4;
-const KEY_TYPED: jint = 5;
+/// Key kinds shared with `io.durablejournal.store.BusinessKey`: the store's
+/// own tags (`store::key`), one definition, checked against
+/// `tests/vectors/constants.json` in Rust and Java.
+const KEY_STR: jint = crate::store::key::TAG_STR as jint;
+const KEY_LONG: jint = crate::store::key::TAG_LONG as jint;
+const KEY_INT: jint = crate::store::key::TAG_INT as jint;
+const KEY_BYTES: jint = crate::store::key::TAG_BYTES as jint;
+const KEY_TYPED: jint = crate::store::key::TAG_TYPED as jint;
 
-/// Event identity kinds shared with `io.durablejournal.store.EventIdentity`.
-const EVENT_OCCURRENCE: jint = 1;
-const EVENT_ATTRIBUTES: jint = 2;
+/// Event identity kinds shared with `io.durablejournal.store.EventIdentity`,
+/// likewise the store's own tags.
+const EVENT_OCCURRENCE: jint = crate::store::key::TAG_OCCURRENCE as jint;
+const EVENT_ATTRIBUTES: jint = crate::store::key::TAG_ATTRIBUTES as jint;
 
 /// What the Java `NativeActionStateStore` handle owns: one share of the store.
 type StoreHandle = SharedStore;

@@ -205,10 +205,6 @@ impl FileStore {
         inspect::inspect(dir.as_ref())
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     pub fn store_id(&self) -> StoreId {
         self.store_id
     }

@@ -782,13 +782,16 @@ impl ActionStateStore for LogStore {
     }
 
     /// A log-backed store's position is a [`LogMarker`] (per-partition
-    /// offsets), not a single counter: see [`LogStore::marker`].
+    /// offsets), not a single counter: see [`LogStore::marker`]. Closed
+    /// first, as every method of a closed store is.
     fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
+        self.open()?;
         Err(Error::IllegalState("a log-backed store checkpoints log markers (LogStore::marker), not store positions".into()))
     }
 
     /// See [`LogStore::restore`], which takes log markers.
     fn rebuild_state(&mut self, _markers: &[RecoveryMarker]) -> Result<()> {
+        self.open()?;
         Err(Error::IllegalState("a log-backed store restores from log markers (LogStore::restore)".into()))
     }
 

@@ -1,9 +1,9 @@
-//! The log-backed store over an in-memory partitioned log that behaves as
-//! Kafka does where it matters: offsets per partition that never repeat,
-//! compaction by record key (with and without the tombstones still there),
-//! and appends that fail, before or after reaching the log.
+//! What the log-backed store does beyond the store contract (which runs it
+//! too: `tests/store_contract.rs`): histories, markers of partition offsets,
+//! restores at another parallelism, tombstones and compaction, failed
+//! appends, writes in flight. Over the in-memory log of
+//! `tests/support/memory_log.rs`, which behaves as Kafka does where it matters.
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use super::*;
@@ -12,102 +12,10 @@ use crate::journal::Journal;
 use crate::model::CallResult;
 use crate::store::{AnyStore, StorePersister};
 
-#[derive(Clone, Copy, PartialEq)]
-enum Outage {
-    None,
-    /// Nothing reaches the log.
-    Refused,
-    /// Everything reaches the log, but the acknowledgement is lost.
-    AckLost,
-}
-
-#[derive(Default)]
-struct Partition {
-    next_offset: u64,
-    records: Vec<(u64, Vec<u8>, Option<Vec<u8>>)>,
-}
-
-struct MemLog {
-    partitions: Vec<Partition>,
-    outage: Outage,
-}
-
-#[derive(Clone)]
-struct SharedLog(Arc<Mutex<MemLog>>);
-
-impl SharedLog {
-    fn new(partitions: u32) -> SharedLog {
-        let partitions = (0..partitions).map(|_| Partition::default()).collect();
-        SharedLog(Arc::new(Mutex::new(MemLog { partitions, outage: Outage::None })))
-    }
-
-    fn set_outage(&self, outage: Outage) {
-        self.0.lock().unwrap().outage = outage;
-    }
-
-    fn end_offsets(&self) -> Vec<u64> {
-        self.0.lock().unwrap().partitions.iter().map(|p| p.next_offset).collect()
-    }
-
-    fn record_count(&self) -> usize {
-        self.0.lock().unwrap().partitions.iter().map(|p| p.records.len()).sum()
-    }
-
-    /// Kafka's log compaction: only the newest record of each key is kept;
-    /// with `drop_tombstones`, the tombstones too are gone (as once
-    /// `delete.retention.ms` has passed). Offsets do not change.
-    fn compact(&self, drop_tombstones: bool) {
-        let mut log = self.0.lock().unwrap();
-        for partition in &mut log.partitions {
-            let mut newest = HashSet::new();
-            let mut kept = Vec::new();
-            for (offset, key, value) in partition.records.iter().rev() {
-                if newest.insert(key.clone()) && !(drop_tombstones && value.is_none()) {
-                    kept.push((*offset, key.clone(), value.clone()));
-                }
-            }
-            kept.reverse();
-            partition.records = kept;
-        }
-    }
-
-    fn sink(&self) -> Box<dyn LogSink> {
-        Box::new(self.clone())
-    }
-}
-
-impl LogSink for SharedLog {
-    fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
-        if self.0.lock().unwrap().outage == Outage::Refused {
-            return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("unreachable") });
-        }
-        Ok(Box::new(Acknowledged(self.store_now(records))))
-    }
-
-    fn name(&self) -> &str {
-        "memory log"
-    }
-}
-
-impl SharedLog {
-    fn store_now(&mut self, records: &[LogRecord]) -> Result<Vec<u64>> {
-        let mut log = self.0.lock().unwrap();
-        let offsets = records
-            .iter()
-            .map(|r| {
-                let partition = &mut log.partitions[r.partition as usize];
-                let offset = partition.next_offset;
-                partition.next_offset += 1;
-                partition.records.push((offset, r.key.clone(), r.value.clone()));
-                offset
-            })
-            .collect();
-        if log.outage == Outage::AckLost {
-            return Err(Error::StoreIo { path: "memory log".into(), source: std::io::Error::other("ack lost") });
-        }
-        Ok(offsets)
-    }
-}
+/// The fake log, shared with the store contract (`tests/store_contract/log.rs`).
+#[path = "../../../tests/support/memory_log.rs"]
+mod memory_log;
+use memory_log::{load, Outage, SharedLog};
 
 const PARTITIONS: u32 = 3;
 const MAX_PARALLELISM: u32 = 8;
@@ -123,23 +31,12 @@ fn fresh(log: &SharedLog, owned: KeyGroupRange) -> LogStore {
     store
 }
 
-/// Reads every partition holding `range` from where the store says (its
-/// start, or its markers' smallest start), as a Kafka consumer would.
-fn load(store: &mut LogStore, log: &SharedLog, range: KeyGroupRange) {
-    let partitions = store.begin_load(range).unwrap();
-    let from = store.read_from().to_vec();
-    let records: Vec<(u32, u64, Vec<u8>, Option<Vec<u8>>)> = {
-        let log = log.0.lock().unwrap();
-        partitions
-            .iter()
-            .flat_map(|p| log.partitions[*p as usize].records.iter().map(move |(o, k, v)| (*p, *o, k.clone(), v.clone())))
-            .filter(|(p, o, _, _)| *o >= from[*p as usize])
-            .collect()
-    };
-    for (partition, offset, key, value) in records {
-        store.ingest(range, partition, offset, &key, value.as_deref()).unwrap();
-    }
-    store.finish_load(range).unwrap();
+/// A fresh store owning every key group, holding an empty entry of user `n` at seq 0.
+fn holding_an_entry_of(log: &SharedLog, n: u32) -> LogStore {
+    let mut store = fresh(log, ALL);
+    bind(&mut store, n);
+    store.put(&key(n, 0), &ActionState::default()).unwrap();
+    store
 }
 
 fn restored(log: &SharedLog, owned: KeyGroupRange, markers: &[LogMarker]) -> LogStore {
@@ -147,6 +44,13 @@ fn restored(log: &SharedLog, owned: KeyGroupRange, markers: &[LogMarker]) -> Log
     store.restore(markers, &log.end_offsets()).unwrap();
     load(&mut store, log, owned);
     store
+}
+
+/// The call ids of entry `k`, of user `n`, in a store restored from `markers`.
+fn restored_ids(log: &SharedLog, markers: &[LogMarker], n: u32, k: &StateKey) -> Vec<String> {
+    let mut store = restored(log, ALL, markers);
+    bind(&mut store, n);
+    ids(&store.get(k).unwrap().unwrap())
 }
 
 /// Test business keys "user-N" live in key group N % MAX_PARALLELISM.
@@ -188,31 +92,6 @@ fn complete(store: &mut LogStore, k: &StateKey) {
 
 fn ids(state: &ActionState) -> Vec<String> {
     state.call_results.iter().map(CallResult::function_id_for_display).collect()
-}
-
-#[test]
-fn a_restored_store_has_every_journal_the_first_one_recorded() {
-    let log = SharedLog::new(PARTITIONS);
-    let mut first = fresh(&log, ALL);
-    for n in 0..5 {
-        bind(&mut first, n);
-        run_calls(&mut first, &key(n, 0), &["chat", "tool"]);
-    }
-    let marker = first.marker(&log.end_offsets()).unwrap();
-    bind(&mut first, 1);
-    run_calls(&mut first, &key(1, 1), &["after-the-marker"]);
-
-    let mut second = restored(&log, ALL, &[marker]);
-    for n in 0..5 {
-        bind(&mut second, n);
-        assert_eq!(ids(&second.get(&key(n, 0)).unwrap().unwrap()), ["chat", "tool"]);
-    }
-    assert_eq!(
-        ids(&second.get(&key(1, 1)).unwrap().unwrap()),
-        ["after-the-marker"],
-        "records written after the marker are the journals of actions in flight: kept"
-    );
-    assert_eq!(second.stats().entries, 6);
 }
 
 #[test]
@@ -359,13 +238,9 @@ fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
     // The record whose acknowledgement was lost is in the log, at index 1,
     // where "c" was put after it: the rebuild ends as the store did.
     let marker = store.marker(&log.end_offsets()).unwrap();
-    let mut again = restored(&log, ALL, &[marker.clone()]);
-    bind(&mut again, 0);
-    assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["a", "c"]);
+    assert_eq!(restored_ids(&log, &[marker.clone()], 0, &k), ["a", "c"]);
     log.compact(true);
-    let mut compacted = restored(&log, ALL, &[marker]);
-    bind(&mut compacted, 0);
-    assert_eq!(ids(&compacted.get(&k).unwrap().unwrap()), ["a", "c"], "no two records of the entry share a key");
+    assert_eq!(restored_ids(&log, &[marker], 0, &k), ["a", "c"], "no two records of the entry share a key");
 }
 
 #[test]
@@ -453,9 +328,7 @@ fn records_of_another_lineage_are_never_read() {
     assert_eq!(ours.get(&key(0, 0)).unwrap(), None);
     run_calls(&mut ours, &key(0, 0), &["fresh"]);
     let marker = ours.marker(&log.end_offsets()).unwrap();
-    let mut back = restored(&log, ALL, &[marker]);
-    bind(&mut back, 0);
-    assert_eq!(ids(&back.get(&key(0, 0)).unwrap().unwrap()), ["fresh"]);
+    assert_eq!(restored_ids(&log, &[marker], 0, &key(0, 0)), ["fresh"]);
 
     let mut continued = LogStore::new(log.sink(), layout(), ALL).unwrap();
     continued.continue_history(Lineage([7; 16])).unwrap();
@@ -495,9 +368,7 @@ fn restores_that_would_lose_journals_are_refused() {
 #[test]
 fn a_business_key_that_changes_key_group_is_refused() {
     let log = SharedLog::new(PARTITIONS);
-    let mut store = fresh(&log, ALL);
-    bind(&mut store, 3);
-    store.put(&key(3, 0), &ActionState::default()).unwrap();
+    let mut store = holding_an_entry_of(&log, 3);
     let err = store.bind_key_group(&user(3), 4).unwrap_err();
     assert!(err.to_string().contains("hashCode or the max parallelism changed"), "{err}");
     assert!(store.bind_key_group(&user(3), MAX_PARALLELISM).is_err(), "outside the key groups");
@@ -506,7 +377,7 @@ fn a_business_key_that_changes_key_group_is_refused() {
 }
 
 #[test]
-fn writes_need_a_history_and_an_open_store() {
+fn writes_need_a_history_and_markers_are_log_markers() {
     let log = SharedLog::new(PARTITIONS);
     let mut store = LogStore::new(log.sink(), layout(), ALL).unwrap();
     bind(&mut store, 0);
@@ -514,18 +385,12 @@ fn writes_need_a_history_and_an_open_store() {
     store.start_fresh(Lineage([1; 16])).unwrap();
     assert!(store.start_fresh(Lineage([1; 16])).is_err(), "one history per store");
     assert!(store.get_recovery_marker().is_err() && store.rebuild_state(&[]).is_err(), "log markers only");
-    store.close().unwrap();
-    store.close().unwrap();
-    assert_eq!(store.get(&key(0, 0)).unwrap_err().code(), ErrorCode::Closed);
-    assert_eq!(store.marker(&log.end_offsets()).unwrap_err().code(), ErrorCode::Closed);
 }
 
 #[test]
 fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     let log = SharedLog::new(PARTITIONS);
-    let mut store = fresh(&log, ALL);
-    bind(&mut store, 0);
-    store.put(&key(0, 0), &ActionState::default()).unwrap();
+    let mut store = holding_an_entry_of(&log, 0);
     let marker = store.marker(&log.end_offsets()).unwrap();
     {
         let mut inner = log.0.lock().unwrap();
@@ -564,9 +429,7 @@ fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_
 
     journal.record_call_completion("next", Some(b"ok".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
     let marker = store.marker(&log.end_offsets()).unwrap();
-    let mut again = restored(&log, ALL, &[marker]);
-    bind(&mut again, 1);
-    assert_eq!(ids(&again.get(&k).unwrap().unwrap()), ["small", "next"], "the refused call left no record behind");
+    assert_eq!(restored_ids(&log, &[marker], 1, &k), ["small", "next"], "the refused call left no record behind");
 }
 
 #[test]
@@ -645,6 +508,29 @@ impl GatedLog {
         crate::store::SharedStore::new(crate::store::AnyStore::Log(Box::new(store)))
     }
 
+    /// The journal of test key 0 opened (its initial put, the first batch,
+    /// acknowledged) and its call "a" recorded on another thread, submitted
+    /// and waiting for the test to release batch 1. The thread returns the
+    /// call's outcome and the journal's length after it.
+    fn call_in_flight(&self) -> (crate::store::SharedStore, StateKey, std::thread::JoinHandle<(Result<()>, usize)>) {
+        let store = self.store();
+        let k = key(0, 0);
+        let opener = {
+            let store = store.clone();
+            let k = k.clone();
+            std::thread::spawn(move || store.open_journal(k, None))
+        };
+        self.await_submitted(1);
+        self.release(0, true);
+        let (mut journal, mut persister) = opener.join().unwrap().unwrap();
+        let caller = std::thread::spawn(move || {
+            let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
+            (outcome, journal.len())
+        });
+        self.await_submitted(2);
+        (store, k, caller)
+    }
+
     /// Waits until `n` batches were submitted in all.
     fn await_submitted(&self, n: usize) {
         let (gates, submitted) = &*self.gates;
@@ -694,20 +580,7 @@ fn writes_of_different_entries_wait_for_the_log_together() {
 #[test]
 fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
     let gated = GatedLog::new();
-    let store = gated.store();
-    let k = key(0, 0);
-    let opener = {
-        let store = store.clone();
-        let k = k.clone();
-        std::thread::spawn(move || store.open_journal(k, None))
-    };
-    gated.await_submitted(1);
-    gated.release(0, true);
-    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
-    let caller = std::thread::spawn(move || {
-        journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister).map(|()| journal.len())
-    });
-    gated.await_submitted(2);
+    let (store, k, caller) = gated.call_in_flight();
     let (read, was_read) = std::sync::mpsc::channel();
     let reader = {
         let store = store.clone();
@@ -723,28 +596,16 @@ fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
         "the read did not wait for the entry's write in flight"
     );
     gated.release(1, true);
-    assert_eq!(caller.join().unwrap().unwrap(), 1);
+    let (outcome, len) = caller.join().unwrap();
+    outcome.unwrap();
+    assert_eq!(len, 1);
     assert_eq!(ids(&reader.join().unwrap().unwrap().unwrap()), ["a"], "the read saw the acknowledged call");
 }
 
 #[test]
 fn a_write_the_log_refuses_after_waiting_changes_nothing() {
     let gated = GatedLog::new();
-    let store = gated.store();
-    let k = key(0, 0);
-    let opener = {
-        let store = store.clone();
-        let k = k.clone();
-        std::thread::spawn(move || store.open_journal(k, None))
-    };
-    gated.await_submitted(1);
-    gated.release(0, true);
-    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
-    let caller = std::thread::spawn(move || {
-        let outcome = journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister);
-        (outcome, journal.len())
-    });
-    gated.await_submitted(2);
+    let (store, k, caller) = gated.call_in_flight();
     gated.release(1, false);
     let (outcome, len) = caller.join().unwrap();
     assert_eq!(outcome.unwrap_err().code(), ErrorCode::StoreIo);
@@ -755,23 +616,11 @@ fn a_write_the_log_refuses_after_waiting_changes_nothing() {
 #[test]
 fn an_entry_pruned_while_its_write_is_in_flight_stays_pruned() {
     let gated = GatedLog::new();
-    let store = gated.store();
-    let k = key(0, 0);
-    let opener = {
-        let store = store.clone();
-        let k = k.clone();
-        std::thread::spawn(move || store.open_journal(k, None))
-    };
-    gated.await_submitted(1);
-    gated.release(0, true);
-    let (mut journal, mut persister) = opener.join().unwrap().unwrap();
-    let caller =
-        std::thread::spawn(move || journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut persister));
-    gated.await_submitted(2);
+    let (store, k, caller) = gated.call_in_flight();
     // The prune does not wait for the write: it returns while the write is in flight.
     store.prune_state(&user(0), 0).unwrap();
     gated.release(1, true);
-    caller.join().unwrap().unwrap();
+    caller.join().unwrap().0.unwrap();
     assert_eq!(store.get(&k).unwrap(), None, "the acknowledged write did not bring the entry back");
     let mut guard = store.lock().unwrap();
     let AnyStore::Log(log) = &mut *guard else { unreachable!() };

@@ -3,8 +3,6 @@ package io.durablejournal;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,13 +22,6 @@ import java.util.Objects;
  * {@code CallResult} knows.
  */
 public final class ActionStateSerde {
-    /**
-     * The data-binding mapper the rest of the library shares for payloads; ActionStates do not
-     * go through it.
-     */
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
     private ActionStateSerde() {}
 
     public static byte[] serialize(ActionState state) {

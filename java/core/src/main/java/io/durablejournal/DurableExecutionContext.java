@@ -2,6 +2,7 @@ package io.durablejournal;
 
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
+import io.durablejournal.internal.Utf8;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;

@@ -1,5 +1,7 @@
 package io.durablejournal;
 
+import io.durablejournal.internal.CalledFromNative;
+
 /**
  * An error reported by the native journal, with a stable code shared with the
  * Rust core ({@code ErrorCode}) and the Python binding.
@@ -51,7 +53,8 @@ public class JournalException extends RuntimeException {
 
     private final Code code;
 
-    /** Called by the native library when it throws. */
+    /** Called by the native library when it throws ({@code rust/jni/mod.rs}, {@code throw_journal_exception}). */
+    @CalledFromNative
     JournalException(int code, String message) {
         this(Code.of(code), message, null);
     }

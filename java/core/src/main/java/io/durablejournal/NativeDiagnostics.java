@@ -1,6 +1,6 @@
 package io.durablejournal;
 
-/** Native entry points that let tests and the loader check the boundary itself. */
+/** Native entry points that let tests check the boundary itself. */
 final class NativeDiagnostics {
     private NativeDiagnostics() {}
 
@@ -10,8 +10,6 @@ final class NativeDiagnostics {
      * export it, and a call is an {@link UnsatisfiedLinkError}.
      */
     static native int panicWith(byte[] message);
-
-    static native int abiVersion();
 
     /**
      * How many native objects (journals, stores, execution identities) Java owns right now, in

@@ -1,5 +1,7 @@
 package io.durablejournal;
 
+import io.durablejournal.internal.NativeLibrary;
+
 /**
  * The native journal's entry points. Every method takes the handle of a live journal; the owner
  * ({@link DurableExecutionContext}, through its {@code NativeHandle}) checks for close and

@@ -1,5 +1,7 @@
 package io.durablejournal;
 
+import io.durablejournal.internal.NativeLibrary;
+
 /** The Rust parser of ActionState JSON. */
 final class NativeSerde {
     static {

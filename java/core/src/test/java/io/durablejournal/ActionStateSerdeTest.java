@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,6 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 class ActionStateSerdeTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** The shape Flink Agents' ActionStateSerde writes: argsDigest, events with @class. */
     private static final String FLINK_AGENTS_RECORD = "{"
             + "\"taskEvent\":{\"@class\":\"org.apache.flink.agents.api.InputEvent\",\"id\":\"5f0c\",\"attributes\":{},\"input\":\"hi\"},"
@@ -53,7 +56,7 @@ class ActionStateSerdeTest {
         ActionState state = ActionStateSerde.deserialize(json(FLINK_AGENTS_RECORD));
         ActionState again = ActionStateSerde.deserialize(ActionStateSerde.serialize(state));
         assertEquals(state, again);
-        assertEquals(1, ActionStateSerde.MAPPER.readTree(ActionStateSerde.serialize(again)).get("futureTopLevel").get("x").asInt());
+        assertEquals(1, JSON.readTree(ActionStateSerde.serialize(again)).get("futureTopLevel").get("x").asInt());
     }
 
     @Test
@@ -63,7 +66,7 @@ class ActionStateSerdeTest {
         state.addCallResult(new CallResult("工具.调用::0123456789abcdef", null, json("{\"exceptionClass\":\"x\",\"message\":\"m\"}")));
         state.addCallResult(new CallResult("chat", null, null));
         state.addCallResult(new CallResult("𝔘𝔫𝔦𝔠𝔬𝔡𝔢", new byte[] {0, -1, 127, -128}, null));
-        state.addOutputEvent(ActionStateSerde.MAPPER.createObjectNode().put("@class", "E").put("v", "ü"));
+        state.addOutputEvent(JSON.createObjectNode().put("@class", "E").put("v", "ü"));
         ActionState again = ActionStateSerde.deserialize(ActionStateSerde.serialize(state));
         assertEquals(state, again);
         assertNull(again.getCallResults().get(2).getResultPayload());

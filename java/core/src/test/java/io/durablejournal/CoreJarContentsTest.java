@@ -60,7 +60,7 @@ class CoreJarContentsTest {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             write(out, "io/durablejournal/Borrowed.class", refersToFlink);
             write(out, "io/durablejournal/flink/Operator.class", new byte[0]);
-            write(out, "io/durablejournal/Clean.class", classBytes("io/durablejournal/NativeLibrary.class"));
+            write(out, "io/durablejournal/Clean.class", classBytes("io/durablejournal/internal/NativeLibrary.class"));
         }
         assertEquals(
                 Arrays.asList(

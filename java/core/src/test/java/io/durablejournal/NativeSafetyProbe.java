@@ -2,6 +2,7 @@ package io.durablejournal;
 
 import io.durablejournal.identity.ExecutionIdentity;
 import io.durablejournal.identity.RuntimeIdentity;
+import io.durablejournal.internal.NativeLibrary;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;

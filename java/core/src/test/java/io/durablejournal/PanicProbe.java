@@ -1,5 +1,6 @@
 package io.durablejournal;
 
+import io.durablejournal.internal.NativeLibrary;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class RunnerContextImplTest {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
     private final CountingPersister persister = new CountingPersister();
     private final ExecutorService pool = Executors.newFixedThreadPool(4);
 
@@ -176,8 +178,8 @@ class RunnerContextImplTest {
         CountingCall<Map> call = new CountingCall<>("tool-call:search", Map.class, () -> Map.of("hits", List.of("x", "é😀")), null);
         Map<?, ?> first = fresh().durableExecute(call);
         assertEquals(first, recovered().durableExecute(call));
-        assertEquals(ActionStateSerde.MAPPER.readTree("{\"hits\":[\"x\",\"é😀\"]}"),
-                ActionStateSerde.MAPPER.readTree(persister.last().getCallResults().get(0).getResultPayload()));
+        assertEquals(JSON.readTree("{\"hits\":[\"x\",\"é😀\"]}"),
+                JSON.readTree(persister.last().getCallResults().get(0).getResultPayload()));
     }
 
     @Test

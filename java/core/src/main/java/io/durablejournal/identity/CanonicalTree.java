@@ -34,11 +34,13 @@ import java.util.Set;
  *
  * <p>Anything else (BigDecimal, arbitrary beans, ...) has no canonical form: a {@link
  * JournalException} with code {@code NON_CANONICAL_ARGUMENT} names where it sits ({@code
- * kwargs['cfg'].client}) and suggests naming the call explicitly.
+ * kwargs['cfg'].client}) and suggests naming the call explicitly ({@code durableId} of {@link
+ * DurableIds#durableIdentityForCall}). Internal to the identity package: users reach it through
+ * {@link DurableIds}.
  */
-public final class CanonicalTree {
+final class CanonicalTree {
     /** The same bound as {@code MAX_NESTING} in rust/identity/canonical.rs. */
-    public static final int MAX_NESTING = 32;
+    static final int MAX_NESTING = 32;
 
     private final StringBuilder json = new StringBuilder();
     // Containers on the current path: meeting one again is a cycle.
@@ -47,7 +49,7 @@ public final class CanonicalTree {
     private CanonicalTree() {}
 
     /** The call tree {@code {"args": [...], "kwargs": {...}}} as UTF-8 JSON. */
-    public static byte[] callTreeJson(List<?> args, Map<String, ?> kwargs) {
+    static byte[] callTreeJson(List<?> args, Map<String, ?> kwargs) {
         Objects.requireNonNull(args, "args");
         Objects.requireNonNull(kwargs, "kwargs");
         CanonicalTree tree = new CanonicalTree();
@@ -79,7 +81,7 @@ public final class CanonicalTree {
     }
 
     /** The tree of a single value, as JSON text (for tests and debugging). */
-    public static String valueTreeJson(Object value) {
+    static String valueTreeJson(Object value) {
         CanonicalTree tree = new CanonicalTree();
         tree.value(value, "value", 1);
         return tree.json.toString();
@@ -264,7 +266,7 @@ public final class CanonicalTree {
     private static JournalException nonCanonical(String path, String reason) {
         return new JournalException(JournalException.Code.NON_CANONICAL_ARGUMENT,
                 "argument " + path + " has no canonical encoding: " + reason
-                        + "; pass durable_id= to name the call explicitly",
+                        + "; pass durable_id= (Python) or durableId (Java) to name the call explicitly",
                 null);
     }
 }

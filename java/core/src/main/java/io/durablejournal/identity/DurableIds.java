@@ -1,6 +1,6 @@
 package io.durablejournal.identity;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 
 import java.util.List;
 import java.util.Map;
@@ -11,7 +11,11 @@ import java.util.Objects;
  * both derive byte-identical ids.
  */
 public final class DurableIds {
-    /** The durable id of every built-in chat attempt; retries share it and differ by call index. */
+    /**
+     * The durable id of every built-in chat attempt; retries share it and differ by call index. The
+     * same value as Rust's and Python's copies ({@code tests/vectors/identity.json}, kind {@code
+     * chat}, checks all three).
+     */
     public static final String CHAT_DURABLE_ID = "chat";
 
     private DurableIds() {}
@@ -33,11 +37,8 @@ public final class DurableIds {
      * Python-style {@code module.qualname}.
      */
     public static String durableIdentityForCall(String functionId, List<?> args, Map<String, ?> kwargs, String durableId) {
-        if (durableId != null) {
-            return Utf8.decode(NativeIdentity.callDurableId(null, null, Utf8.encode(durableId, "durableId")));
-        }
-        byte[] function = Utf8.encode(functionId, "functionId");
-        return Utf8.decode(NativeIdentity.callDurableId(function, CanonicalTree.callTreeJson(args, kwargs), null));
+        byte[] explicit = Utf8.encodeOrNull(durableId, "durableId");
+        return Utf8.decode(NativeIdentity.callDurableId(explicit, new PendingCall(functionId, args, kwargs)));
     }
 
     /**
@@ -48,7 +49,7 @@ public final class DurableIds {
      * {@link #argsDigestOfCallId}).
      */
     public static String callIdWithDigest(String functionId, String argsDigest) {
-        byte[] digest = argsDigest == null ? null : Utf8.encode(argsDigest, "argsDigest");
+        byte[] digest = Utf8.encodeOrNull(argsDigest, "argsDigest");
         return Utf8.decode(NativeIdentity.callIdWithDigest(Utf8.encode(functionId, "functionId"), digest));
     }
 
@@ -71,11 +72,6 @@ public final class DurableIds {
     /** {@code "tool-call:" + toolCallId}, the id unchanged. */
     public static String toolCallDurableId(String toolCallId) {
         return Utf8.decode(NativeIdentity.toolCallDurableId(Utf8.encode(toolCallId, "toolCallId")));
-    }
-
-    /** {@link #CHAT_DURABLE_ID} as the native library defines it. */
-    public static String chatDurableId() {
-        return Utf8.decode(NativeIdentity.chatDurableId());
     }
 
     static <T> T requireNonNull(T value, String name) {

@@ -1,6 +1,6 @@
 package io.durablejournal.identity;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
 
 /**

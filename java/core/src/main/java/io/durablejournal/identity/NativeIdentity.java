@@ -1,6 +1,6 @@
 package io.durablejournal.identity;
 
-import io.durablejournal.NativeLibrary;
+import io.durablejournal.internal.NativeLibrary;
 
 /**
  * JNI entry points of {@code rust/jni/identity.rs}. Strings cross as UTF-8 {@code byte[]} both
@@ -15,7 +15,8 @@ final class NativeIdentity {
 
     static native byte[] argsDigest(byte[] callTreeJson);
 
-    static native byte[] callDurableId(byte[] functionId, byte[] callTreeJson, byte[] durableId);
+    /** The explicit id (null: none) wins, else the id derived from what {@code call} describes. */
+    static native byte[] callDurableId(byte[] durableId, PendingCall call);
 
     static native byte[] callIdWithDigest(byte[] functionId, byte[] argsDigest);
 
@@ -24,8 +25,6 @@ final class NativeIdentity {
     static native byte[] functionIdOfCallId(byte[] callId);
 
     static native byte[] toolCallDurableId(byte[] toolCallId);
-
-    static native byte[] chatDurableId();
 
     static native byte[] rootOccurrence(byte[] serializedBusinessKey, long inputSequence);
 

@@ -1,6 +1,6 @@
 package io.durablejournal.identity;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 
 /**
  * Occurrence, execution and generated call ids (spec §3). Each one is SHA-256 over a domain tag

@@ -1,6 +1,6 @@
 package io.durablejournal.identity;
 
-/** Finds what strict UTF-8 ({@link io.durablejournal.Utf8}) would refuse, to name it in an error. */
+/** Finds what strict UTF-8 ({@link io.durablejournal.internal.Utf8}) would refuse, to name it in an error. */
 final class Text {
     private Text() {}
 

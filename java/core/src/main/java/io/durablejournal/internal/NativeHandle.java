@@ -9,8 +9,8 @@ import java.util.function.LongToIntFunction;
 
 /**
  * The one owner of a native object (a handle the native library handed out) for a Java object:
- * {@code DurableExecutionContext}, {@code NativeActionStateStore} and {@code ExecutionIdentity}
- * each hold one. Not public API: the package is internal.
+ * {@code DurableExecutionContext}, {@code NativeActionStateStore}, {@code LogActionStateStore} and
+ * {@code ExecutionIdentity} each hold one. Not public API: the package is internal.
  *
  * <p>Every native call on the handle runs between {@link #acquire()} and {@link #release()}, most
  * simply through {@link #apply}, {@link #applyAsInt} or {@link #accept}:

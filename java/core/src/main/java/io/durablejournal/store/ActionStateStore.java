@@ -20,7 +20,7 @@ import java.util.List;
  * <p>Implementations are thread-safe. Every method except {@link #close()} throws {@link
  * IllegalStateException} once the store is closed; null arguments throw {@link
  * NullPointerException}; storage failures throw {@link io.durablejournal.JournalException} with
- * a {@code STORE_*} code and a message naming the file.
+ * a {@code STORE_*} code and a message naming where (the file, or the log's topic).
  */
 public interface ActionStateStore extends AutoCloseable {
     /**

@@ -1,6 +1,6 @@
 package io.durablejournal.store;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import java.util.Objects;
 
 /**

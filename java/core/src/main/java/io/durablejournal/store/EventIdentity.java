@@ -1,6 +1,6 @@
 package io.durablejournal.store;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -40,16 +40,6 @@ public final class EventIdentity {
         BusinessKey k = BusinessKey.of(businessKey);
         byte[] id = NativeStore.rootOccurrence(k.kind, k.number, k.bytes, k.typeName, inputSeqNum);
         return new EventIdentity(OCCURRENCE, new String(id, java.nio.charset.StandardCharsets.UTF_8), null);
-    }
-
-    /** The occurrence id, or null for an attribute digest. */
-    public String getOccurrenceId() {
-        return occurrenceId;
-    }
-
-    /** A copy of the attribute digest, or null for an occurrence id. */
-    public byte[] getDigest() {
-        return digest == null ? null : digest.clone();
     }
 
     int kind() {

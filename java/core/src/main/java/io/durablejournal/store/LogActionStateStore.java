@@ -4,7 +4,7 @@ import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.durablejournal.store;
 
-import io.durablejournal.Utf8;
+import io.durablejournal.internal.Utf8;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
@@ -46,11 +46,6 @@ public final class NativeActionStateStore implements ActionStateStore {
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
                 options.rawMinGarbageBytes(), options.garbageRatio());
         return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
-    }
-
-    /** The store's directory, or null for the in-memory store. */
-    public Path getDirectory() {
-        return directory;
     }
 
     /** Where the store lives, for people: its directory, or "in-memory". */

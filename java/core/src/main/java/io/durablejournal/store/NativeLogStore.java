@@ -1,6 +1,6 @@
 package io.durablejournal.store;
 
-import io.durablejournal.NativeLibrary;
+import io.durablejournal.internal.NativeLibrary;
 
 /**
  * The native log-backed store's own entry points (rust/jni/log_store.rs). Its handle is an

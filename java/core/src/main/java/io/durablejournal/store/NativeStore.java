@@ -1,7 +1,7 @@
 package io.durablejournal.store;
 
 import io.durablejournal.DurableExecutionContext;
-import io.durablejournal.NativeLibrary;
+import io.durablejournal.internal.NativeLibrary;
 
 /**
  * The native store's entry points (rust/jni/store.rs). Every keyed method takes the business key

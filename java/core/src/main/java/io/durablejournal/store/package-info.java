@@ -1,8 +1,10 @@
 /**
  * ActionState storage (spec §4) for Java: {@link io.durablejournal.store.ActionStateStore} and its
- * two native implementations, {@link io.durablejournal.store.ActionStateStores#inMemory()} and the
+ * three native implementations, {@link io.durablejournal.store.ActionStateStores#inMemory()}, the
  * embedded append-only file store {@link io.durablejournal.store.ActionStateStores#openFileStore}
- * (format, durability and recovery: {@code docs/store.md}). All store logic is the Rust {@code
+ * and the log store {@link io.durablejournal.store.LogActionStateStore} over a {@link
+ * io.durablejournal.store.LogTransport} (Kafka: {@code java/kafka}) (format, durability and
+ * recovery: {@code docs/store.md}). All store logic is the Rust {@code
  * store} module; these classes marshal and translate errors.
  *
  * <h2>Addresses</h2>

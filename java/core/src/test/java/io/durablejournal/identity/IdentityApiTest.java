@@ -157,6 +157,20 @@ class IdentityApiTest {
     }
 
     @Test
+    void theNativeRuleAsksForTheCallOnlyWhenItDerivesTheId() {
+        // Explicit: neither the function id nor the arguments are looked at.
+        assertEquals("named", DurableIds.durableIdentityForCall(null, List.of(new Object()), Map.of(), "named"));
+        // Derived: the arguments' own error (thrown in Java, inside the native call) reaches the caller.
+        JournalException e = assertThrows(JournalException.class,
+                () -> DurableIds.durableIdentityForCall("app.f", List.of(new Object()), Map.of(), null));
+        assertEquals(JournalException.Code.NON_CANONICAL_ARGUMENT, e.getCode());
+        assertTrue(e.getMessage().contains("args[0]"), e.getMessage());
+        NullPointerException npe = assertThrows(NullPointerException.class,
+                () -> DurableIds.durableIdentityForCall(null, List.of(), Map.of(), null));
+        assertTrue(npe.getMessage().contains("functionId"), npe.getMessage());
+    }
+
+    @Test
     void invalidRuntimeComponentsAreRejected() {
         JournalException e = assertThrows(JournalException.class, () -> RuntimeIdentity.emittedOccurrence(EXECUTION, -1));
         assertEquals(JournalException.Code.INVALID_ARGUMENT, e.getCode());

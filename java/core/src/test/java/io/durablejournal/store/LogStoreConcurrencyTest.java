@@ -29,40 +29,17 @@ class LogStoreConcurrencyTest {
     private static final int ACTIONS = 8;
 
     /** One partition in memory; {@link #submit} returns at once, and acknowledges on {@code gate}. */
-    private static final class WaveLog implements LogTransport {
-        private final List<byte[]> keys = new ArrayList<>();
-        private final List<byte[]> values = new ArrayList<>();
+    private static final class WaveLog extends MemoryLog {
         private volatile CyclicBarrier gate;
         private volatile boolean refuse;
 
-        @Override
-        public String name() {
-            return "wave log";
+        WaveLog() {
+            super("wave log", 1);
         }
 
         @Override
-        public byte[] logId() {
-            return new byte[16];
-        }
-
-        @Override
-        public int partitions() {
-            return 1;
-        }
-
-        @Override
-        public long[] append(int[] partitions, byte[][] keys, byte[][] values) throws Exception {
-            return submit(partitions, keys, values).await();
-        }
-
-        @Override
-        public synchronized Appending submit(int[] partitions, byte[][] newKeys, byte[][] newValues) {
-            long[] offsets = new long[newKeys.length];
-            for (int i = 0; i < newKeys.length; i++) {
-                offsets[i] = keys.size();
-                keys.add(newKeys[i]);
-                values.add(newValues[i]);
-            }
+        public Appending submit(int[] partitions, byte[][] keys, byte[][] values) {
+            long[] offsets = append(partitions, keys, values);
             CyclicBarrier wave = gate;
             return () -> {
                 if (wave != null) {
@@ -75,24 +52,6 @@ class LogStoreConcurrencyTest {
                 return offsets;
             };
         }
-
-        @Override
-        public synchronized long[] endOffsets() {
-            return new long[] {keys.size()};
-        }
-
-        @Override
-        public synchronized void read(int partition, long endOffset, RecordBatches records) {
-            int end = (int) endOffset;
-            long[] offsets = new long[end];
-            for (int i = 0; i < end; i++) {
-                offsets[i] = i;
-            }
-            records.accept(offsets, keys.subList(0, end).toArray(new byte[0][]), values.subList(0, end).toArray(new byte[0][]));
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static LogActionStateStore open(WaveLog log) {

@@ -2,20 +2,19 @@ package io.durablejournal.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.durablejournal.store.ActionStateStoreContract.slot;
+import static io.durablejournal.store.ActionStateStoreContract.stateJson;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.CallResult;
-import io.durablejournal.JournalException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The store driven the way Flink Agents 0.3.1's operator drives its ActionStateStore: {@code put}
  * with the whole ActionState so far after every durable call (n + 2 puts per action of n calls).
  * The native store writes only what changed, so bytes per action grow linearly with the calls,
- * and {@code get} returns exactly the last state put.
+ * and {@code get} returns exactly the last state put. (JSON puts read back exactly on every store:
+ * {@link ActionStateStoreContract}.)
  */
 class WholeStatePutTest extends StoreFixture {
     private static final EventIdentity EVENT = EventIdentity.occurrence("occ-1");
@@ -86,49 +86,6 @@ class WholeStatePutTest extends StoreFixture {
         assertTrue(wholeStates > 15 * bytesOfOneAction(store, 100, 50), "whole states: " + wholeStates);
     }
 
-    private static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String slot(String id, String status, String result) {
-        return "{\"functionId\":\"" + id + "\",\"status\":\"" + status + "\",\"resultPayload\":"
-                + (result == null ? "null" : "\"" + result + "\"") + ",\"exceptionPayload\":null}";
-    }
-
-    private static byte[] state(boolean completed, String outputs, String... slots) {
-        return utf8("{\"taskEvent\":{\"@class\":\"org.example.InputEvent\",\"input\":\"q\"},"
-                + "\"sensoryMemoryUpdates\":[],\"shortTermMemoryUpdates\":[],\"outputEvents\":[" + outputs + "],"
-                + "\"callResults\":[" + String.join(",", slots) + "],\"completed\":" + completed + "}");
-    }
-
-    @ParameterizedTest
-    @MethodSource("stores")
-    void jsonPutsOfGrowingCutAndReappendedStatesReadBackExactly(String kind) throws Exception {
-        NativeActionStateStore store = open(kind);
-        String a = slot("chat", "SUCCEEDED", "ImEi");
-        String pending = slot("tool-call:b", "PENDING", null);
-        String b = slot("tool-call:b", "SUCCEEDED", "");
-        String c = slot("tool-call:c", "SUCCEEDED", "AP+A");
-        String output = "{\"@class\":\"org.example.OutputEvent\",\"output\":\"answer \uD83C\uDF0D\"}";
-        List<byte[]> puts = Arrays.asList(
-                state(false, ""),
-                state(false, "", a),
-                state(false, "", a, pending),
-                state(false, "", a, b),
-                state(false, "", a, b, c),
-                state(false, "", a),          // a re-run diverged after the first call
-                state(false, "", a, c),       // and recorded another one
-                state(false, "", a, c),       // the same state again
-                state(true, output));         // completed, with its output
-        for (byte[] put : puts) {
-            store.putJson("user", 3, "act", EVENT, put);
-            ActionState expected = ActionStateSerde.deserialize(put);
-            assertEquals(expected, ActionStateSerde.deserialize(store.getJson("user", 3, "act", EVENT)));
-            assertEquals(expected, store.get("user", 3, "act", EVENT));
-        }
-        assertNull(store.getJson("user", 2, "act", EVENT));
-    }
-
     /**
      * getResuming (Flink Agents' adapter, for an action on the native journal): the JSON without
      * call results, every slot counted, and the leading slots that replay as recorded, exactly: a
@@ -145,38 +102,25 @@ class WholeStatePutTest extends StoreFixture {
         String digested = "{\"functionId\":\"py-call\",\"argsDigest\":\"0123456789abcdef\",\"status\":\"SUCCEEDED\","
                 + "\"resultPayload\":\"ImEi\",\"exceptionPayload\":null}";
         String after = slot("tool-call:after", "SUCCEEDED", "ImEi");
-        store.putJson("user", 3, "act", EVENT, state(false, "", success, nullResult, failure, digested, after));
+        store.putJson("user", 3, "act", EVENT, stateJson(false, "", success, nullResult, failure, digested, after));
 
         ResumingEntry entry = store.getResuming("user", 3, "act", EVENT);
         assertTrue(entry.isSplit());
-        assertEquals(ActionStateSerde.deserialize(state(false, "")), ActionStateSerde.deserialize(entry.stateJson()));
+        assertEquals(ActionStateSerde.deserialize(stateJson(false, "")), ActionStateSerde.deserialize(entry.stateJson()));
         assertEquals(5, entry.callCount());
-        assertEquals(Arrays.asList(new CallResult("chat", utf8("\"a\""), null), new CallResult("tool-call:null", null, null),
+        assertEquals(Arrays.asList(new CallResult("chat", "\"a\"".getBytes(StandardCharsets.UTF_8), null), new CallResult("tool-call:null", null, null),
                 new CallResult("tool-call:fails", null, new byte[] {0, (byte) 0xff, (byte) 0x80})), entry.recordedHits());
         // The entry itself is untouched.
         assertEquals(5, store.get("user", 3, "act", EVENT).getCallResults().size());
 
         String output = "{\"@class\":\"org.example.OutputEvent\",\"output\":\"answer\"}";
-        store.putJson("user", 4, "act", EVENT, state(true, output));
+        store.putJson("user", 4, "act", EVENT, stateJson(true, output));
         ResumingEntry completed = store.getResuming("user", 4, "act", EVENT);
-        assertEquals(ActionStateSerde.deserialize(state(true, output)), ActionStateSerde.deserialize(completed.stateJson()));
+        assertEquals(ActionStateSerde.deserialize(stateJson(true, output)), ActionStateSerde.deserialize(completed.stateJson()));
         assertEquals(0, completed.callCount());
         assertTrue(completed.recordedHits().isEmpty());
 
         assertNull(store.getResuming("user", 2, "act", EVENT));
-    }
-
-    @ParameterizedTest
-    @MethodSource("stores")
-    void aMalformedJsonPutIsRefusedAndChangesNothing(String kind) throws Exception {
-        NativeActionStateStore store = open(kind);
-        byte[] stored = state(false, "", slot("chat", "SUCCEEDED", "ImEi"));
-        store.putJson("user", 0, "act", EVENT, stored);
-        JournalException refused = assertThrows(JournalException.class,
-                () -> store.putJson("user", 0, "act", EVENT, utf8("{\"callResults\":[{\"status\":")));
-        assertEquals(JournalException.Code.MALFORMED_JSON, refused.getCode());
-        assertEquals(ActionStateSerde.deserialize(stored), store.get("user", 0, "act", EVENT));
-        assertThrows(NullPointerException.class, () -> store.putJson("user", 0, "act", EVENT, null));
     }
 
     @Test

@@ -395,8 +395,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return open();
     }
 
-    /** The native file or in-memory store's counters, or null for another store (or none open yet). */
-    public synchronized StoreStats stats() {
+    /**
+     * The native file or in-memory store's counters, or null for another store (or none open yet).
+     * For tests; operators read {@code bytesAppended()} and {@code liveEntries()} through StoreMetrics.
+     */
+    synchronized StoreStats stats() {
         return store instanceof NativeActionStateStore ? ((NativeActionStateStore) store).stats() : null;
     }
 

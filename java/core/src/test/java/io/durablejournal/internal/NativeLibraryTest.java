@@ -1,4 +1,4 @@
-package io.durablejournal;
+package io.durablejournal.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,4 +1,4 @@
-package io.durablejournal;
+package io.durablejournal.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;

@@ -1,4 +1,4 @@
-package io.durablejournal;
+package io.durablejournal.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,7 +8,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
- * Loads {@code libdurable_journal.so} once per class loader.
+ * Loads {@code libdurable_journal.so} once per class loader. Internal: every class with native
+ * methods calls {@link #load()} first; users never need it.
  *
  * <p>Order: the file named by the system property {@code durablejournal.library}, then
  * {@code java.library.path}, then the copy bundled in the jar. The bundled copy is extracted to a
@@ -18,7 +19,7 @@ import java.util.Locale;
  */
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
-    static final int EXPECTED_ABI_VERSION = 3;
+    static final int EXPECTED_ABI_VERSION = 4;
     private static volatile boolean loaded;
 
     private NativeLibrary() {}
@@ -33,7 +34,7 @@ public final class NativeLibrary {
                 return;
             }
             loadOnce();
-            int abi = NativeDiagnostics.abiVersion();
+            int abi = abiVersion();
             if (abi != EXPECTED_ABI_VERSION) {
                 throw new UnsatisfiedLinkError("libdurable_journal.so has ABI version " + abi
                         + " but these classes expect " + EXPECTED_ABI_VERSION + "; rebuild or remove the stale library");
@@ -41,6 +42,9 @@ public final class NativeLibrary {
             loaded = true;
         }
     }
+
+    /** The ABI version of the library just loaded ({@code rust/jni/diagnostics.rs}). */
+    private static native int abiVersion();
 
     private static void loadOnce() {
         String explicit = System.getProperty("durablejournal.library");
