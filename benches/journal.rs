@@ -2,7 +2,8 @@
 //! durable call: record an outcome, replay a hit, read the 4-tuple.
 //! Run: `cargo bench --bench journal`.
 
-use criterion::{black_box, criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion};
 use durable_journal::{ActionState, CallResult, Journal, NoPersist};
 
 const PAYLOAD_SIZES: [usize; 2] = [100, 10 * 1024];
@@ -17,19 +18,23 @@ fn recorded_state(payload: usize) -> ActionState {
     state
 }
 
+/// Times `routine` for one payload `size`, each iteration on a fresh input from `setup` (not timed).
+fn bench_on_fresh_input<I, O>(group: &mut BenchmarkGroup<'_, WallTime>, size: usize, setup: impl Fn() -> I, routine: impl Fn(I) -> O) {
+    group.bench_with_input(BenchmarkId::from_parameter(size), &size, |b, _| b.iter_batched(&setup, &routine, BatchSize::SmallInput));
+}
+
 fn record(c: &mut Criterion) {
     let mut group = c.benchmark_group("record_call_completion");
     for size in PAYLOAD_SIZES {
-        group.bench_with_input(BenchmarkId::from_parameter(size), &size, |b, &size| {
-            b.iter_batched(
-                || (Journal::default(), vec![7u8; size]),
-                |(mut journal, payload)| {
-                    journal.record_call_completion("tool-call:a", Some(payload), None, &mut NoPersist).unwrap();
-                    journal
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        bench_on_fresh_input(
+            &mut group,
+            size,
+            || (Journal::default(), vec![7u8; size]),
+            |(mut journal, payload)| {
+                journal.record_call_completion("tool-call:a", Some(payload), None, &mut NoPersist).unwrap();
+                journal
+            },
+        );
     }
     group.finish();
 }
@@ -38,18 +43,17 @@ fn replay(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay_hit");
     for size in PAYLOAD_SIZES {
         let state = recorded_state(size);
-        group.bench_with_input(BenchmarkId::from_parameter(size), &size, |b, _| {
-            b.iter_batched(
-                || Journal::new(state.clone()),
-                |mut journal| {
-                    for i in 0..CALLS {
-                        black_box(journal.match_next_or_clear_subsequent(&format!("tool-call:{i}")).unwrap());
-                    }
-                    journal
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        bench_on_fresh_input(
+            &mut group,
+            size,
+            || Journal::new(state.clone()),
+            |mut journal| {
+                for i in 0..CALLS {
+                    black_box(journal.match_next_or_clear_subsequent(&format!("tool-call:{i}")).unwrap());
+                }
+                journal
+            },
+        );
     }
     group.finish();
 }

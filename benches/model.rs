@@ -64,12 +64,18 @@ fn parse(c: &mut Criterion) {
     group.finish();
 }
 
+/// [`document`] of `size`, as our ActionState and as serde_json's value tree.
+fn parsed_document(size: usize) -> (Vec<u8>, ActionState, serde_json::Value) {
+    let json = document(size);
+    let state = ActionState::from_json(&json).unwrap();
+    let tree = serde_json::from_slice(&json).unwrap();
+    (json, state, tree)
+}
+
 fn serialize(c: &mut Criterion) {
     let mut group = c.benchmark_group("serialize_action_state");
     for size in BODY_SIZES {
-        let json = document(size);
-        let state = ActionState::from_json(&json).unwrap();
-        let tree: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let (json, state, tree) = parsed_document(size);
         group.throughput(Throughput::Bytes(json.len() as u64));
         group.bench_with_input(BenchmarkId::new("to_json", size), &state, |b, state| b.iter(|| black_box(state).to_json()));
         group.bench_with_input(BenchmarkId::new("value_tree", size), &tree, |b, tree| {
@@ -83,9 +89,7 @@ fn copy(c: &mut Criterion) {
     // What a journal snapshot and a store get/put pay besides the codec.
     let mut group = c.benchmark_group("clone_action_state");
     for size in BODY_SIZES {
-        let json = document(size);
-        let state = ActionState::from_json(&json).unwrap();
-        let tree: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let (_, state, tree) = parsed_document(size);
         group.bench_with_input(BenchmarkId::new("state", size), &state, |b, state| b.iter(|| black_box(state).clone()));
         group.bench_with_input(BenchmarkId::new("value_tree", size), &tree, |b, tree| b.iter(|| black_box(tree).clone()));
     }

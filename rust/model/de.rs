@@ -15,26 +15,38 @@ use super::opaque::{OpaqueJson, MAX_BODY_DEPTH, MAX_NESTING_DEPTH};
 use super::text::JsonString;
 use super::{ActionState, CallResult, CallStatus};
 
+/// `Deserialize` for `$target` through the unit visitor `$visitor`, driven by the `Deserializer`
+/// method `$drive`; `$expecting` says what it reads, and the visitor's `visit_*` methods follow
+/// in braces. One shape for every type of the model that reads itself with a visitor.
+macro_rules! deserialize_via {
+    ($target:ty, $drive:ident, $visitor:ident, $expecting:literal, { $($methods:tt)* }) => {
+        impl<'de> Deserialize<'de> for $target {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$target, D::Error> {
+                deserializer.$drive($visitor)
+            }
+        }
+
+        struct $visitor;
+
+        impl<'de> Visitor<'de> for $visitor {
+            type Value = $target;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str($expecting)
+            }
+
+            $($methods)*
+        }
+    };
+}
+pub(super) use deserialize_via;
+
 /// Bodies directly under the record (`taskEvent`, unknown fields).
 const FIELD_BODY_DEPTH: usize = MAX_NESTING_DEPTH - 1;
 /// Bodies in a list under the record (events, memory updates).
 const LIST_BODY_DEPTH: usize = MAX_BODY_DEPTH;
 
-impl<'de> Deserialize<'de> for ActionState {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ActionState, D::Error> {
-        deserializer.deserialize_map(StateVisitor)
-    }
-}
-
-struct StateVisitor;
-
-impl<'de> Visitor<'de> for StateVisitor {
-    type Value = ActionState;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an ActionState object")
-    }
-
+deserialize_via!(ActionState, deserialize_map, StateVisitor, "an ActionState object", {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ActionState, A::Error> {
         let mut state = ActionState::default();
         while let Some(FieldName(name)) = map.next_key()? {
@@ -56,7 +68,7 @@ impl<'de> Visitor<'de> for StateVisitor {
         }
         Ok(state)
     }
-}
+});
 
 /// Keeps a field the way Jackson's `@JsonAnySetter` into a map does: a
 /// repeated name replaces the earlier value in its place.
@@ -139,21 +151,7 @@ impl<'de> Visitor<'de> for BodyListVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for CallResult {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CallResult, D::Error> {
-        deserializer.deserialize_map(CallResultVisitor)
-    }
-}
-
-struct CallResultVisitor;
-
-impl<'de> Visitor<'de> for CallResultVisitor {
-    type Value = CallResult;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a CallResult object")
-    }
-
+deserialize_via!(CallResult, deserialize_map, CallResultVisitor, "a CallResult object", {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CallResult, A::Error> {
         // Absent fields are null, as Jackson leaves them; an absent digest is "".
         let mut slot = CallResult {
@@ -177,7 +175,7 @@ impl<'de> Visitor<'de> for CallResultVisitor {
         }
         Ok(slot)
     }
-}
+});
 
 /// `byte[]` as Jackson writes it: a standard base64 string, or null.
 struct Base64Bytes(Option<Vec<u8>>);

@@ -12,6 +12,8 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
+use super::de::deserialize_via;
+
 /// A JSON string: Unicode text, or (rarely) one with lone surrogates.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub enum JsonString {
@@ -180,23 +182,9 @@ impl<'a> Iterator for Wtf8Pieces<'a> {
     }
 }
 
-impl<'de> Deserialize<'de> for JsonString {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<JsonString, D::Error> {
-        // serde_json hands a string to a bytes visitor without refusing lone
-        // surrogates (as WTF-8); a str visitor would refuse them.
-        deserializer.deserialize_bytes(JsonStringVisitor)
-    }
-}
-
-struct JsonStringVisitor;
-
-impl<'de> Visitor<'de> for JsonStringVisitor {
-    type Value = JsonString;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
+// serde_json hands a string to a bytes visitor without refusing lone surrogates
+// (as WTF-8); a str visitor would refuse them.
+deserialize_via!(JsonString, deserialize_bytes, JsonStringVisitor, "a string", {
     fn visit_str<E: de::Error>(self, text: &str) -> Result<JsonString, E> {
         Ok(JsonString::Text(text.to_owned()))
     }
@@ -208,7 +196,7 @@ impl<'de> Visitor<'de> for JsonStringVisitor {
     fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<JsonString, E> {
         Ok(JsonString::from_wtf8(bytes))
     }
-}
+});
 
 #[cfg(test)]
 mod tests {

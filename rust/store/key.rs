@@ -86,15 +86,11 @@ impl BusinessKey {
     /// little-endian, strings and bytes length-prefixed). Distinct keys
     /// always encode differently.
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::new();
-        self.write(&mut w);
-        w.into_bytes()
+        encode_alone(|w| self.write(w))
     }
 
     pub fn decode(bytes: &[u8]) -> Result<BusinessKey> {
-        let mut r = Reader::new(bytes);
-        let key = BusinessKey::read(&mut r).and_then(|key| r.finish("a business key").map(|_| key));
-        key.map_err(|e| Error::InvalidArgument(format!("not an encoded business key: {e}")))
+        decode_alone(bytes, "business key", BusinessKey::read)
     }
 }
 
@@ -187,16 +183,26 @@ impl StateKey {
 
     /// The canonical encoding of all four parts, each typed or length-prefixed.
     pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::new();
-        self.write(&mut w);
-        w.into_bytes()
+        encode_alone(|w| self.write(w))
     }
 
     pub fn decode(bytes: &[u8]) -> Result<StateKey> {
-        let mut r = Reader::new(bytes);
-        let key = StateKey::read(&mut r).and_then(|key| r.finish("a state key").map(|_| key));
-        key.map_err(|e| Error::InvalidArgument(format!("not an encoded state key: {e}")))
+        decode_alone(bytes, "state key", StateKey::read)
     }
+}
+
+/// The bytes `write` puts in a fresh writer: a key's encoding on its own.
+fn encode_alone(write: impl FnOnce(&mut Writer)) -> Vec<u8> {
+    let mut w = Writer::new();
+    write(&mut w);
+    w.into_bytes()
+}
+
+/// Reads one `what` that must fill `bytes` exactly; any failure is the caller's bad argument.
+fn decode_alone<T>(bytes: &[u8], what: &str, read: impl FnOnce(&mut Reader<'_>) -> DecodeResult<T>) -> Result<T> {
+    let mut r = Reader::new(bytes);
+    let value = read(&mut r).and_then(|value| r.finish(&format!("a {what}")).map(|_| value));
+    value.map_err(|e| Error::InvalidArgument(format!("not an encoded {what}: {e}")))
 }
 
 #[cfg(test)]

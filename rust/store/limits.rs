@@ -56,23 +56,8 @@ impl StoreLimits {
     /// Refuses a record of `record_bytes` for `key` that would make its
     /// entry `entry_bytes` large; `record_setting` names the record limit.
     pub(crate) fn check(&self, key: &StateKey, record_bytes: u64, entry_bytes: u64, record_setting: &str) -> Result<()> {
-        if record_bytes > self.max_record_bytes {
-            return Err(Error::SizeLimitExceeded {
-                what: format!("the record for {key:?}"),
-                size: record_bytes,
-                limit: self.max_record_bytes,
-                setting: record_setting.to_string(),
-            });
-        }
-        if entry_bytes > self.max_entry_bytes {
-            return Err(Error::SizeLimitExceeded {
-                what: format!("the entry {key:?} with this record"),
-                size: entry_bytes,
-                limit: self.max_entry_bytes,
-                setting: ENTRY_LIMIT_SETTING.into(),
-            });
-        }
-        Ok(())
+        refuse_over(record_bytes, self.max_record_bytes, record_setting, || format!("the record for {key:?}"))?;
+        refuse_over(entry_bytes, self.max_entry_bytes, ENTRY_LIMIT_SETTING, || format!("the entry {key:?} with this record"))
     }
 
     /// Refuses a record that belongs to no one entry (a prune, a discard).
@@ -87,6 +72,14 @@ impl StoreLimits {
         }
         Ok(())
     }
+}
+
+/// Refuses `size` over `limit`, naming what was too large (built only then) and the setting.
+fn refuse_over(size: u64, limit: u64, setting: &str, what: impl FnOnce() -> String) -> Result<()> {
+    if size > limit {
+        return Err(Error::SizeLimitExceeded { what: what(), size, limit, setting: setting.to_string() });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -29,16 +29,15 @@ fn describe(dump: &str) -> &str {
     }
 }
 
+/// How many lineages the dump holds and how many live entries in all.
+fn lineage_counts(log: &InspectedLog) -> String {
+    let live: usize = log.lineages.iter().map(|l| l.entries.len()).sum();
+    format!("{} lineage(s), {} live", log.lineages.len(), render::entries(live))
+}
+
 pub fn list(dump: &str) -> Outcome {
     let log = read(dump)?;
-    let live: usize = log.lineages.iter().map(|l| l.entries.len()).sum();
-    println!(
-        "{}: {} records, {} lineage(s), {} live",
-        describe(dump),
-        log.records,
-        log.lineages.len(),
-        render::entries(live)
-    );
+    println!("{}: {} records, {}", describe(dump), log.records, lineage_counts(&log));
     let mut first = 1;
     for lineage in &log.lineages {
         let last: Vec<String> = lineage.last_offsets.iter().map(|(p, o)| format!("{p}@{o}")).collect();
@@ -86,13 +85,6 @@ pub fn verify(dump: &str) -> Outcome {
     if !log.problems.is_empty() {
         return Ok(ExitCode::from(status::CORRUPT));
     }
-    let live: usize = log.lineages.iter().map(|l| l.entries.len()).sum();
-    println!(
-        "ok: {}: {} records, every one usable by a restore; {} lineage(s), {} live",
-        describe(dump),
-        log.records,
-        log.lineages.len(),
-        render::entries(live)
-    );
+    println!("ok: {}: {} records, every one usable by a restore; {}", describe(dump), log.records, lineage_counts(&log));
     Ok(ExitCode::SUCCESS)
 }

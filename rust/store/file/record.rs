@@ -137,18 +137,19 @@ fn read_extension(r: &mut Reader<'_>) -> DecodeResult<StateExtension<'static>> {
 }
 
 pub fn encode_discard(business_key: &BusinessKey, after_seq: i64) -> Vec<u8> {
-    let mut w = Writer::new();
-    w.u8(TAG_DISCARD);
-    business_key.write(&mut w);
-    w.i64(after_seq);
-    w.into_bytes()
+    encode_key_and_seq(TAG_DISCARD, business_key, after_seq)
 }
 
 pub fn encode_prune(business_key: &BusinessKey, seq_up_to: i64) -> Vec<u8> {
+    encode_key_and_seq(TAG_PRUNE, business_key, seq_up_to)
+}
+
+/// A discard or prune record: its tag, the business key, the sequence number it cuts at.
+fn encode_key_and_seq(tag: u8, business_key: &BusinessKey, seq: i64) -> Vec<u8> {
     let mut w = Writer::new();
-    w.u8(TAG_PRUNE);
+    w.u8(tag);
     business_key.write(&mut w);
-    w.i64(seq_up_to);
+    w.i64(seq);
     w.into_bytes()
 }
 

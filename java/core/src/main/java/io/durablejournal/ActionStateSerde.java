@@ -1,10 +1,8 @@
 package io.durablejournal;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,24 +22,12 @@ import java.util.Objects;
  * {@code CallResult} knows.
  */
 public final class ActionStateSerde {
-    /**
-     * Reads canonical JSON the native core wrote: it checked nesting and syntax already, so no
-     * Jackson length limit (numbers of 1000 digits, strings of 20 MB) may refuse it here.
-     */
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(Integer.MAX_VALUE)
-                    .maxNumberLength(Integer.MAX_VALUE)
-                    .maxStringLength(Integer.MAX_VALUE)
-                    .build())
-            .build();
-
     private ActionStateSerde() {}
 
     public static byte[] serialize(ActionState state) {
         Objects.requireNonNull(state, "state");
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator json = JSON.createGenerator(out)) {
+        try (JsonGenerator json = JsonBodies.NATIVE_CHECKED.createGenerator(out)) {
             json.writeStartObject();
             if (state.getTaskEventJson() != null) {
                 json.writeFieldName("taskEvent");
@@ -76,7 +62,7 @@ public final class ActionStateSerde {
     /** Binds JSON the Rust core produced (already validated and normalized). */
     static ActionState fromCanonical(byte[] canonicalJson) {
         ActionState state = new ActionState();
-        try (JsonParser json = JSON.createParser(canonicalJson)) {
+        try (JsonParser json = JsonBodies.NATIVE_CHECKED.createParser(canonicalJson)) {
             expect(json, json.nextToken(), JsonToken.START_OBJECT);
             while (json.nextToken() == JsonToken.FIELD_NAME) {
                 String name = json.currentName();

@@ -65,8 +65,12 @@ final class JsonBodies {
                     .build())
             .build();
 
-    /** Reads bodies the native core checked: no Jackson length limit may refuse one. */
-    private static final JsonFactory READER = JsonFactory.builder()
+    /**
+     * Reads (and writes) JSON the native core checked (nesting and syntax): no Jackson length
+     * limit (numbers of 1000 digits, strings of 20 MB) may refuse it. Bodies and ActionState
+     * records alike ({@link ActionStateSerde}).
+     */
+    static final JsonFactory NATIVE_CHECKED = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(Integer.MAX_VALUE)
                     .maxNumberLength(Integer.MAX_VALUE)
@@ -80,7 +84,7 @@ final class JsonBodies {
 
     /** A tree of the body; a body that does not parse (never one the native core checked) is MALFORMED_JSON. */
     static JsonNode tree(String json) {
-        try (JsonParser parser = READER.createParser(json)) {
+        try (JsonParser parser = NATIVE_CHECKED.createParser(json)) {
             JsonNode tree = read(parser);
             if (parser.nextToken() != null) {
                 throw new IOException("text after the body at " + parser.currentLocation());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durablejournal.TestCalls.CountingCall;
 import io.durablejournal.TestCalls.CountingPersister;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.durablejournal.TestCalls.CountingCall;
 import io.durablejournal.TestCalls.CountingPersister;
 import java.util.Arrays;
 import java.util.List;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.durablejournal.TestCalls.CountingCall;
 import io.durablejournal.TestCalls.CountingPersister;
 import java.util.Arrays;
 import java.util.List;

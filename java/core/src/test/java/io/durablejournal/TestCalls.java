@@ -2,10 +2,8 @@ package io.durablejournal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** Durable calls and persisters for tests that count what really ran and what was persisted. */
+/** Durable calls ({@link CountingCall}) and persisters for tests that count what really ran and what was persisted. */
 final class TestCalls {
     private TestCalls() {}
 
@@ -27,52 +25,8 @@ final class TestCalls {
         }
     }
 
-    /** A call that counts its executions (and its reconciler's) and returns or throws as told. */
-    static final class CountingCall<T> implements DurableCallable<T> {
-        final String id;
-        final Class<T> type;
-        final Callable<T> body;
-        final Callable<T> reconcile;
-        final AtomicInteger calls = new AtomicInteger();
-        final AtomicInteger reconciles = new AtomicInteger();
-
-        CountingCall(String id, Class<T> type, Callable<T> body, Callable<T> reconcile) {
-            this.id = id;
-            this.type = type;
-            this.body = body;
-            this.reconcile = reconcile;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public Class<T> getResultClass() {
-            return type;
-        }
-
-        @Override
-        public T call() throws Exception {
-            calls.incrementAndGet();
-            return body.call();
-        }
-
-        @Override
-        public Callable<T> reconciler() {
-            if (reconcile == null) {
-                return null;
-            }
-            return () -> {
-                reconciles.incrementAndGet();
-                return reconcile.call();
-            };
-        }
-    }
-
     static CountingCall<String> returning(String id, String value) {
-        return new CountingCall<>(id, String.class, () -> value, null);
+        return CountingCall.returning(id, value);
     }
 
     static CountingCall<String> reconcilable(String id, String value, String reconciled) {
@@ -80,9 +34,9 @@ final class TestCalls {
     }
 
     static <T> CountingCall<T> failing(String id, Class<T> type, Exception failure) {
-        return new CountingCall<>(id, type, () -> {
+        return CountingCall.of(id, type, () -> {
             throw failure;
-        }, null);
+        });
     }
 
     static byte[] json(String text) {

@@ -128,32 +128,12 @@ public final class BenchReport {
         System.out.println();
         System.out.println("1. Recovery: a 16-call action re-run over its recorded state, journal opened in the timed region, 16 hits,");
         System.out.println("   vs Flink Agents 0.3.1 (its RunnerContextImpl and DurableExecutionContext over its recorded ActionState)");
-        Table table = new Table("payload", "Flink Agents 0.3.1", "new DurableExecutionContext(state, p)", "vs Flink Agents",
-                "wall clock");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score theirs = cpu("RecoveryBenchmark.flinkAgents", params);
-            Score ours = cpu("RecoveryBenchmark.ours", params);
-            if (theirs != null && ours != null) {
-                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours),
-                        wallVersus("RecoveryBenchmark.flinkAgents", params, "RecoveryBenchmark.ours", params));
-            }
-        }
-        table.print();
+        printAgainstFlinkAgents("Flink Agents 0.3.1", "RecoveryBenchmark.flinkAgents",
+                "new DurableExecutionContext(state, p)", "RecoveryBenchmark.ours");
         System.out.println("   From what the store holds: Flink Agents decoding its stored record (ActionStateSerde) first,");
         System.out.println("   vs the journal reopened from the native file store (openContext)");
-        Table stored = new Table("payload", "Flink Agents 0.3.1 from its record", "file store openContext", "vs Flink Agents",
-                "wall clock");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score theirs = cpu("RecoveryBenchmark.flinkAgentsFromStoredRecord", params);
-            Score file = cpu("RecoveryBenchmark.fileStore", params);
-            if (theirs != null && file != null) {
-                stored.row(size(payload), theirs.toString(), file.toString(), versus(theirs, file),
-                        wallVersus("RecoveryBenchmark.flinkAgentsFromStoredRecord", params, "RecoveryBenchmark.fileStore", params));
-            }
-        }
-        stored.print();
+        printAgainstFlinkAgents("Flink Agents 0.3.1 from its record", "RecoveryBenchmark.flinkAgentsFromStoredRecord",
+                "file store openContext", "RecoveryBenchmark.fileStore");
         System.out.println("   The Flink operators' re-run (DurableActionRunner): the entry read with store.get, 16 hits, the state");
         System.out.println("   taken to store the completed action; the store's journal opened at once (before) vs resuming");
         Table operator = new Table("payload", "get + openContext + snapshot", "get + resuming", "vs openContext", "wall clock",
@@ -170,6 +150,21 @@ public final class BenchReport {
             }
         }
         operator.print();
+    }
+
+    /** A table of Flink Agents' benchmark against ours, a row per payload: CPU times, the speed-up, the wall-clock one. */
+    private void printAgainstFlinkAgents(String theirTitle, String theirBenchmark, String ourTitle, String ourBenchmark) {
+        Table table = new Table("payload", theirTitle, ourTitle, "vs Flink Agents", "wall clock");
+        for (int payload : PAYLOADS) {
+            String params = "payloadBytes=" + payload;
+            Score theirs = cpu(theirBenchmark, params);
+            Score ours = cpu(ourBenchmark, params);
+            if (theirs != null && ours != null) {
+                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours),
+                        wallVersus(theirBenchmark, params, ourBenchmark, params));
+            }
+        }
+        table.print();
     }
 
     /** Where our recovery's time goes: creating the context, the 16 hits, and what a first miss would add. */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStatePersister;
 import io.durablejournal.ActionStateSerde;
-import io.durablejournal.DurableCallable;
+import io.durablejournal.CountingCall;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.store.ActionStateStores;
@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
@@ -53,67 +52,36 @@ public final class BenchSupport {
         return value;
     }
 
-    /**
-     * A trivial side effect: returns a precomputed String. It is a durable call of both runtimes
-     * (ours and Flink Agents'), so both run the very same calls; it counts how often it really ran
-     * (a replay benchmark checks that it never does).
-     */
-    static final class Call implements DurableCallable<String>, org.apache.flink.agents.api.context.DurableCallable<String> {
-        private final String id;
-        private final String result;
-        int executions;
-
-        Call(String id, String result) {
-            this.id = id;
-            this.result = result;
-        }
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public Class<String> getResultClass() {
-            return String.class;
-        }
-
-        @Override
-        public String call() {
-            executions++;
-            return result;
-        }
-
-        @Override
-        public Callable<String> reconciler() {
-            return null;
-        }
-    }
-
     /** Fails when any of the calls really ran (a replay must answer them all from the journal). */
-    static void assertNoneExecuted(Call[] calls) {
-        for (Call call : calls) {
-            if (call.executions != 0) {
-                throw new IllegalStateException(call.getId() + " ran " + call.executions + " times during a replay benchmark");
+    static void assertNoneExecuted(CountingCall<String>[] calls) {
+        for (CountingCall<String> call : calls) {
+            if (call.calls.get() != 0) {
+                throw new IllegalStateException(call.getId() + " ran " + call.calls.get() + " times during a replay benchmark");
             }
         }
     }
 
-    /** {@code count} calls {@code call-00000, call-00001, ...} (the ids the Rust store benchmark uses). */
-    static Call[] calls(int count, int resultJsonBytes) {
+    /**
+     * {@code count} calls {@code call-00000, call-00001, ...} (the ids the Rust store benchmark
+     * uses), each returning the same precomputed String: a trivial side effect, and a durable call
+     * of both runtimes (ours and Flink Agents'), so both run the very same calls; each counts how
+     * often it really ran (a replay benchmark checks that it never does).
+     */
+    static CountingCall<String>[] calls(int count, int resultJsonBytes) {
         String result = resultOfJsonSize(resultJsonBytes);
-        Call[] calls = new Call[count];
+        @SuppressWarnings("unchecked")
+        CountingCall<String>[] calls = new CountingCall[count];
         for (int i = 0; i < count; i++) {
-            calls[i] = new Call(String.format("call-%05d", i), result);
+            calls[i] = CountingCall.returning(String.format("call-%05d", i), result);
         }
         return calls;
     }
 
     /** The ActionState of an action that ran {@code calls} through the journal once (their execution counts reset after). */
-    static ActionState recordedState(Call[] calls) throws Exception {
+    static ActionState recordedState(CountingCall<String>[] calls) throws Exception {
         try (DurableExecutionContext journal = new DurableExecutionContext(new ActionState(), null)) {
             RunnerContextImpl runner = new RunnerContextImpl(journal);
-            for (Call call : calls) {
+            for (CountingCall<String> call : calls) {
                 runner.durableExecute(call);
             }
             resetExecutions(calls);
@@ -121,9 +89,9 @@ public final class BenchSupport {
         }
     }
 
-    static void resetExecutions(Call[] calls) {
-        for (Call call : calls) {
-            call.executions = 0;
+    static void resetExecutions(CountingCall<String>[] calls) {
+        for (CountingCall<String> call : calls) {
+            call.calls.set(0);
         }
     }
 
@@ -166,7 +134,7 @@ public final class BenchSupport {
      */
     static final class Recorder implements AutoCloseable {
         private final Persistence persistence;
-        private final Call[] calls;
+        private final CountingCall<String>[] calls;
         private final ActionState initial = initialState();
         private final WholeStatePersister persister = new WholeStatePersister();
         private final NativeActionStateStore store;
@@ -200,7 +168,7 @@ public final class BenchSupport {
             Object last = null;
             try (DurableExecutionContext journal = open()) {
                 RunnerContextImpl runner = new RunnerContextImpl(journal);
-                for (Call call : calls) {
+                for (CountingCall<String> call : calls) {
                     last = runner.durableExecute(call);
                 }
                 journal.markCompleted();

@@ -1,6 +1,6 @@
 package io.durablejournal.bench;
 
-import io.durablejournal.bench.BenchSupport.Call;
+import io.durablejournal.CountingCall;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateSerde;
@@ -25,10 +25,10 @@ final class FlinkAgentsBaseline {
     }
 
     /** The ActionState its RunnerContextImpl records for the calls (their execution counts reset after). */
-    static ActionState recordedState(Call[] calls) throws Exception {
+    static ActionState recordedState(CountingCall<String>[] calls) throws Exception {
         ActionState state = new ActionState(null);
         RunnerContextImpl runner = runner(state, (key, seq, action, event, s) -> {});
-        for (Call call : calls) {
+        for (CountingCall<String> call : calls) {
             runner.durableExecute(call);
         }
         BenchSupport.resetExecutions(calls);
@@ -55,11 +55,11 @@ final class FlinkAgentsBaseline {
      * markCompleted} and the final put; every put serializes the whole state.
      */
     static final class Recorder {
-        private final Call[] calls;
+        private final CountingCall<String>[] calls;
         private final InputEvent event;
         final SerdePersister persister = new SerdePersister();
 
-        Recorder(Call[] calls) {
+        Recorder(CountingCall<String>[] calls) {
             this.calls = calls;
             this.event = new InputEvent("question");
         }
@@ -69,7 +69,7 @@ final class FlinkAgentsBaseline {
             persister.persist(BenchSupport.KEY, 1L, null, event, state);
             RunnerContextImpl runner = runner(state, persister);
             Object last = null;
-            for (Call call : calls) {
+            for (CountingCall<String> call : calls) {
                 last = runner.durableExecute(call);
             }
             state.markCompleted();

@@ -1,5 +1,6 @@
 package io.durablejournal.bench;
 
+import io.durablejournal.CountingCall;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flinkagents.JournalActionStateStore;
 import io.durablejournal.flinkagents.JournaledJavaFunction;
@@ -51,7 +52,7 @@ public class FlinkAgentsOperatorBenchmark {
     private static final long RECOVERED_SEQ = 1;
 
     /** The calls the action makes, read by {@link #action} (one benchmark thread). */
-    private static BenchSupport.Call[] actionCalls;
+    private static CountingCall<String>[] actionCalls;
 
     @Param({"1", "10", "100"})
     public int calls;
@@ -67,11 +68,11 @@ public class FlinkAgentsOperatorBenchmark {
     private Action action;
     private InputEvent event;
     private long seq = RECOVERED_SEQ;
-    private BenchSupport.Call[] recorded;
+    private CountingCall<String>[] recorded;
 
     /** The agent's action: the {@code calls} durable calls. */
     public static void action(Event event, RunnerContext ctx) throws Exception {
-        for (BenchSupport.Call call : actionCalls) {
+        for (CountingCall<String> call : actionCalls) {
             ctx.durableExecute(call);
         }
     }

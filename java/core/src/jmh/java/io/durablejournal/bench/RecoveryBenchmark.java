@@ -4,7 +4,7 @@ import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
-import io.durablejournal.bench.BenchSupport.Call;
+import io.durablejournal.CountingCall;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
@@ -57,7 +57,7 @@ public class RecoveryBenchmark {
     @Param({"100", "10240"})
     public int payloadBytes;
 
-    private Call[] calls;
+    private CountingCall<String>[] calls;
     private ActionState ours;
     private org.apache.flink.agents.runtime.actionstate.ActionState theirs;
     /** Their state as their Kafka store holds it: its ActionStateSerde's bytes. */
@@ -77,7 +77,7 @@ public class RecoveryBenchmark {
         store = ActionStateStores.openFileStore(directory);
         try (DurableExecutionContext journal = store.openContext(BenchSupport.KEY, SEQ, BenchSupport.ACTION, OCCURRENCE, null)) {
             RunnerContextImpl runner = new RunnerContextImpl(journal);
-            for (Call call : calls) {
+            for (CountingCall<String> call : calls) {
                 runner.durableExecute(call);
             }
         }
@@ -184,7 +184,7 @@ public class RecoveryBenchmark {
     @Benchmark
     public void flinkAgents(Blackhole bh) throws Exception {
         org.apache.flink.agents.runtime.context.RunnerContextImpl runner = FlinkAgentsBaseline.runner(theirs, theirPersister);
-        for (Call call : calls) {
+        for (CountingCall<String> call : calls) {
             bh.consume(runner.durableExecute(call));
         }
     }
@@ -199,14 +199,14 @@ public class RecoveryBenchmark {
         org.apache.flink.agents.runtime.actionstate.ActionState stored =
                 org.apache.flink.agents.runtime.actionstate.ActionStateSerde.deserialize(theirsStored);
         org.apache.flink.agents.runtime.context.RunnerContextImpl runner = FlinkAgentsBaseline.runner(stored, theirPersister);
-        for (Call call : calls) {
+        for (CountingCall<String> call : calls) {
             bh.consume(runner.durableExecute(call));
         }
     }
 
     private void replay(DurableExecutionContext journal, Blackhole bh) throws Exception {
         RunnerContextImpl runner = new RunnerContextImpl(journal);
-        for (Call call : calls) {
+        for (CountingCall<String> call : calls) {
             bh.consume(runner.durableExecute(call));
         }
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
-import io.durablejournal.bench.BenchSupport.Call;
+import io.durablejournal.CountingCall;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,7 +44,7 @@ public class ReplayBenchmark {
         @Param({"100", "10240"})
         public int payloadBytes;
 
-        Call[] calls;
+        CountingCall<String>[] calls;
         ActionState recorded;
         byte[][] payloads;
         RunnerContextImpl noContext;
@@ -86,7 +86,7 @@ public class ReplayBenchmark {
     @Benchmark
     public void baselineNoContext(Action action, Blackhole bh) throws Exception {
         RunnerContextImpl runner = action.noContext;
-        for (Call call : action.calls) {
+        for (CountingCall<String> call : action.calls) {
             bh.consume(runner.durableExecute(call));
         }
     }
@@ -103,7 +103,7 @@ public class ReplayBenchmark {
     @Benchmark
     public void replay(Action action, Recovery recovery, Blackhole bh) throws Exception {
         RunnerContextImpl runner = recovery.runner;
-        for (Call call : action.calls) {
+        for (CountingCall<String> call : action.calls) {
             bh.consume(runner.durableExecute(call));
         }
     }

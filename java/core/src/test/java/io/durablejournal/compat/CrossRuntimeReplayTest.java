@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.CallResult;
+import io.durablejournal.CountingCall;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -25,29 +26,29 @@ class CrossRuntimeReplayTest {
 
     /** The action both runtimes run: one call of each kind a journal carries. */
     static final class Action {
-        final DualCall<String> search = DualCall.of("tool-call:search", String.class, () -> "sunny");
-        final DualCall<String> lookup = DualCall.of("tool-call:lookup", String.class, () -> null);
-        final DualCall<String> charge = DualCall.of("tool-call:charge", String.class, () -> {
+        final CountingCall<String> search = CountingCall.of("tool-call:search", String.class, () -> "sunny");
+        final CountingCall<String> lookup = CountingCall.of("tool-call:lookup", String.class, () -> null);
+        final CountingCall<String> charge = CountingCall.of("tool-call:charge", String.class, () -> {
             throw new IllegalArgumentException("card declined");
         });
-        final DualCall<Instant> clock = DualCall.of("tool-call:clock", Instant.class, () -> INSTANT);
-        final DualCall<LocalDate> due = DualCall.of("tool-call:due-date", LocalDate.class, () -> DATE);
-        final DualCall<String> book = new DualCall<>("tool-call:book", String.class, () -> "booking-7", () -> "booking-reconciled");
-        final DualCall<String> email = new DualCall<>("tool-call:send-email", String.class,
+        final CountingCall<Instant> clock = CountingCall.of("tool-call:clock", Instant.class, () -> INSTANT);
+        final CountingCall<LocalDate> due = CountingCall.of("tool-call:due-date", LocalDate.class, () -> DATE);
+        final CountingCall<String> book = new CountingCall<>("tool-call:book", String.class, () -> "booking-7", () -> "booking-reconciled");
+        final CountingCall<String> email = new CountingCall<>("tool-call:send-email", String.class,
                 () -> "message-id-42", () -> "message-id-42 (reconciled)");
-        final DualCall<String> after = DualCall.of("tool-call:after-crash", String.class, () -> "done");
+        final CountingCall<String> after = CountingCall.of("tool-call:after-crash", String.class, () -> "done");
 
-        List<DualCall<?>> calls() {
+        List<CountingCall<?>> calls() {
             return Arrays.asList(search, lookup, charge, clock, due, book, email, after);
         }
 
         /** Runs the calls in order: each outcome is its value or "threw Class: message"; a crash ends the run. */
         List<Object> run(JournalRuntime runtime) {
             List<Object> outcomes = new ArrayList<>();
-            for (DualCall<?> call : calls()) {
+            for (CountingCall<?> call : calls()) {
                 try {
                     outcomes.add(runtime.durableExecute(call));
-                } catch (DualCall.Crash crash) {
+                } catch (CountingCall.Crash crash) {
                     outcomes.add("crashed");
                     break;
                 } catch (Exception e) {
@@ -71,7 +72,7 @@ class CrossRuntimeReplayTest {
 
         /** Every call ran exactly once over both runs, and only the interrupted one was reconciled. */
         void assertNothingRecordedRanAgain() {
-            for (DualCall<?> call : calls()) {
+            for (CountingCall<?> call : calls()) {
                 assertEquals(1, call.calls.get(), call.id + " ran");
                 assertEquals(call == email ? 1 : 0, call.reconciles.get(), call.id + " reconciled");
             }

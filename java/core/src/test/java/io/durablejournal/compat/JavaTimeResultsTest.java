@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.durablejournal.ActionStateSerde;
+import io.durablejournal.CountingCall;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -127,7 +128,7 @@ class JavaTimeResultsTest {
         }
 
         private static byte[] record(JournalRuntime.Factory runtime, Object value) throws Exception {
-            DualCall<Object> call = call(value);
+            CountingCall<Object> call = call(value);
             try (JournalRuntime recorder = runtime.open(null)) {
                 assertEquals(value, recorder.durableExecute(call));
                 return recorder.persistedJson();
@@ -135,7 +136,7 @@ class JavaTimeResultsTest {
         }
 
         static Object replay(JournalRuntime.Factory runtime, byte[] journal, Object value) throws Exception {
-            DualCall<Object> call = call(value);
+            CountingCall<Object> call = call(value);
             try (JournalRuntime replayer = runtime.open(journal)) {
                 Object replayed = replayer.durableExecute(call);
                 assertEquals(0, call.calls.get(), "a recorded call runs again");
@@ -145,9 +146,9 @@ class JavaTimeResultsTest {
 
         /** Decoded as the value's class; a region ZoneId as ZoneId (its class is not public). */
         @SuppressWarnings("unchecked")
-        private static DualCall<Object> call(Object value) {
+        private static CountingCall<Object> call(Object value) {
             Class<?> type = value instanceof ZoneId ? ZoneId.class : value.getClass();
-            return DualCall.of("tool-call:time", (Class<Object>) type, () -> value);
+            return CountingCall.of("tool-call:time", (Class<Object>) type, () -> value);
         }
 
         private static byte[] payload(byte[] journal) {

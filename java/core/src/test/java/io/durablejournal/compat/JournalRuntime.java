@@ -2,6 +2,7 @@ package io.durablejournal.compat;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
+import io.durablejournal.CountingCall;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 
@@ -11,7 +12,7 @@ import io.durablejournal.RunnerContextImpl;
  * (as Flink Agents' Kafka store does on every persist).
  */
 interface JournalRuntime extends AutoCloseable {
-    <T> T durableExecute(DualCall<T> call) throws Exception;
+    <T> T durableExecute(CountingCall<T> call) throws Exception;
 
     /** The last state handed to the persister (or the loaded one), serialized by this runtime. */
     byte[] persistedJson();
@@ -38,7 +39,7 @@ interface JournalRuntime extends AutoCloseable {
         }
 
         @Override
-        public <T> T durableExecute(DualCall<T> call) throws Exception {
+        public <T> T durableExecute(CountingCall<T> call) throws Exception {
             return runner.durableExecute(call);
         }
 
@@ -74,7 +75,7 @@ interface JournalRuntime extends AutoCloseable {
         }
 
         @Override
-        public <T> T durableExecute(DualCall<T> call) throws Exception {
+        public <T> T durableExecute(CountingCall<T> call) throws Exception {
             return runner.durableExecute(call);
         }
 

@@ -1,7 +1,9 @@
 package io.durablejournal.demo;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -12,25 +14,34 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
 
 /**
- * A replayable stream of {@code count} requests, {@code req-00} ... (users {@code user-<i/4>}: four
- * consecutive requests share a user, so one key sees several sequence numbers). Its position is
- * checkpointed, so after a restore it replays every request after the checkpoint.
+ * A replayable stream of {@code count} requests, {@code req-00} ... (by default {@link #request}:
+ * users {@code user-<i/4>}, so four consecutive requests share a user and one key sees several
+ * sequence numbers). Its position is checkpointed, so after a restore it replays every request
+ * after the checkpoint. Both operators' demo jobs read it.
  *
  * <p>It stages a failover deterministically, with no timing assumptions: before emitting request
  * {@code gateAt} it waits until a checkpoint that covers every earlier request has completed
- * (notified through {@link #notifyCheckpointComplete}); then it emits requests {@code gateAt}
- * through {@code burstEnd} under one hold of the checkpoint lock, so no checkpoint barrier falls
- * between them, and then waits again, for a checkpoint that covers the burst, before emitting
- * anything else. A crash while processing {@code burstEnd} therefore restores exactly the first
- * checkpoint: requests {@code gateAt .. burstEnd-1} completed after it (their answers are in the
- * journal store), {@code burstEnd} was in flight, and no later request had been emitted.
+ * (notified through {@link #notifyCheckpointComplete}; what "covers" means beyond the position is
+ * the run's {@link FailoverStaging}); then it emits requests {@code gateAt} through {@code
+ * burstEnd} under one hold of the checkpoint lock, so no checkpoint barrier falls between them,
+ * and then waits again, for a checkpoint that covers the burst, before emitting anything else. A
+ * crash while processing {@code burstEnd} therefore restores exactly the first checkpoint:
+ * requests {@code gateAt .. burstEnd-1} completed after it (their answers are in the journal
+ * store), {@code burstEnd} was in flight, and no later request had been emitted. A negative
+ * {@code gateAt} stages nothing. Waits are on monitors, woken by checkpoints and {@link
+ * #cancel()}; nothing sleeps.
  */
-public class RequestSource implements SourceFunction<Request>, CheckpointedFunction, CheckpointListener {
+public class RequestSource<R extends Request> implements SourceFunction<R>, CheckpointedFunction, CheckpointListener {
     private static final long serialVersionUID = 1L;
 
+    /** Request {@code i} of a run (serializable: Flink ships the source to its task). */
+    public interface Numbering<R> extends IntFunction<R>, java.io.Serializable {}
+
+    private final Numbering<R> numbering;
     private final int count;
     private final int gateAt;
     private final int burstEnd;
+    private final FailoverStaging staging;
 
     private transient ListState<Integer> positionState;
     private transient Object gate;
@@ -40,14 +51,21 @@ public class RequestSource implements SourceFunction<Request>, CheckpointedFunct
     private volatile int position;
     private volatile boolean running = true;
 
+    /** Our operator's source: {@link #request} numbering, {@link FailoverStaging#CHECKPOINTS_ONLY}. */
+    public static RequestSource<Request> of(int count, int gateAt, int burstEnd) {
+        return new RequestSource<>(RequestSource::request, count, gateAt, burstEnd, FailoverStaging.CHECKPOINTS_ONLY);
+    }
+
     /** @param gateAt negative: no gate (requests are emitted as fast as they are taken) */
-    public RequestSource(int count, int gateAt, int burstEnd) {
+    public RequestSource(Numbering<R> numbering, int count, int gateAt, int burstEnd, FailoverStaging staging) {
         if (gateAt >= 0 && (burstEnd < gateAt || burstEnd >= count)) {
             throw new IllegalArgumentException("need gateAt <= burstEnd < count: " + gateAt + ", " + burstEnd + ", " + count);
         }
+        this.numbering = numbering;
         this.count = count;
         this.gateAt = gateAt;
         this.burstEnd = burstEnd;
+        this.staging = staging;
     }
 
     public static Request request(int i) {
@@ -56,6 +74,11 @@ public class RequestSource implements SourceFunction<Request>, CheckpointedFunct
 
     public static String requestId(int i) {
         return String.format("req-%02d", i);
+    }
+
+    /** False once cancelled. */
+    public boolean isRunning() {
+        return running;
     }
 
     @Override
@@ -71,28 +94,32 @@ public class RequestSource implements SourceFunction<Request>, CheckpointedFunct
     }
 
     @Override
-    public void run(SourceContext<Request> ctx) throws Exception {
+    public void run(SourceContext<R> ctx) throws Exception {
         while (running && position < count) {
-            if (position == gateAt) {
+            if (position == gateAt && staging.gateActive()) {
                 if (!awaitCheckpointCovering(gateAt)) {
                     return;
                 }
                 synchronized (ctx.getCheckpointLock()) {
                     while (position <= burstEnd) {
-                        ctx.collect(request(position));
-                        position++;
+                        emitNext(ctx);
                     }
+                    staging.afterBurst(this);
                 }
                 if (!awaitCheckpointCovering(burstEnd + 1)) {
                     return;
                 }
             } else {
                 synchronized (ctx.getCheckpointLock()) {
-                    ctx.collect(request(position));
-                    position++;
+                    emitNext(ctx);
                 }
             }
         }
+    }
+
+    private void emitNext(SourceContext<R> ctx) {
+        ctx.collect(numbering.apply(position));
+        position++;
     }
 
     private boolean awaitCheckpointCovering(int target) throws InterruptedException {
@@ -107,9 +134,11 @@ public class RequestSource implements SourceFunction<Request>, CheckpointedFunct
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         // Called under the checkpoint lock: position is consistent with what was emitted.
-        positionState.update(java.util.Collections.singletonList(position));
+        positionState.update(Collections.singletonList(position));
         synchronized (gate) {
-            positionAtCheckpoint.put(context.getCheckpointId(), position);
+            if (staging.snapshotCovers(position)) {
+                positionAtCheckpoint.put(context.getCheckpointId(), position);
+            }
         }
     }
 
@@ -135,5 +164,6 @@ public class RequestSource implements SourceFunction<Request>, CheckpointedFunct
                 gate.notifyAll();
             }
         }
+        staging.cancelled();
     }
 }

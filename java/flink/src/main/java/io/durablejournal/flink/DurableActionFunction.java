@@ -78,14 +78,12 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     private DivergencePolicy divergencePolicy = DivergencePolicy.WARN;
 
     private transient DurableActionRunner<IN, OUT> runner;
-    private transient ActionStateStore store;
-    private transient RecoveryMarkerState recoveryMarkers;
+    /** The store, its recovery markers and the completed records to prune when a checkpoint completes. */
+    private transient SubtaskJournal<K> journal;
     private transient ValueState<Long> nextSeq;
     /** The incarnation of this subtask that last saw the key; see {@link #pruneAfterRestart}. */
     private transient ValueState<Long> keySeenBy;
     private transient long incarnation;
-    /** Completed records, pruned when a checkpoint taken after them completes. */
-    private transient PruneSchedule<K> prunes;
     private transient DurableActionRunner.Counters counters;
 
     /**
@@ -128,13 +126,8 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        recoveryMarkers = RecoveryMarkerState.register(context.getOperatorStateStore(), storeFactory);
-        if (storeFactory == null) {
-            return;
-        }
-        // Checks the store against the restored markers, or refuses entries of an earlier run on
-        // a fresh start (see DurableActionRunner.openStore).
-        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers);
+        // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
+        journal = SubtaskJournal.initialize(context, getRuntimeContext(), storeFactory, false);
     }
 
     @Override
@@ -142,9 +135,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         nextSeq = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-next-seq", Types.LONG));
         keySeenBy = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-key-seen-by", Types.LONG));
         incarnation = ThreadLocalRandom.current().nextLong();
-        // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
-        prunes = new PruneSchedule<>(false);
-        counters = new DurableActionRunner.Counters(getRuntimeContext(), store);
+        counters = journal.openCounters(getRuntimeContext());
         runner = new DurableActionRunner<>(actionName, action, outputClass, divergencePolicy);
     }
 
@@ -153,8 +144,9 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         K key = ctx.getCurrentKey();
         Long stored = nextSeq.value();
         long seq = stored == null ? 0 : stored;
+        ActionStateStore store = journal.store();
         if (store != null) {
-            pruneAfterRestart(key, seq);
+            pruneAfterRestart(store, key, seq);
         }
         DurableActionRunner.Tally tally = new DurableActionRunner.Tally();
         List<OUT> outputs;
@@ -167,7 +159,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
             out.collect(output);
         }
         if (store != null) {
-            prunes.add(key, seq);
+            journal.prunes().add(key, seq);
         }
         nextSeq.update(seq + 1);
     }
@@ -178,7 +170,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
      * belongs to a record that checkpoint covers, which Flink never replays: pruned here, in case
      * the notification that would have pruned it was lost to the failure.
      */
-    private void pruneAfterRestart(K key, long seq) throws Exception {
+    private void pruneAfterRestart(ActionStateStore store, K key, long seq) throws Exception {
         Long seenBy = keySeenBy.value();
         if (seenBy != null && seenBy == incarnation) {
             return;
@@ -191,29 +183,18 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        recoveryMarkers.snapshot(store, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
-        if (store == null) {
-            return;
-        }
-        prunes.snapshot(context.getCheckpointId());
+        journal.snapshot(context.getCheckpointId(), getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        if (store == null) {
-            return;
-        }
-        prunes.checkpointCompleted(checkpointId, store);
+        journal.checkpointCompleted(checkpointId);
     }
 
     @Override
     public void close() throws Exception {
-        if (store != null) {
-            if (counters != null) {
-                counters.storeClosing();
-            }
-            SubtaskStores.close(store);
-            store = null;
+        if (journal != null) {
+            journal.close();
         }
     }
 

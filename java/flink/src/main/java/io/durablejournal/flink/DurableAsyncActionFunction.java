@@ -99,8 +99,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient RuntimeContext taskContext;
     private transient DurableActionRunner<IN, OUT> runner;
     private transient DurableActionRunner.Counters counters;
-    private transient ActionStateStore store;
-    private transient RecoveryMarkerState recoveryMarkers;
+    /** The store, its recovery markers and the records confirmed emitted, pruned when a checkpoint taken after that completes. */
+    private transient SubtaskJournal<K> journal;
     /** Entries (key, largest sequence number) confirmed emitted and not pruned yet at the snapshot. */
     private transient ListState<Tuple2<K, Long>> prunableState;
     private transient ExecutorService executor;
@@ -112,8 +112,6 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private transient long nextOrdinal;
     /** Records handed to the executor and not yet confirmed emitted, in ordinal order. */
     private transient ArrayDeque<Invocation<K>> unconfirmed;
-    /** Records confirmed emitted, pruned when a checkpoint taken after that completes. */
-    private transient PruneSchedule<K> prunes;
 
     DurableAsyncActionFunction(String pipeline, String actionName, AgentAction<IN, OUT> action, TypeInformation<OUT> outputType,
             TypeInformation<K> keyType, ActionStateStoreFactory storeFactory, int maxInFlight, DivergencePolicy divergencePolicy) {
@@ -143,7 +141,6 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        recoveryMarkers = RecoveryMarkerState.register(context.getOperatorStateStore(), storeFactory);
         // Entry by entry when rescalable: a rescaled restore may run older records of a key in other subtasks.
         boolean pruneEntryByEntry = storeFactory != null && storeFactory.restoresAtAnyParallelism();
         // Union state when rescalable: after a rescale the owner of each key gets its prunable entries.
@@ -154,22 +151,18 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ? context.getOperatorStateStore().getUnionListState(prunable)
                 : context.getOperatorStateStore().getListState(prunable);
         unconfirmed = new ArrayDeque<>();
-        prunes = new PruneSchedule<>(pruneEntryByEntry);
-        if (storeFactory == null) {
-            return;
-        }
-        store = DurableActionRunner.openStore(storeFactory, getRuntimeContext(), context.isRestored(), recoveryMarkers);
-        if (context.isRestored()) {
+        journal = SubtaskJournal.initialize(context, getRuntimeContext(), storeFactory, pruneEntryByEntry);
+        if (journal.store() != null && context.isRestored()) {
             // Emitted before the restored checkpoint, so never replayed from it: their prune may
             // have been lost with the failure.
-            prunes.pruneNow(prunableState.get(), store);
+            journal.prunes().pruneNow(prunableState.get(), journal.store());
         }
     }
 
     @Override
     public void open(OpenContext openContext) throws Exception {
         runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass(), divergencePolicy);
-        counters = new DurableActionRunner.Counters(taskContext, store);
+        counters = journal.openCounters(taskContext);
         ledger = EmissionLedger.acquire(pipeline, getRuntimeContext());
         lastOfKey = new ConcurrentHashMap<>();
         executor = Executors.newFixedThreadPool(maxInFlight, threads(getRuntimeContext()));
@@ -192,29 +185,29 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     public void asyncInvoke(Sequenced<K, IN> record, ResultFuture<Either<OUT, Long>> result) {
         long ordinal = nextOrdinal++;
         K key = record.key();
+        // Read once: a thread still running after close() must fail on the closed store, never
+        // find no store and run its calls without a journal.
+        ActionStateStore store = journal.store();
         if (store != null) {
             collectConfirmed();
             unconfirmed.addLast(new Invocation<>(ordinal, key, record.seq()));
         }
-        // Read once: a thread still running after close() must fail on the closed store, never
-        // find no store and run its calls without a journal.
-        ActionStateStore journal = store;
         CompletableFuture<Boolean> previous = lastOfKey.get(key);
         CompletableFuture<Boolean> mine = (previous != null ? previous : CompletableFuture.completedFuture(true))
                 .handleAsync((previousSucceeded, previousError) -> previousError == null && previousSucceeded
-                        ? runAndComplete(journal, record, ordinal, result)
+                        ? runAndComplete(store, record, ordinal, result)
                         : refuse(record, result), executor);
         lastOfKey.put(key, mine);
         mine.whenComplete((succeeded, error) -> lastOfKey.remove(key, mine));
     }
 
     /** Runs one record on an executor thread and completes its result; true when it succeeded. */
-    private boolean runAndComplete(ActionStateStore journal, Sequenced<K, IN> record, long ordinal,
+    private boolean runAndComplete(ActionStateStore store, Sequenced<K, IN> record, long ordinal,
             ResultFuture<Either<OUT, Long>> result) {
         DurableActionRunner.Tally tally = new DurableActionRunner.Tally();
         List<OUT> outputs;
         try {
-            outputs = runner.run(journal, record.key(), record.seq(), record.input(), tally);
+            outputs = runner.run(store, record.key(), record.seq(), record.input(), tally);
         } catch (Throwable failure) {
             complete(result, () -> {
                 counters.add(tally);
@@ -269,33 +262,28 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         long through = ledger.confirmedThrough();
         while (!unconfirmed.isEmpty() && unconfirmed.peekFirst().ordinal <= through) {
             Invocation<K> emitted = unconfirmed.pollFirst();
-            prunes.add(emitted.key, emitted.seq);
+            journal.prunes().add(emitted.key, emitted.seq);
         }
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        recoveryMarkers.snapshot(store, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
-        if (store == null) {
-            prunableState.clear();
-            return;
+        if (journal.store() != null) {
+            // Called on the task thread right before the async operator writes its queue to the
+            // same checkpoint, so what is confirmed here is not in that queue.
+            collectConfirmed();
         }
-        // Called on the task thread right before the async operator writes its queue to the same
-        // checkpoint, so what is confirmed here is not in that queue.
-        collectConfirmed();
-        prunes.snapshot(context.getCheckpointId());
-        prunableState.update(prunes.pending());
+        journal.snapshot(context.getCheckpointId(), getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+        // Empty without a journal: nothing is ever prunable then.
+        prunableState.update(journal.prunes().pending());
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        if (store == null) {
-            return;
-        }
         // A key's later records in this subtask (in flight or not started) have larger sequence
         // numbers: the output is ordered and the key's records run in order. After a rescale an
         // older record of the key may still run in another subtask: then each entry goes alone.
-        prunes.checkpointCompleted(checkpointId, store);
+        journal.checkpointCompleted(checkpointId);
     }
 
     @Override
@@ -313,12 +301,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
                 ledger.release();
                 ledger = null;
             }
-            if (store != null) {
-                if (counters != null) {
-                    counters.storeClosing();
-                }
-                SubtaskStores.close(store);
-                store = null;
+            if (journal != null) {
+                journal.close();
             }
         }
     }

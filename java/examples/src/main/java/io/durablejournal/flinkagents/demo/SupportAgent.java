@@ -1,6 +1,7 @@
 package io.durablejournal.flinkagents.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.demo.SideEffectLog;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
@@ -14,7 +15,7 @@ import org.apache.flink.agents.api.context.RunnerContext;
  * {@link #draft} answers an input with a chat-like call and sends a {@value #DRAFT_EVENT} event;
  * {@link #resolve} makes two tool calls and sends the answer as an {@code OutputEvent}. Each call
  * goes through {@code ctx.durableExecute} and appends its side effect to a file
- * ({@link SideEffects}); its result says how many times it has run ({@code (run 1)} when it ran
+ * ({@link SideEffectLog}); its result says how many times it has run ({@code (run 1)} when it ran
  * once), so an answer built from a call that ran twice is visibly wrong.
  *
  * <p>The run's {@link Staging} (named by the agent configuration's {@value #RUN_ID}) counts what
@@ -47,7 +48,7 @@ public class SupportAgent extends Agent {
         SupportRequest request = JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
         Staging staging = staging(ctx);
         staging.actionStarted("draft", SupportAgent.class.getClassLoader());
-        String draft = call(ctx, staging, request.id, CHAT, "draft for '" + request.question + "'");
+        String draft = call(ctx, staging, request.id, CHAT, "draft for '" + request.text + "'");
         Event drafted = new Event(DRAFT_EVENT);
         drafted.setAttr("requestId", request.id);
         drafted.setAttr("user", request.user);
@@ -72,7 +73,7 @@ public class SupportAgent extends Agent {
 
     /** The answer a request gets when each of its calls ran exactly once. */
     public static String expectedAnswer(SupportRequest request) {
-        return answer(request.id, "draft for '" + request.question + "' (run 1)", "account of " + request.user + " (run 1)",
+        return answer(request.id, "draft for '" + request.text + "' (run 1)", "account of " + request.user + " (run 1)",
                 "ticket for " + request.id + " (run 1)");
     }
 
@@ -97,7 +98,7 @@ public class SupportAgent extends Agent {
 
             @Override
             public String call() throws Exception {
-                int run = SideEffects.record(sideEffects, requestId, callId);
+                int run = SideEffectLog.record(sideEffects, requestId, callId);
                 staging.callExecuted();
                 return result + " (run " + run + ")";
             }

@@ -1,5 +1,7 @@
 package io.durablejournal.flinkagents.demo;
 
+import io.durablejournal.demo.FailoverStaging;
+import io.durablejournal.demo.RequestSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +22,8 @@ public final class Staging {
 
     /** The request whose second action crashes once, after its first tool call; null for none. */
     final String crashRequestId;
+    /** Its index: the requests below it are answered before it crashes. */
+    private final int crashIndex;
     /** Runs right before the crash; null: nothing. */
     private final Runnable atCrash;
 
@@ -31,8 +35,10 @@ public final class Staging {
     private final List<String> sinkReceived = Collections.synchronizedList(new ArrayList<>());
     private boolean crashInjected;
 
-    Staging(String crashRequestId, Runnable atCrash) {
-        this.crashRequestId = crashRequestId;
+    /** @param crashIndex the request that crashes once; negative: none */
+    Staging(int crashIndex, Runnable atCrash) {
+        this.crashIndex = crashIndex;
+        this.crashRequestId = crashIndex >= 0 ? SupportRequest.id(crashIndex) : null;
         this.atCrash = atCrash;
     }
 
@@ -77,6 +83,9 @@ public final class Staging {
     /** The request's final action sent its answer. */
     public void answered(String requestId) {
         answered.add(requestId);
+        synchronized (this) {
+            notifyAll();
+        }
     }
 
     /** Whether every request below {@code index} has been answered (by this or an earlier attempt). */
@@ -100,10 +109,21 @@ public final class Staging {
         }
     }
 
-    /** True once, for the crash request, after running the {@code atCrash} hook: the caller throws. */
-    public synchronized boolean crashNow(String requestId) {
+    /**
+     * True once, for the crash request, after running the {@code atCrash} hook: the caller throws.
+     * It first waits until every earlier request is answered: those of the other subtask run in
+     * parallel with the crash request, and the story (what the checkpoint covers, what completed
+     * after it, the one action interrupted) must not depend on which subtask is faster. Earlier
+     * requests of the crash request's own subtask are answered already (the operator runs a
+     * subtask's actions on one thread, in the order their inputs came), so this never waits on
+     * its own thread.
+     */
+    public synchronized boolean crashNow(String requestId) throws InterruptedException {
         if (crashInjected || !requestId.equals(crashRequestId)) {
             return false;
+        }
+        while (!answeredBelow(crashIndex)) {
+            wait();
         }
         crashInjected = true;
         if (atCrash != null) {
@@ -121,7 +141,7 @@ public final class Staging {
      * crash is planned. (Released at the crash itself, the source would race the failover: a
      * request emitted then could run on the other subtask before it is cancelled.)
      */
-    synchronized void holdUntilCancelled(RequestSource source) throws InterruptedException {
+    synchronized void holdUntilCancelled(RequestSource<?> source) throws InterruptedException {
         while (crashRequestId != null && source.isRunning()) {
             wait();
         }
@@ -146,5 +166,38 @@ public final class Staging {
     int actionRuns(String action) {
         AtomicInteger runs = actionRuns.get(action);
         return runs == null ? 0 : runs.get();
+    }
+
+    /**
+     * The run's part in {@link RequestSource}'s staged failover, found by run id in the task's
+     * JVM: the gate stages only before the crash (after the restore the requests flow); a
+     * checkpoint covers the requests only once they are answered (Flink Agents' operator keeps an
+     * action's follow-up events in its state across a barrier); after the burst the source holds
+     * the checkpoint lock until the failover cancels it.
+     */
+    static FailoverStaging failover(String runId) {
+        return new FailoverStaging() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public boolean gateActive() {
+                return !of(runId).crashInjected();
+            }
+
+            @Override
+            public boolean snapshotCovers(int position) {
+                return of(runId).answeredBelow(position);
+            }
+
+            @Override
+            public void afterBurst(RequestSource<?> source) throws InterruptedException {
+                of(runId).holdUntilCancelled(source);
+            }
+
+            @Override
+            public void cancelled() {
+                of(runId).wakeUp();
+            }
+        };
     }
 }

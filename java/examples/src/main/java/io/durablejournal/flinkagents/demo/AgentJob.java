@@ -1,13 +1,16 @@
 package io.durablejournal.flinkagents.demo;
 
+import io.durablejournal.demo.DemoJobs;
+import io.durablejournal.demo.JobOutcome;
+import io.durablejournal.demo.JobSettings;
+import io.durablejournal.demo.RequestSource;
+import io.durablejournal.demo.UserKey;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flinkagents.DurableAgents;
 import io.durablejournal.flinkagents.MethodByReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,24 +24,21 @@ import org.apache.flink.agents.runtime.CompileUtils;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.legacy.SinkFunction;
-import org.apache.flink.util.CloseableIterator;
 
 /**
- * The demo job: {@link RequestSource} → keyed by user → {@link SupportAgent} on Flink Agents'
- * operator (parallelism {@link Settings#parallelism}) → collected answers: exactly once with
- * checkpointing (Flink's collect sink), else every answer the sink saw, repeats included.
- * With the journal the operator comes from {@link DurableAgents} over file stores; without it,
- * from Flink Agents' {@code CompileUtils} (no store, as a Flink Agents job without Kafka runs).
+ * The demo job on Flink Agents' own operator: {@link RequestSource} ({@link SupportRequest}s) →
+ * keyed by user → {@link SupportAgent} on Flink Agents' operator (parallelism {@code
+ * settings.parallelism}) → collected answers: exactly once with checkpointing (Flink's collect
+ * sink), else every answer the sink saw, repeats included. With the journal the operator comes
+ * from {@link DurableAgents} over file stores; without it, from Flink Agents' {@code CompileUtils}
+ * (no store, as a Flink Agents job without Kafka runs). (The same story on durable-journal's own
+ * operator: {@link io.durablejournal.demo.AgentJob}.)
  */
 public final class AgentJob {
     private static final String JOB_NAME = "durable-journal on Flink Agents";
@@ -47,17 +47,8 @@ public final class AgentJob {
 
     private AgentJob() {}
 
-    /** What to run. */
-    public static final class Settings {
-        public int requests = 12;
-        /** The gate (see {@link RequestSource}); negative: none. */
-        public int gateAt = 5;
-        /** The request that crashes once after its first tool call; negative: none. */
-        public int crashAt = 7;
-        public int parallelism = 2;
-        public boolean journal = true;
-        /** Side-effect file and (by default) the stores live here. */
-        public Path workDir;
+    /** What to run (the crashing request's {@code resolve} crashes once after its first tool call). */
+    public static final class Settings extends JobSettings {
         /** Null: file stores under {@link #storeDir()}. */
         public ActionStateStoreFactory stores;
         /**
@@ -66,93 +57,44 @@ public final class AgentJob {
          */
         public Runnable atCrash;
 
-        public Path sideEffectFile() {
-            return workDir.resolve("side-effects.log");
-        }
-
-        public Path storeDir() {
-            return workDir.resolve("store");
-        }
-
         ActionStateStoreFactory storeFactory() {
             return stores != null ? stores : ActionStateStoreFactory.fileStores(storeDir().toString());
         }
     }
 
     /** What a run did. */
-    public static final class Outcome {
-        /** The answers the sink received, sorted. */
-        public final List<String> answers;
-        /** How many times each call ran, by {@code <requestId>/<call>}. */
-        public final Map<String, Integer> sideEffects;
-        public final boolean crashed;
+    public static final class Outcome extends JobOutcome {
         public final int callsRequested;
         public final int callsExecuted;
         public final int draftRuns;
         public final int resolveRuns;
         /** The class loaders the agent's actions ran in. */
         public final Set<String> agentLoaders;
-        /** Completed actions re-emitted from the store after the failover, without running (journal only). */
-        public final long actionsReemitted;
-        /** Interrupted actions that ran again over their journal (journal only). */
-        public final long actionsResumed;
-        public final long wallMillis;
 
-        Outcome(List<String> answers, Map<String, Integer> sideEffects, Staging staging, JobExecutionResult result,
-                long wallMillis) {
-            this.answers = answers;
-            this.sideEffects = sideEffects;
-            this.crashed = staging.crashInjected();
+        Outcome(DemoJobs.Finished run, Settings settings, Staging staging) throws java.io.IOException {
+            super(run, SideEffects.counts(settings.sideEffectFile()), staging.crashInjected(),
+                    DurableAgents.ACC_ACTIONS_REEMITTED, DurableAgents.ACC_ACTIONS_RESUMED);
             this.callsRequested = staging.callsRequested();
             this.callsExecuted = staging.callsExecuted();
             this.draftRuns = staging.actionRuns("draft");
             this.resolveRuns = staging.actionRuns("resolve");
             this.agentLoaders = new TreeSet<>(staging.agentLoaders());
-            this.actionsReemitted = accumulator(result, DurableAgents.ACC_ACTIONS_REEMITTED);
-            this.actionsResumed = accumulator(result, DurableAgents.ACC_ACTIONS_RESUMED);
-            this.wallMillis = wallMillis;
-        }
-
-        private static long accumulator(JobExecutionResult result, String name) {
-            Object value = result.getAccumulatorResult(name);
-            return value == null ? 0 : ((Number) value).longValue();
         }
 
         /** Calls answered from the journal instead of running. */
         public int callsReplayed() {
             return callsRequested - callsExecuted;
         }
-
-        /** Executions beyond the first, summed over all calls. */
-        public int duplicateSideEffects() {
-            int duplicates = 0;
-            for (int n : sideEffects.values()) {
-                duplicates += n - 1;
-            }
-            return duplicates;
-        }
     }
 
     /** Checkpointing every {@code interval} (null: none) and up to 3 restarts, 50 ms apart. */
     public static Configuration flinkConfiguration(Duration interval) {
-        Configuration conf = new Configuration();
-        if (interval != null) {
-            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
-        }
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(50));
-        return conf;
+        return DemoJobs.flinkConfiguration(interval);
     }
 
     /** The answers of requests {@code 0 .. requests-1} when each call ran exactly once, sorted. */
     public static List<String> expectedAnswers(int requests) {
-        List<String> expected = new ArrayList<>();
-        for (int i = 0; i < requests; i++) {
-            expected.add(SupportAgent.expectedAnswer(SupportRequest.number(i)));
-        }
-        Collections.sort(expected);
-        return expected;
+        return DemoJobs.expectedAnswers(requests, i -> SupportAgent.expectedAnswer(SupportRequest.number(i)));
     }
 
     /** The agent's plan for a run: its {@link Staging} and side-effect file come in the agent configuration. */
@@ -168,15 +110,14 @@ public final class AgentJob {
         Objects.requireNonNull(settings.workDir, "settings.workDir");
         Files.createDirectories(settings.workDir);
         String runId = UUID.randomUUID().toString();
-        Staging staging = new Staging(settings.crashAt >= 0 ? SupportRequest.id(settings.crashAt) : null, settings.atCrash);
+        Staging staging = new Staging(settings.crashAt, settings.atCrash);
         Staging.register(runId, staging);
         try {
             long started = System.nanoTime();
             env.setParallelism(settings.parallelism);
-            int burstEnd = settings.crashAt >= 0 ? settings.crashAt : settings.gateAt;
             KeyedStream<SupportRequest, String> requests = env
-                    .addSource(new RequestSource(runId, settings.requests, settings.gateAt, burstEnd), "requests",
-                            Types.POJO(SupportRequest.class))
+                    .addSource(new RequestSource<>(SupportRequest::number, settings.requests, settings.gateAt,
+                            settings.burstEnd(), Staging.failover(runId)), "requests", Types.POJO(SupportRequest.class))
                     .setParallelism(1)
                     .uid("requests")
                     .keyBy(new ByUser(), Types.STRING);
@@ -195,36 +136,24 @@ public final class AgentJob {
                         (SingleOutputStreamOperator<Object>) CompileUtils.connectToAgent(requests, plan);
                 answers = outputs.setParallelism(settings.parallelism).uid(AGENT_UID).map(new AsText(), Types.STRING);
             }
-            List<String> collected = new ArrayList<>();
-            JobExecutionResult result;
+            DemoJobs.Finished run;
             if (env.getCheckpointConfig().isCheckpointingEnabled()) {
-                try (CloseableIterator<String> results = answers.collectAsync()) {
-                    JobClient client = env.executeAsync(JOB_NAME);
-                    results.forEachRemaining(collected::add);
-                    result = client.getJobExecutionResult().get();
-                }
+                run = DemoJobs.collectToEnd(env, answers, JOB_NAME, started);
             } else {
                 // Flink's collect sink gives up on a restart without checkpoints.
                 answers.addSink(new ToStaging(runId)).setParallelism(1);
-                result = env.execute(JOB_NAME);
-                collected.addAll(staging.answers());
+                JobExecutionResult result = env.execute(JOB_NAME);
+                run = new DemoJobs.Finished(staging.answers(), result, started);
             }
-            Collections.sort(collected);
-            long wallMillis = (System.nanoTime() - started) / 1_000_000;
-            return new Outcome(collected, SideEffects.counts(settings.sideEffectFile()), staging, result, wallMillis);
+            return new Outcome(run, settings, staging);
         } finally {
             Staging.unregister(runId);
         }
     }
 
     /** Keys requests by user. */
-    public static final class ByUser implements KeySelector<SupportRequest, String> {
+    public static final class ByUser extends UserKey<SupportRequest> {
         private static final long serialVersionUID = 1L;
-
-        @Override
-        public String getKey(SupportRequest request) {
-            return request.user;
-        }
     }
 
     /** Hands each answer to the run's {@link Staging}. */
