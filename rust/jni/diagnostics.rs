@@ -29,10 +29,17 @@ pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_panicWith<'l>(mu
 
 /// The ABI version `io.durablejournal.internal.NativeLibrary` checks at load
 /// time, so a stale library left on java.library.path is refused with a
-/// clear message.
+/// clear message. It is called right after the library is loaded, from the
+/// core jar's class loader: the classes the boundary uses are bound here,
+/// once per load (see [`super::classes`]), so a jar that lacks one fails its
+/// load naming it.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_internal_NativeLibrary_abiVersion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jint {
-    env.with_env(|_| -> BridgeResult<jint> { Ok(crate::ABI_VERSION) }).resolve::<ThrowJavaException>()
+    env.with_env(|env| -> BridgeResult<jint> {
+        super::classes::classes(env)?;
+        Ok(crate::ABI_VERSION)
+    })
+    .resolve::<ThrowJavaException>()
 }
 
 /// How many native objects (journals, stores, execution identities) Java

@@ -3,14 +3,16 @@
 //! begin/complete pair that runs the §2.2/§2.3 decision tables in Rust.
 
 use jni::objects::{JBooleanArray, JByteArray, JClass, JObject, JObjectArray};
+use jni::signature::{JavaType, Primitive};
 use jni::sys::{jboolean, jint, jlong};
-use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue};
+use jni::{Env, EnvUnowned, JValue};
 
+use super::classes::classes;
 use super::handle::{self, Borrowed};
-use super::{byte_array_or_null, for_each_element, index_arg, object_array, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
+use super::{byte_array_or_null, for_each_element, index_arg, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::journal::{CallStep, DivergencePolicy, Journal, JournalChange, Persister};
-use crate::model::{ActionState, CallResult, JsonString};
+use crate::model::{ActionState, CallResult, CallStatus, JsonString};
 
 /// What a Java handle points at: the journal and, when it persists into a
 /// native store, that store's persister. Without one, every persisted
@@ -29,8 +31,8 @@ fn handle<'a>(ptr: jlong) -> BridgeResult<Borrowed<'a, JournalHandle>> {
     unsafe { handle::borrow(ptr, "DurableExecutionContext") }
 }
 
-/// Persists by calling `callback.persistSnapshot(byte[] actionStateJson)`;
-/// a null callback persists nothing.
+/// Persists by calling the context's `persistSnapshot(byte[] actionStateJson)`
+/// (a cached method id); a null callback persists nothing.
 struct JavaPersister<'e, 'l> {
     env: &'e mut Env<'l>,
     callback: &'e JObject<'l>,
@@ -42,12 +44,15 @@ impl Persister for JavaPersister<'_, '_> {
             return Ok(());
         }
         let failed = |e: jni::errors::Error| Error::PersistFailed(format!("the Java persister failed: {e}"));
+        let persist_snapshot = classes(self.env).map_err(failed)?.persist_snapshot;
         let json = self.env.byte_array_from_slice(&state.to_json()).map_err(failed)?;
-        let outcome = self
-            .env
-            .call_method(self.callback, jni_str!("persistSnapshot"), jni_sig!("([B)V"), &[JValue::Object(&json)])
-            .map(|_| ())
-            .map_err(failed);
+        // SAFETY: the callback is a DurableExecutionContext (`NativeJournal`
+        // declares it so) and `persistSnapshot` takes one byte[].
+        let outcome = unsafe {
+            self.env.call_method_unchecked(self.callback, persist_snapshot, JavaType::Primitive(Primitive::Void), &[JValue::Object(&json).as_jni()])
+        }
+        .map(|_| ())
+        .map_err(failed);
         self.env.delete_local_ref(json);
         outcome
     }
@@ -69,16 +74,26 @@ fn mutate<'l, R>(
     Ok(outcome?)
 }
 
-/// The spec's 4-tuple `[functionId (UTF-8 byte[]), status, result, exception]`;
-/// Java turns the id bytes into its String.
-fn fields_tuple<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObjectArray<'l>> {
-    let Some(slot) = slot else { return Ok(JObjectArray::<JObject>::null()) };
+/// `JournalSlot` status codes: the order of Java's `CallResult.Status`.
+const SLOT_PENDING: jint = 0;
+const SLOT_SUCCEEDED: jint = 1;
+const SLOT_FAILED: jint = 2;
+
+/// A slot as a new `JournalSlot(functionId (UTF-8 byte[]), status, result,
+/// exception)`, or null; Java turns the id bytes into its String.
+fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
+    let Some(slot) = slot else { return Ok(JObject::null()) };
     // A null id stays null; one holding a lone surrogate crosses as WTF-8.
     let id = byte_array_or_null(env, slot.function_id.as_ref().map(JsonString::as_wtf8))?;
-    let status: JObject = env.new_string(slot.effective_status().as_str())?.into();
+    let status = match slot.effective_status() {
+        CallStatus::Pending => SLOT_PENDING,
+        CallStatus::Succeeded => SLOT_SUCCEEDED,
+        CallStatus::Failed => SLOT_FAILED,
+    };
     let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
     let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
-    object_array(env, vec![id, status, result, exception])
+    let args = [JValue::Object(&id).as_jni(), JValue::Int(status).as_jni(), JValue::Object(&result).as_jni(), JValue::Object(&exception).as_jni()];
+    Ok(classes(env)?.journal_slot.new_object(env, &args)?)
 }
 
 fn create(env: &mut Env<'_>, state_json: &JByteArray<'_>) -> BridgeResult<jlong> {
@@ -109,35 +124,35 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_size<'l>(mut env: En
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_currentCallResultFields<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObjectArray<'l> {
+pub extern "system" fn Java_io_durablejournal_NativeJournal_currentSlot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
     env.with_env(|env| {
         let h = handle(ptr)?;
-        fields_tuple(env, h.journal.current_call_result())
+        journal_slot(env, h.journal.current_call_result())
     })
     .resolve::<ThrowJavaException>()
 }
 
-fn fields_at<'l>(env: &mut Env<'l>, ptr: jlong, index: jint) -> BridgeResult<JObjectArray<'l>> {
+fn slot_at<'l>(env: &mut Env<'l>, ptr: jlong, index: jint) -> BridgeResult<JObject<'l>> {
     let h = handle(ptr)?;
     let index = index_arg(index, "call result index")?;
-    fields_tuple(env, h.journal.call_result_at(index))
+    journal_slot(env, h.journal.call_result_at(index))
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_callResultFieldsAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint) -> JObjectArray<'l> {
-    env.with_env(|env| fields_at(env, ptr, index)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_NativeJournal_slotAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint) -> JObject<'l> {
+    env.with_env(|env| slot_at(env, ptr, index)).resolve::<ThrowJavaException>()
 }
 
-fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>, digest: &JByteArray<'l>) -> BridgeResult<JObjectArray<'l>> {
+fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>, digest: &JByteArray<'l>) -> BridgeResult<JObject<'l>> {
     let id = required_utf8(env, id, "functionId")?;
     let digest = optional_utf8(env, digest, "argsDigest")?;
     let hit = handle(ptr)?.journal.match_next_or_clear_subsequent_with_digest(&id, digest.as_deref())?;
-    fields_tuple(env, hit.as_ref())
+    journal_slot(env, hit.as_ref())
 }
 
 /// `argsDigest` (null allowed) goes into a divergence report only.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObjectArray<'l> {
+pub extern "system" fn Java_io_durablejournal_NativeJournal_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObject<'l> {
     env.with_env(|env| match_next(env, ptr, &id, &digest)).resolve::<ThrowJavaException>()
 }
 
@@ -265,44 +280,50 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mu
     env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.mark_completed(p))).resolve::<ThrowJavaException>()
 }
 
-fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<JObjectArray<'l>> {
+/// `CallStep` kinds, shared with `CallStep.java`.
+const STEP_RUN: jint = 0;
+const STEP_RECONCILE: jint = 1;
+const STEP_REPLAY: jint = 2;
+
+fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<JObject<'l>> {
     let id = required_utf8(env, id, "functionId")?;
     let step = mutate(env, ptr, cb, |j, p| {
         let step = j.begin_call(&id, reconcilable, p)?;
         Ok((step, j.take_unreported_divergence()))
     })?;
     match step {
+        (CallStep::Execute, None) => Ok(JObject::null()),
         (CallStep::Execute, Some(divergence)) => {
-            let diff: JObject = env.byte_array_from_slice(divergence.to_json().as_bytes())?.into();
-            object_array(env, vec![diff])
+            let diff = env.byte_array_from_slice(divergence.to_json().as_bytes())?;
+            call_step(env, STEP_RUN, None, None, Some(&diff))
         }
-        (CallStep::Execute, None) => Ok(JObjectArray::<JObject>::null()),
-        (step, _) => begun(env, step),
+        (CallStep::Reconcile, _) => call_step(env, STEP_RECONCILE, None, None, None),
+        (CallStep::Replay(recorded), _) => {
+            let result = byte_array_or_null(env, recorded.result_payload.as_deref())?;
+            let exception = byte_array_or_null(env, recorded.exception_payload.as_deref())?;
+            call_step(env, STEP_REPLAY, Some(&result), Some(&exception), None)
+        }
     }
 }
 
-fn begun<'l>(env: &mut Env<'l>, step: CallStep) -> BridgeResult<JObjectArray<'l>> {
-    match step {
-        CallStep::Execute => Ok(JObjectArray::<JObject>::null()),
-        CallStep::Reconcile => object_array(env, Vec::new()),
-        CallStep::Replay(recorded) => replay_pair(env, &recorded),
-    }
+/// A new `CallStep(kind, result, exception, divergence)`; None is null.
+fn call_step<'l>(env: &mut Env<'l>, kind: jint, result: Option<&JObject<'_>>, exception: Option<&JObject<'_>>, divergence: Option<&JObject<'_>>) -> BridgeResult<JObject<'l>> {
+    let null = JObject::null();
+    let args = [
+        JValue::Int(kind).as_jni(),
+        JValue::Object(result.unwrap_or(&null)).as_jni(),
+        JValue::Object(exception.unwrap_or(&null)).as_jni(),
+        JValue::Object(divergence.unwrap_or(&null)).as_jni(),
+    ];
+    Ok(classes(env)?.call_step.new_object(env, &args)?)
 }
 
-/// A replayed slot as `[result, exception]`: all a replay reads, so a hit
-/// builds two objects at most instead of the 4-tuple's four.
-fn replay_pair<'l>(env: &mut Env<'l>, slot: &CallResult) -> BridgeResult<JObjectArray<'l>> {
-    let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
-    let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
-    object_array(env, vec![result, exception])
-}
-
-/// Starts a durable call in one crossing: null means execute, an empty
-/// array reconcile, and `[result, exception]` the recorded outcome to replay;
-/// `[diff]` means execute after the journal was cut at a divergence under
-/// the Warn policy, `diff` its JSON report.
+/// Starts a durable call in one crossing: null means run it; otherwise a
+/// `CallStep` says to run the reconciler, to replay the recorded outcome, or
+/// to run the call after the journal was cut at a divergence under the Warn
+/// policy (its JSON report in `divergence`).
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObjectArray<'l> {
+pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObject<'l> {
     env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable)).resolve::<ThrowJavaException>()
 }
 

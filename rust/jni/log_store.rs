@@ -15,9 +15,11 @@
 //! becomes a `STORE_IO` error naming the log, and the mutation is undone.
 
 use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
+use jni::signature::JavaType;
 use jni::sys::{jint, jlong};
-use jni::{jni_sig, jni_str, Env, EnvUnowned, JValue, JavaVM};
+use jni::{Env, EnvUnowned, JValue, JavaVM};
 
+use super::classes::classes;
 use super::store::{business_key, into_raw, store_handle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
@@ -68,14 +70,14 @@ fn submit_through(env: &mut Env<'_>, transport: &JObject<'_>, records: &[LogReco
             env.delete_local_ref(value);
         }
     }
-    let appending = env
-        .call_method(
-            transport,
-            jni_str!("submit"),
-            jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"),
-            &[JValue::Object(&partition_array), JValue::Object(&keys), JValue::Object(&values)],
-        )?
-        .l()?;
+    let submit = classes(env)?.transport_submit;
+    let args = [JValue::Object(&partition_array).as_jni(), JValue::Object(&keys).as_jni(), JValue::Object(&values).as_jni()];
+    // SAFETY: `transport` is the LogTransport the store was opened with (checked
+    // non-null there), `submit` its interface method, `args` its three arrays.
+    let appending = unsafe { env.call_method_unchecked(transport, submit, JavaType::Object, &args) }?.l()?;
+    if appending.is_null() {
+        return Err(jni::errors::Error::NullPtr("LogTransport.submit returned null"));
+    }
     let global = env.new_global_ref(&appending)?;
     env.delete_local_ref(appending);
     env.delete_local_ref(keys);
@@ -86,7 +88,13 @@ fn submit_through(env: &mut Env<'_>, transport: &JObject<'_>, records: &[LogReco
 
 /// `appending.await()`: the offsets the log gave the batch.
 fn await_through(env: &mut Env<'_>, appending: &JObject<'_>) -> jni::errors::Result<Vec<u64>> {
-    let offsets = env.call_method(appending, jni_str!("await"), jni_sig!("()[J"), &[])?.l()?;
+    let await_offsets = classes(env)?.appending_await;
+    // SAFETY: `appending` is what `LogTransport.submit` returned: an
+    // Appending, never null (`submit_through` refuses null).
+    let offsets = unsafe { env.call_method_unchecked(appending, await_offsets, JavaType::Array, &[]) }?.l()?;
+    if offsets.is_null() {
+        return Err(jni::errors::Error::NullPtr("LogTransport.Appending.await returned null"));
+    }
     let offsets = env.cast_local::<JLongArray>(offsets)?;
     let mut out = vec![0i64; offsets.len(env)?];
     offsets.get_region(env, 0, &mut out)?;
@@ -105,7 +113,9 @@ fn take_java_exception(env: &mut Env<'_>) -> jni::errors::Result<String> {
             return Ok("the transport failed without a Java exception".to_owned());
         };
         env.exception_clear();
-        let text = env.call_method(&throwable, jni_str!("toString"), jni_sig!("()Ljava/lang/String;"), &[])?.l()?;
+        let to_string = classes(env)?.throwable_to_string;
+        // SAFETY: a Throwable and Throwable.toString(), which takes nothing.
+        let text = unsafe { env.call_method_unchecked(&throwable, to_string, JavaType::Object, &[]) }?.l()?;
         env.cast_local::<JString>(text)?.try_to_string(env)
     })
 }
@@ -242,15 +252,15 @@ fn lineage(env: &Env<'_>, bytes: &JByteArray<'_>) -> BridgeResult<Lineage> {
 }
 
 /// `-1` when the key group is loaded, else the partition to load it from.
-fn bind_key_group(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, key_group: jint) -> BridgeResult<jint> {
-    let business_key = business_key(env, kind, number, bytes, type_name)?;
+fn bind_key_group(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, key_group: jint) -> BridgeResult<jint> {
+    let business_key = business_key(env, key)?;
     let key_group = key_groups(key_group, key_group)?.first;
     let to_load = with_log(ptr, |store| store.bind_key_group(&business_key, key_group))?;
     Ok(to_load.map_or(-1, |partition| partition as jint))
 }
 
-fn prune_at(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, seq: jlong) -> BridgeResult<()> {
-    let business_key = business_key(env, kind, number, bytes, type_name)?;
+fn prune_at(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, seq: jlong) -> BridgeResult<()> {
+    let business_key = business_key(env, key)?;
     with_log(ptr, |store| store.prune_entries_at(&business_key, seq))
 }
 
@@ -271,9 +281,9 @@ fn limit_records(env: &Env<'_>, ptr: jlong, max_record_bytes: jlong, setting: &J
     with_log(ptr, |store| store.limit_records(max, setting))
 }
 
-/// `[entries, recordsAppended, bytesAppended, tombstonesAppended,
-/// tombstonesPending, recordsLoaded]`, shared with `LogStoreStats.java`.
-fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
+/// A new `LogStoreStats(entries, recordsAppended, bytesAppended,
+/// tombstonesAppended, tombstonesPending, recordsLoaded)`.
+fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JObject<'l>> {
     let s = with_log(ptr, |store| Ok(store.stats()))?;
     let values = [
         s.entries as jlong,
@@ -283,9 +293,8 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
         s.tombstones_pending as jlong,
         s.records_loaded as jlong,
     ];
-    let array = env.new_long_array(values.len())?;
-    array.set_region(env, 0, &values)?;
-    Ok(array)
+    let args = values.map(|v| JValue::Long(v).as_jni());
+    Ok(classes(env)?.log_store_stats.new_object(env, &args)?)
 }
 
 #[no_mangle]
@@ -329,13 +338,13 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_finishLoad<'l
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, key_group: jint) -> jint {
-    env.with_env(|env| bind_key_group(env, ptr, kind, number, &bytes, &type_name, key_group)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
+    env.with_env(|env| bind_key_group(env, ptr, &key, key_group)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong) {
-    env.with_env(|env| prune_at(env, ptr, kind, number, &bytes, &type_name, seq)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq: jlong) {
+    env.with_env(|env| prune_at(env, ptr, &key, seq)).resolve::<ThrowJavaException>()
 }
 
 /// The marker, once the writes submitted before `end_offsets` were fetched
@@ -387,6 +396,6 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_releaseShare<
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
     env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
 }

@@ -17,17 +17,22 @@
 //!   borrows its object with [`handle::borrow`] for the call (refusing a
 //!   second, re-entrant borrow) and the owner's destroy goes through
 //!   [`handle::release`], which never frees a borrowed object.
+//! - Classes, constructors, methods and fields are looked up once per library
+//!   load ([`classes`]), never by name on a call's path; results Java reads
+//!   field by field are small final classes Rust builds with a cached
+//!   constructor, and keys cross as one object Rust reads with cached field ids.
 //! - A loop over the elements of a Java array runs each element in its own
 //!   local frame ([`for_each_element`]): a native method may hold only a few
 //!   local references at once (`-Xcheck:jni` warns past 32).
 
 use jni::errors::ErrorPolicy;
 use jni::objects::{JByteArray, JObject, JObjectArray};
-use jni::strings::JNIString;
-use jni::{jni_sig, jni_str, Env, JValue};
+use jni::{Env, JValue};
 
 use crate::error::Error;
+use classes::classes;
 
+pub mod classes;
 pub mod diagnostics;
 pub mod handle;
 pub mod identity;
@@ -91,12 +96,8 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
         match err {
             BridgeError::Core(Error::NonDeterministicReplay(divergence)) => throw_non_deterministic_replay(env, &divergence)?,
             BridgeError::Core(e) => throw_journal_exception(env, e.code().as_i32(), &e.to_string())?,
-            BridgeError::NullArgument(name) => {
-                let _ = env.throw_new(jni_str!("java/lang/NullPointerException"), JNIString::from(format!("{name} must not be null")));
-            }
-            BridgeError::IndexOutOfBounds(msg) => {
-                let _ = env.throw_new(jni_str!("java/lang/IndexOutOfBoundsException"), JNIString::from(msg));
-            }
+            BridgeError::NullArgument(name) => throw_with_message(env, |c| &c.null_pointer, &format!("{name} must not be null"))?,
+            BridgeError::IndexOutOfBounds(msg) => throw_with_message(env, |c| &c.index_out_of_bounds, &msg)?,
             BridgeError::Jni(e) => {
                 let core = Error::IllegalState(format!("JNI failure: {e}"));
                 throw_journal_exception(env, core.code().as_i32(), &core.to_string())?
@@ -120,24 +121,30 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
 
 /// `new JournalException(code, message)` thrown as the pending exception.
 fn throw_journal_exception(env: &mut Env<'_>, code: i32, message: &str) -> jni::errors::Result<()> {
-    let class = env.find_class(jni_str!("io/durablejournal/JournalException"))?;
     let text = env.new_string(message)?;
-    let exception = env.new_object(&class, jni_sig!("(ILjava/lang/String;)V"), &[JValue::Int(code), JValue::Object(&text)])?;
-    let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
-    match env.throw(throwable) {
-        Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
-        Err(e) => Err(e),
-    }
+    let exception = classes(env)?.journal_exception.new_object(env, &[JValue::Int(code).as_jni(), JValue::Object(&text).as_jni()])?;
+    throw(env, exception)
 }
 
 /// `new NonDeterministicReplayException(message, diffJson)` thrown as the
 /// pending exception; Java reads the structured diff from the JSON.
 fn throw_non_deterministic_replay(env: &mut Env<'_>, divergence: &crate::journal::Divergence) -> jni::errors::Result<()> {
     let message = Error::NonDeterministicReplay(Box::new(divergence.clone())).to_string();
-    let class = env.find_class(jni_str!("io/durablejournal/NonDeterministicReplayException"))?;
     let text = env.new_string(message)?;
     let diff = env.byte_array_from_slice(divergence.to_json().as_bytes())?;
-    let exception = env.new_object(&class, jni_sig!("(Ljava/lang/String;[B)V"), &[JValue::Object(&text), JValue::Object(&diff)])?;
+    let exception = classes(env)?.non_deterministic_replay.new_object(env, &[JValue::Object(&text).as_jni(), JValue::Object(&diff).as_jni()])?;
+    throw(env, exception)
+}
+
+/// `new E(message)` of a JDK exception class the boundary throws, as the pending exception.
+fn throw_with_message(env: &mut Env<'_>, class: impl FnOnce(&'static classes::JvmClasses) -> &'static classes::Constructible, message: &str) -> jni::errors::Result<()> {
+    let text = env.new_string(message)?;
+    let exception = class(classes(env)?).new_object(env, &[JValue::Object(&text).as_jni()])?;
+    throw(env, exception)
+}
+
+/// Throws a new exception object.
+fn throw(env: &mut Env<'_>, exception: JObject<'_>) -> jni::errors::Result<()> {
     let throwable = env.cast_local::<jni::objects::JThrowable>(exception)?;
     match env.throw(throwable) {
         Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
@@ -163,7 +170,11 @@ pub fn optional_bytes(env: &Env<'_>, array: &JByteArray<'_>) -> BridgeResult<Opt
 
 /// A required UTF-8 string passed as `byte[]`.
 pub fn required_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<String> {
-    let bytes = required_bytes(env, array, name)?;
+    utf8(required_bytes(env, array, name)?, name)
+}
+
+/// Bytes that must be UTF-8, named `name` in the error.
+pub fn utf8(bytes: Vec<u8>, name: &'static str) -> BridgeResult<String> {
     String::from_utf8(bytes)
         .map_err(|e| BridgeError::Core(Error::InvalidArgument(format!("{name} is not valid UTF-8: {e}"))))
 }
@@ -174,15 +185,6 @@ pub fn byte_array_or_null<'local>(env: &mut Env<'local>, bytes: Option<&[u8]>) -
         Some(bytes) => env.byte_array_from_slice(bytes)?.into(),
         None => JObject::null(),
     })
-}
-
-/// A new `Object[]` holding the given elements.
-pub fn object_array<'local>(env: &mut Env<'local>, elements: Vec<JObject<'local>>) -> BridgeResult<JObjectArray<'local>> {
-    let array = JObjectArray::<JObject>::new(env, elements.len(), JObject::null())?;
-    for (i, element) in elements.iter().enumerate() {
-        array.set_element(env, i, element)?;
-    }
-    Ok(array)
 }
 
 /// Decodes every element of a Java `byte[][]` with `decode`, each in its own

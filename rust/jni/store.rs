@@ -9,25 +9,29 @@
 //! `rust/store/shared.rs` for the sharing rules); every journal opened with
 //! `openContext` holds its own share, so closing the Java store never frees
 //! memory a journal still uses. `openContext` returns the
-//! `DurableExecutionContext` itself, built here through its package-private
+//! `DurableExecutionContext` itself, built here through its private
 //! constructor, so no raw journal pointer ever reaches public Java code.
 //!
 //! # Keys across the boundary
 //!
-//! A business key crosses as `(kind, number, bytes, typeName)`: `kind` is
-//! one of the `KEY_*` codes shared with Java's `BusinessKey`; `number` carries
-//! `Long`/`Integer` values, `bytes` a UTF-8 string or raw bytes, and
-//! `typeName` the class name of a `Typed` key. The event identity crosses as
-//! `(kind, bytes)`. Java never encodes a key itself: the canonical encoding
-//! lives in [`crate::store::StateKey`] only.
+//! An entry's key crosses as one Java `EntryKey` object, read here field by
+//! field with ids cached once ([`entry_key`]); a call that needs only the
+//! business key takes a `BusinessKey` ([`business_key`]). A business key is
+//! `(kind, number, bytes, typeName)`: `kind` is one of the `KEY_*` codes
+//! shared with Java's `BusinessKey`; `number` carries `Long`/`Integer`
+//! values, `bytes` a UTF-8 string or raw bytes, and `typeName` the class name
+//! of a `Typed` key. The event identity is `(eventKind, event)`. Java never
+//! encodes a key itself: the canonical encoding lives in
+//! [`crate::store::StateKey`] only.
 
-use jni::objects::{JByteArray, JClass, JLongArray, JObject, JObjectArray};
+use jni::objects::{JByteArray, JClass, JObject, JObjectArray};
 use jni::sys::{jdouble, jint, jlong};
-use jni::{Env, EnvUnowned};
+use jni::{Env, EnvUnowned, JValue};
 
+use super::classes::{byte_array_field, classes, int_field, long_field, object_field};
 use super::handle::{self, Borrowed};
 use super::journal::JournalHandle;
-use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
+use super::{for_each_element, optional_bytes, required_bytes, required_utf8, utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::model::ActionState;
 use crate::store::{
@@ -49,7 +53,8 @@ const KEY_TYPED: jint = crate::store::key::TAG_TYPED as jint;
 const EVENT_OCCURRENCE: jint = crate::store::key::TAG_OCCURRENCE as jint;
 const EVENT_ATTRIBUTES: jint = crate::store::key::TAG_ATTRIBUTES as jint;
 
-/// What the Java `NativeActionStateStore` handle owns: one share of the store.
+/// What a Java store's handle owns (`NativeActionStateStore`'s, and
+/// `LogActionStateStore`'s and each of its shares): one share of the store.
 type StoreHandle = SharedStore;
 
 /// The type behind a handle from `NativeLogStore.share`: the same as a store's.
@@ -67,52 +72,51 @@ pub(crate) fn into_raw(store: AnyStore) -> jlong {
     handle::into_raw::<StoreHandle>(SharedStore::new(store))
 }
 
-/// The business key from its boundary form.
-pub(crate) fn business_key(env: &Env<'_>, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>) -> BridgeResult<BusinessKey> {
-    Ok(match kind {
-        KEY_STR => BusinessKey::Str(required_utf8(env, bytes, "key")?),
-        KEY_LONG => BusinessKey::Long(number),
-        KEY_INT => BusinessKey::Int(i32::try_from(number).map_err(|_| {
-            Error::InvalidArgument(format!("an Integer key must fit in 32 bits: {number}"))
-        })?),
-        KEY_BYTES => BusinessKey::Bytes(required_bytes(env, bytes, "key")?),
+/// The business key a Java `BusinessKey` holds (kind, number, bytes, typeName).
+pub(crate) fn business_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<BusinessKey> {
+    if key.is_null() {
+        return Err(BridgeError::NullArgument("key"));
+    }
+    let fields = &classes(env)?.business_key;
+    let bytes = |env: &Env<'_>| byte_array_field(env, key, fields.bytes).ok_or(BridgeError::NullArgument("key"));
+    Ok(match int_field(env, key, fields.kind) {
+        KEY_STR => BusinessKey::Str(utf8(bytes(env)?, "key")?),
+        KEY_LONG => BusinessKey::Long(long_field(env, key, fields.number)),
+        KEY_INT => {
+            let number = long_field(env, key, fields.number);
+            BusinessKey::Int(i32::try_from(number).map_err(|_| {
+                Error::InvalidArgument(format!("an Integer key must fit in 32 bits: {number}"))
+            })?)
+        }
+        KEY_BYTES => BusinessKey::Bytes(bytes(env)?),
         KEY_TYPED => BusinessKey::Typed {
-            type_name: required_utf8(env, type_name, "key type name")?,
-            bytes: required_bytes(env, bytes, "key")?,
+            type_name: utf8(byte_array_field(env, key, fields.type_name).ok_or(BridgeError::NullArgument("key type name"))?, "key type name")?,
+            bytes: bytes(env)?,
         },
         other => return Err(Error::InvalidArgument(format!("unknown business key kind {other}")).into()),
     })
 }
 
-fn event_identity(env: &Env<'_>, kind: jint, bytes: &JByteArray<'_>) -> BridgeResult<EventIdentity> {
-    Ok(match kind {
-        EVENT_OCCURRENCE => EventIdentity::Occurrence(required_utf8(env, bytes, "event occurrence id")?),
-        EVENT_ATTRIBUTES => EventIdentity::Attributes(required_bytes(env, bytes, "event attribute digest")?),
-        other => return Err(Error::InvalidArgument(format!("unknown event identity kind {other}")).into()),
-    })
-}
-
-/// The boundary form of a whole [`StateKey`], as every keyed export takes it.
-struct KeyArgs<'a, 'l> {
-    kind: jint,
-    number: jlong,
-    bytes: &'a JByteArray<'l>,
-    type_name: &'a JByteArray<'l>,
-    seq: jlong,
-    action: &'a JByteArray<'l>,
-    event_kind: jint,
-    event: &'a JByteArray<'l>,
-}
-
-impl KeyArgs<'_, '_> {
-    fn decode(&self, env: &Env<'_>) -> BridgeResult<StateKey> {
-        Ok(StateKey::new(
-            business_key(env, self.kind, self.number, self.bytes, self.type_name)?,
-            self.seq,
-            required_utf8(env, self.action, "actionName")?,
-            event_identity(env, self.event_kind, self.event)?,
-        ))
+/// The [`StateKey`] a Java `EntryKey` holds: its business key, sequence
+/// number, action name and event identity.
+pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<StateKey> {
+    if key.is_null() {
+        return Err(BridgeError::NullArgument("key"));
     }
+    let fields = &classes(env)?.entry_key;
+    let business_key = business_key(env, &object_field(env, key, fields.business));
+    let action = byte_array_field(env, key, fields.action).ok_or(BridgeError::NullArgument("actionName"))?;
+    let event = match int_field(env, key, fields.event_kind) {
+        EVENT_OCCURRENCE => EventIdentity::Occurrence(utf8(
+            byte_array_field(env, key, fields.event).ok_or(BridgeError::NullArgument("event occurrence id"))?,
+            "event occurrence id",
+        )?),
+        EVENT_ATTRIBUTES => EventIdentity::Attributes(
+            byte_array_field(env, key, fields.event).ok_or(BridgeError::NullArgument("event attribute digest"))?,
+        ),
+        other => return Err(Error::InvalidArgument(format!("unknown event identity kind {other}")).into()),
+    };
+    Ok(StateKey::new(business_key?, long_field(env, key, fields.seq), utf8(action, "actionName")?, event))
 }
 
 fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble) -> BridgeResult<jlong> {
@@ -159,8 +163,8 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_close<'l>(mut en
     env.with_env(|_| close(ptr)).resolve::<ThrowJavaException>()
 }
 
-fn put(env: &Env<'_>, ptr: jlong, key: KeyArgs<'_, '_>, state_json: &JByteArray<'_>) -> BridgeResult<()> {
-    let key = key.decode(env)?;
+fn put(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, state_json: &JByteArray<'_>) -> BridgeResult<()> {
+    let key = entry_key(env, key)?;
     let state = ActionState::from_json(&required_bytes(env, state_json, "state")?)?;
     // A share of the store, so a log-backed store's wait for the log holds
     // neither this handle nor the store's lock (see SharedStore::put).
@@ -169,13 +173,12 @@ fn put(env: &Env<'_>, ptr: jlong, key: KeyArgs<'_, '_>, state_json: &JByteArray<
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_put<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>, state_json: JByteArray<'l>) {
-    env.with_env(|env| put(env, ptr, KeyArgs { kind, number, bytes: &bytes, type_name: &type_name, seq, action: &action, event_kind, event: &event }, &state_json))
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_put<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, state_json: JByteArray<'l>) {
+    env.with_env(|env| put(env, ptr, &key, &state_json)).resolve::<ThrowJavaException>()
 }
 
-fn get<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> BridgeResult<JByteArray<'l>> {
-    let key = key.decode(env)?;
+fn get<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JByteArray<'l>> {
+    let key = entry_key(env, key)?;
     let store = store_handle(ptr)?.clone();
     let found = store.get(&key)?;
     Ok(match found {
@@ -185,9 +188,8 @@ fn get<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> BridgeResult<
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>) -> JByteArray<'l> {
-    env.with_env(|env| get(env, ptr, KeyArgs { kind, number, bytes: &bytes, type_name: &type_name, seq, action: &action, event_kind, event: &event }))
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JByteArray<'l> {
+    env.with_env(|env| get(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 
 /// The entry split for a reader that answers its recorded calls itself
@@ -259,8 +261,8 @@ fn put_payload(out: &mut Vec<u8>, payload: Option<&[u8]>) {
     }
 }
 
-fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> BridgeResult<JByteArray<'l>> {
-    let key = key.decode(env)?;
+fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JByteArray<'l>> {
+    let key = entry_key(env, key)?;
     let store = store_handle(ptr)?.clone();
     Ok(match get_split(&store, &key)? {
         Some(split) => env.byte_array_from_slice(&split)?,
@@ -269,17 +271,16 @@ fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>) -> Brid
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>) -> JByteArray<'l> {
-    env.with_env(|env| get_resuming(env, ptr, KeyArgs { kind, number, bytes: &bytes, type_name: &type_name, seq, action: &action, event_kind, event: &event }))
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JByteArray<'l> {
+    env.with_env(|env| get_resuming(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 
 /// A `DurableExecutionContext` over the stored entry (or over `initial`,
 /// put first), whose journal persists into this store. The context is built
-/// here through its package-private `(long)` constructor: the journal handle
-/// goes straight to its owner.
-fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>, initial_json: &JByteArray<'_>) -> BridgeResult<JObject<'l>> {
-    let key = key.decode(env)?;
+/// here through its private `(long)` constructor: the journal handle goes
+/// straight to its owner.
+fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>, initial_json: &JByteArray<'_>) -> BridgeResult<JObject<'l>> {
+    let key = entry_key(env, key)?;
     let initial = match optional_bytes(env, initial_json)? {
         Some(json) => Some(ActionState::from_json(&json)?),
         None => None,
@@ -287,11 +288,7 @@ fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>, initial
     let store = store_handle(ptr)?.clone();
     let (journal, persister) = store.open_journal(key, initial)?;
     let journal = handle::into_raw(JournalHandle { journal, native_persister: Some(Box::new(persister)) });
-    let context = env.new_object(
-        jni::jni_str!("io/durablejournal/DurableExecutionContext"),
-        jni::jni_sig!("(J)V"),
-        &[jni::JValue::Long(journal)],
-    );
+    let context = classes(env).and_then(|c| c.execution_context.new_object(env, &[JValue::Long(journal).as_jni()]));
     if context.is_err() {
         // No Java object owns the journal: free it here.
         // SAFETY: `journal` was created above and reached no Java code.
@@ -301,20 +298,19 @@ fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: KeyArgs<'_, '_>, initial
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openContext<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong, action: JByteArray<'l>, event_kind: jint, event: JByteArray<'l>, initial_json: JByteArray<'l>) -> JObject<'l> {
-    env.with_env(|env| open_context(env, ptr, KeyArgs { kind, number, bytes: &bytes, type_name: &type_name, seq, action: &action, event_kind, event: &event }, &initial_json))
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_openContext<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, initial_json: JByteArray<'l>) -> JObject<'l> {
+    env.with_env(|env| open_context(env, ptr, &key, &initial_json)).resolve::<ThrowJavaException>()
 }
 
-fn prune(env: &Env<'_>, ptr: jlong, kind: jint, number: jlong, bytes: &JByteArray<'_>, type_name: &JByteArray<'_>, seq_up_to: jlong) -> BridgeResult<()> {
-    let business_key = business_key(env, kind, number, bytes, type_name)?;
+fn prune(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, seq_up_to: jlong) -> BridgeResult<()> {
+    let business_key = business_key(env, key)?;
     let store = store_handle(ptr)?.clone();
     Ok(store.prune_state(&business_key, seq_up_to)?)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_prune<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq_up_to: jlong) {
-    env.with_env(|env| prune(env, ptr, kind, number, &bytes, &type_name, seq_up_to)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_prune<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq_up_to: jlong) {
+    env.with_env(|env| prune(env, ptr, &key, seq_up_to)).resolve::<ThrowJavaException>()
 }
 
 fn recovery_marker<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray<'l>> {
@@ -345,8 +341,8 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_sync<'l>(mut env
     env.with_env(|_| -> BridgeResult<()> { Ok(store_handle(ptr)?.lock()?.store().sync()?) }).resolve::<ThrowJavaException>()
 }
 
-fn root_occurrence<'l>(env: &mut Env<'l>, kind: jint, number: jlong, bytes: &JByteArray<'l>, type_name: &JByteArray<'l>, seq: jlong) -> BridgeResult<JByteArray<'l>> {
-    let business_key = business_key(env, kind, number, bytes, type_name)?;
+fn root_occurrence<'l>(env: &mut Env<'l>, key: &JObject<'l>, seq: jlong) -> BridgeResult<JByteArray<'l>> {
+    let business_key = business_key(env, key)?;
     match EventIdentity::root_occurrence(&business_key, seq)? {
         EventIdentity::Occurrence(id) => Ok(env.byte_array_from_slice(id.as_bytes())?),
         EventIdentity::Attributes(_) => Err(Error::IllegalState("a root occurrence is always an occurrence id".into()).into()),
@@ -356,19 +352,17 @@ fn root_occurrence<'l>(env: &mut Env<'l>, kind: jint, number: jlong, bytes: &JBy
 /// The spec §3 root occurrence id of input `seq` of a business key, as
 /// UTF-8: what an operator uses as the event identity of its input records.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_rootOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, kind: jint, number: jlong, bytes: JByteArray<'l>, type_name: JByteArray<'l>, seq: jlong) -> JByteArray<'l> {
-    env.with_env(|env| root_occurrence(env, kind, number, &bytes, &type_name, seq)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_rootOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, key: JObject<'l>, seq: jlong) -> JByteArray<'l> {
+    env.with_env(|env| root_occurrence(env, &key, seq)).resolve::<ThrowJavaException>()
 }
 
-/// Indexes into the `long[]` of `stats`, shared with `StoreStats.java`.
-const STATS_LEN: usize = 10;
-
-/// `[entries, recordsAppended, bytesAppended, syncs, compactions,
-/// segmentBytes, liveBytes, recoveredRecords, tornTailBytes (-1: none),
-/// createdOnOpen (0/1)]`; the file-only fields are -1 for the memory store.
-fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
+/// A new `StoreStats`: `entries, recordsAppended, bytesAppended, syncs,
+/// compactions, segmentBytes, liveBytes, recoveredRecords, tornTailBytes (-1:
+/// none), createdOnOpen (0/1)`, the constructor's order; what only the file
+/// store counts is -1 for the memory and log stores.
+fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JObject<'l>> {
     let handle = store_handle(ptr)?;
-    let values: [jlong; STATS_LEN] = match &mut *handle.lock()? {
+    let values: [jlong; 10] = match &mut *handle.lock()? {
         AnyStore::Memory(s) => [s.len() as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
         AnyStore::Log(s) => [s.stats().entries as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
         AnyStore::File(s) => {
@@ -388,12 +382,11 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> {
             ]
         }
     };
-    let array = env.new_long_array(STATS_LEN)?;
-    array.set_region(env, 0, &values)?;
-    Ok(array)
+    let args = values.map(|v| JValue::Long(v).as_jni());
+    Ok(classes(env)?.store_stats.new_object(env, &args)?)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
     env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
 }

@@ -337,3 +337,65 @@ fn finalizing_keeps_the_digest_the_slot_was_reserved_with_and_new_slots_get_an_e
     assert_eq!(digests, vec![Some("9f86d081884c7d65".into()), Some("".into())]);
     assert_eq!(j.call_result_at(0).unwrap().effective_status(), CallStatus::Succeeded);
 }
+
+// `durableExecuteAll`'s reuse-or-reserve decision (`Journal::begin_batch`): one test per outcome.
+
+#[test]
+fn a_fresh_batch_runs_every_call_and_reserves_their_slots_with_one_persist() {
+    let mut j = journal_of(vec![ok("before", b"0")]);
+    j.match_next_or_clear_subsequent("before").unwrap();
+    let mut p = Recorder::default();
+    assert_eq!(j.begin_batch(&["a", "b", "c"], &mut p).unwrap(), vec![true, true, true]);
+    assert_eq!(p.changes, vec!["batch 1 3 -> 4"]);
+    assert!(j.state().call_results[1..].iter().all(CallResult::is_pending));
+    assert_eq!(j.current_call_index(), 1, "the caller advances past the batch once it is recorded");
+}
+
+#[test]
+fn a_recorded_batch_replays_every_call_and_persists_nothing() {
+    let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", None, Some(b"e".to_vec()))]);
+    let mut p = Recorder::default();
+    assert_eq!(j.begin_batch(&["a", "b"], &mut p).unwrap(), vec![false, false]);
+    assert!(p.changes.is_empty());
+    assert_eq!(j.len(), 2);
+    assert_eq!(j.current_call_index(), 0);
+}
+
+#[test]
+fn an_interrupted_batch_replays_its_recorded_calls_and_reruns_its_pending_ones_in_place() {
+    let mut j = journal_of(vec![ok("a", b"1"), CallResult::pending("b"), ok("c", b"3"), CallResult::pending("d")]);
+    let mut p = Recorder::default();
+    assert_eq!(j.begin_batch(&["a", "b", "c", "d"], &mut p).unwrap(), vec![false, true, false, true]);
+    assert!(p.changes.is_empty(), "the PENDING slots are already there");
+    assert_eq!(j.len(), 4);
+}
+
+#[test]
+fn a_batch_longer_than_the_journal_keeps_the_recorded_calls_and_reserves_the_rest() {
+    let mut j = journal_of(vec![ok("a", b"1"), CallResult::pending("b")]);
+    let mut p = Recorder::default();
+    assert_eq!(j.begin_batch(&["a", "b", "c", "d"], &mut p).unwrap(), vec![false, true, true, true]);
+    assert_eq!(p.changes, vec!["batch 2 2 -> 4"]);
+    assert_eq!(j.state().call_results[2].function_id_for_display(), "c");
+}
+
+#[test]
+fn a_batch_that_diverges_cuts_the_journal_at_the_first_other_call_and_reserves_from_there() {
+    let mut j = journal_of(vec![ok("a", b"1"), ok("x", b"2"), ok("b", b"3")]);
+    let mut p = Recorder::default();
+    assert_eq!(j.begin_batch(&["a", "b", "c"], &mut p).unwrap(), vec![false, true, true]);
+    assert_eq!(p.changes, vec!["batch 1 2 -> 3"], "the recorded x and b are replaced by b and c, one persist");
+    let ids: Vec<_> = j.state().call_results.iter().map(|s| s.function_id_for_display().to_string()).collect();
+    assert_eq!(ids, ["a", "b", "c"]);
+    assert!(j.take_unreported_divergence().is_some(), "the cut is reported under the default WARN policy");
+}
+
+#[test]
+fn a_batch_whose_reservation_fails_to_persist_leaves_the_journal_as_it_was() {
+    let recorded = vec![ok("a", b"1"), ok("x", b"2")];
+    let mut j = journal_of(recorded.clone());
+    let mut p = Recorder { fail: true, ..Recorder::default() };
+    assert_eq!(j.begin_batch(&["a", "b"], &mut p).unwrap_err().code(), ErrorCode::PersistFailed);
+    assert_eq!(j.state().call_results, recorded);
+    assert_eq!(j.current_call_index(), 0);
+}

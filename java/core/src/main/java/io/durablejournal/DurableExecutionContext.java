@@ -182,7 +182,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * journal must decide (it is open, the call is not such a hit, or its id is not valid Unicode,
      * which the journal refuses). Read and count under the lock: another thread may be opening.
      */
-    private Object[] replayRecorded(String functionId) {
+    private CallStep replayRecorded(String functionId) {
         if (functionId == null) {
             return null;
         }
@@ -203,7 +203,7 @@ public final class DurableExecutionContext implements AutoCloseable {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
             // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
             recordedHits++;
-            return new Object[] {slot.recordedResult(), slot.recordedException()};
+            return CallStep.replay(slot.recordedResult(), slot.recordedException());
         }
     }
 
@@ -275,13 +275,20 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /** {@code [String functionId, String status, byte[] result, byte[] exception]} at the index, or null. */
     public Object[] getCurrentCallResultFields() {
-        return withStringId(journal().apply(NativeJournal::currentCallResultFields));
+        JournalSlot slot = journal().apply(NativeJournal::currentSlot);
+        return slot == null ? null : slot.toFields();
     }
 
     /** The same 4-tuple for absolute slot {@code index}, or null when out of range. */
     public Object[] getCallResultFieldsAt(int index) {
+        JournalSlot slot = slotAt(index);
+        return slot == null ? null : slot.toFields();
+    }
+
+    /** Absolute slot {@code index}, or null when out of range. */
+    JournalSlot slotAt(int index) {
         checkIndex(index);
-        return withStringId(journal().apply(h -> NativeJournal.callResultFieldsAt(h, index)));
+        return journal().apply(h -> NativeJournal.slotAt(h, index));
     }
 
     /**
@@ -317,14 +324,14 @@ public final class DurableExecutionContext implements AutoCloseable {
     public Object[] matchNextOrClearSubsequentCallResult(String functionId, String argsDigest) {
         byte[] id = Utf8.encode(functionId, "functionId");
         byte[] digest = argsDigest == null ? null : Utf8.encode(argsDigest, "argsDigest");
-        Object[] hit = journal().apply(h -> {
-            Object[] found = NativeJournal.matchNextOrClearSubsequentCallResult(h, id, digest);
+        JournalSlot hit = journal().apply(h -> {
+            JournalSlot found = NativeJournal.matchNextOrClearSubsequentCallResult(h, id, digest);
             if (found == null) {
                 reportDivergenceIfAny(h);
             }
             return found;
         });
-        return hit == null ? null : new Object[] {Boolean.TRUE, hit[2], hit[3]};
+        return hit == null ? null : new Object[] {Boolean.TRUE, hit.result, hit.exception};
     }
 
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
@@ -380,14 +387,13 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /**
      * Decides how a durable call proceeds, in one native crossing (none for a hit answered from
-     * the recorded state): null means run the call, an empty array run the reconciler, and
-     * {@code [result, exception]} is the recorded outcome to replay. From a run or
-     * reconcile answer until {@link #completeCall} (or {@link #endCall}) the call is in
+     * the recorded state): run its body, run its reconciler, or replay the recorded outcome. From
+     * a run or reconcile answer until {@link #completeCall} (or {@link #endCall}) the call is in
      * progress, and a durable call begun meanwhile is refused (nested or concurrent).
      */
-    Object[] beginCall(String functionId, boolean reconcilable) {
+    CallStep beginCall(String functionId, boolean reconcilable) {
         if (journal == null) {
-            Object[] hit = replayRecorded(functionId);
+            CallStep hit = replayRecorded(functionId);
             if (hit != null) {
                 return hit;
             }
@@ -397,16 +403,16 @@ public final class DurableExecutionContext implements AutoCloseable {
         long h = journal.acquire();
         try {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
-            Object[] step = NativeJournal.beginCall(h, callback(), id, reconcilable);
-            if (step != null && step.length == 1) {
-                // Execute, after the journal cut a divergence under WARN: step[0] is its report.
-                reportDivergence((byte[]) step[0]);
-                step = null;
+            CallStep step = NativeJournal.beginCall(h, callback(), id, reconcilable);
+            if (step == null) {
+                step = CallStep.RUN_BODY;
+            } else if (step.divergence != null) {
+                reportDivergence(step.divergence);
             }
-            if (step != null && step.length > 0) {
+            if (step.kind == CallStep.REPLAY) {
                 replayedCalls++;
             } else {
-                if (step == null) {
+                if (step.kind == CallStep.RUN) {
                     executedCalls++;
                 } else {
                     reconciledCalls++;
@@ -563,7 +569,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * The object native code hands each persisted state to. Without a persister there is none, so
      * the native side does not serialize the state only for it to be dropped.
      */
-    private Object callback() {
+    private DurableExecutionContext callback() {
         return persister == null ? null : this;
     }
 
@@ -591,14 +597,5 @@ public final class DurableExecutionContext implements AutoCloseable {
         if (index < 0) {
             throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
         }
-    }
-
-    private static Object[] withStringId(Object[] fields) {
-        if (fields == null) {
-            return null;
-        }
-        // Null for a slot Flink Agents wrote with a null id.
-        fields[0] = fields[0] == null ? null : Utf8.decode((byte[]) fields[0]);
-        return fields;
     }
 }

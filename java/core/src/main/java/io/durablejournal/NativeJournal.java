@@ -24,12 +24,14 @@ final class NativeJournal {
 
     static native int size(long handle);
 
-    static native Object[] currentCallResultFields(long handle);
+    /** The slot at the call index, or null past the end. */
+    static native JournalSlot currentSlot(long handle);
 
-    static native Object[] callResultFieldsAt(long handle, int index);
+    /** Slot {@code index}, or null past the end. */
+    static native JournalSlot slotAt(long handle, int index);
 
-    /** {@code argsDigest} (null allowed) only goes into a divergence report. */
-    static native Object[] matchNextOrClearSubsequentCallResult(long handle, byte[] functionId, byte[] argsDigest);
+    /** The hit, or null. {@code argsDigest} (null allowed) only goes into a divergence report. */
+    static native JournalSlot matchNextOrClearSubsequentCallResult(long handle, byte[] functionId, byte[] argsDigest);
 
     /** {@code policy}: {@link DivergencePolicy#number()}. */
     static native void setDivergencePolicy(long handle, int policy);
@@ -38,33 +40,30 @@ final class NativeJournal {
     static native byte[] takeUnreportedDivergence(long handle);
 
     /** Per call of a batch, whether it runs; see {@code DurableExecutionContext.beginBatchCalls}. */
-    static native boolean[] beginBatch(long handle, Object persister, byte[][] functionIds);
+    static native boolean[] beginBatch(long handle, DurableExecutionContext persister, byte[][] functionIds);
 
-    static native void recordCallCompletion(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
+    static native void recordCallCompletion(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);
 
-    static native void appendPendingCall(long handle, Object persister, byte[] functionId);
+    static native void appendPendingCall(long handle, DurableExecutionContext persister, byte[] functionId);
 
-    static native void finalizeCurrentCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
+    static native void finalizeCurrentCall(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);
 
-    static native void clearCallResultsFromCurrentIndexAndPersist(long handle, Object persister);
+    static native void clearCallResultsFromCurrentIndexAndPersist(long handle, DurableExecutionContext persister);
 
-    static native void reservePendingBatch(long handle, Object persister, byte[][] functionIds);
+    static native void reservePendingBatch(long handle, DurableExecutionContext persister, byte[][] functionIds);
 
-    static native void finalizeCallAt(long handle, Object persister, int index, byte[] functionId, byte[] result, byte[] exception);
+    static native void finalizeCallAt(long handle, DurableExecutionContext persister, int index, byte[] functionId, byte[] result, byte[] exception);
 
     static native void advanceCallIndexBy(long handle, int n);
 
-    static native void clearCallResultsFromAndPersist(long handle, Object persister, int index);
+    static native void clearCallResultsFromAndPersist(long handle, DurableExecutionContext persister, int index);
 
-    static native void markCompleted(long handle, Object persister);
+    static native void markCompleted(long handle, DurableExecutionContext persister);
 
-    /**
-     * Null: execute. Empty: reconcile. {@code [result, exception]}: the recorded outcome to replay.
-     * {@code [byte[] diff]}: execute, after the journal cut a divergence under WARN (its report).
-     */
-    static native Object[] beginCall(long handle, Object persister, byte[] functionId, boolean reconcilable);
+    /** Null: run the body (nothing was cut); else the {@link CallStep}. */
+    static native CallStep beginCall(long handle, DurableExecutionContext persister, byte[] functionId, boolean reconcilable);
 
-    static native void completeCall(long handle, Object persister, byte[] functionId, byte[] result, byte[] exception);
+    static native void completeCall(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);
 
     static native byte[] snapshot(long handle);
 }

@@ -112,13 +112,13 @@ public class RunnerContextImpl {
         String id = Objects.requireNonNull(callable.getId(), "callable.getId()");
         Class<T> resultClass = Objects.requireNonNull(callable.getResultClass(), "callable.getResultClass()");
         Callable<T> reconciler = callable.reconciler();
-        Object[] step = context.beginCall(id, reconciler != null);
-        if (step != null && step.length > 0) {
-            return replay(id, step, resultClass, callable.getClass().getClassLoader());
+        CallStep step = context.beginCall(id, reconciler != null);
+        if (step.kind == CallStep.REPLAY) {
+            return replay(id, step.result, step.exception, resultClass, callable.getClass().getClassLoader());
         }
         OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
         try {
-            if (step != null) {
+            if (step.kind == CallStep.RECONCILE) {
                 // A reconciler runs on the caller's thread, also for durableExecuteAsync (as in
                 // Flink Agents): it inspects what the interrupted call left behind, it is not the
                 // side effect.
@@ -168,13 +168,12 @@ public class RunnerContextImpl {
         return value;
     }
 
-    /** Returns or rethrows a recorded outcome, {@code [result, exception]} from {@code beginCall}. */
-    private static <T> T replay(String id, Object[] outcome, Class<T> resultClass, ClassLoader loader) throws Exception {
-        byte[] exception = (byte[]) outcome[1];
+    /** Returns or rethrows a recorded outcome: the failure when there is one, else the result. */
+    private static <T> T replay(String id, byte[] result, byte[] exception, Class<T> resultClass, ClassLoader loader) throws Exception {
         if (exception != null) {
             throw Payloads.decodeFailure(id, exception, loader);
         }
-        return Payloads.decodeResult(id, (byte[]) outcome[0], resultClass);
+        return Payloads.decodeResult(id, result, resultClass);
     }
 
     private static <T> T awaitOn(Executor executor, Callable<T> body) throws Exception {
@@ -296,9 +295,9 @@ public class RunnerContextImpl {
 
         private Object replayAt(int i) throws Exception {
             DurableCallable<?> callable = callables.get(i);
-            Object[] fields = context.getCallResultFieldsAt(start + i);
-            Object[] outcome = {fields[2], fields[3]};
-            return replay(callable.getId(), outcome, callable.getResultClass(), callable.getClass().getClassLoader());
+            JournalSlot slot = context.slotAt(start + i);
+            return replay(callable.getId(), slot.result, slot.exception, callable.getResultClass(),
+                    callable.getClass().getClassLoader());
         }
     }
 

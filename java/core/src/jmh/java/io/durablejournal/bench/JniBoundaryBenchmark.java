@@ -2,6 +2,9 @@ package io.durablejournal.bench;
 
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.NativeActionStateStore;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,7 +22,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code Object[]}, the id as UTF-8 decoded to a String, a copy of the result payload) against
  * {@link DurableExecutionContext#getCurrentCallIndex()}, the cheapest native call (one int back).
  * All three go through the same Java wrapper (the context's NativeHandle: serialized,
- * closed-checked); the journal holds a recorded 16-call action and is not modified.
+ * closed-checked); the journal holds a recorded 16-call action and is not modified. The keyed
+ * store calls ({@link #storeGetJson()}, {@link #storeGetMissing()}) measure an entry key crossing
+ * into the in-memory store: the whole key (business key, sequence number, action, event) and the
+ * entry's JSON back, or nothing back for a key the store does not hold.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,6 +40,8 @@ public class JniBoundaryBenchmark {
 
     private DurableExecutionContext journal;
     private RunnerContextImpl runner;
+    private NativeActionStateStore store;
+    private EventIdentity event;
 
     @Setup(Level.Trial)
     public void open() throws Exception {
@@ -44,11 +52,18 @@ public class JniBoundaryBenchmark {
         if (result.length != payloadBytes) {
             throw new IllegalStateException("slot " + SLOT + " holds " + result.length + " B, expected " + payloadBytes);
         }
+        store = ActionStateStores.inMemory();
+        event = EventIdentity.occurrence("occurrence-of-the-input-record");
+        store.put(BenchSupport.KEY, 1, BenchSupport.ACTION, event, journal.getActionState());
+        if (store.getJson(BenchSupport.KEY, 1, BenchSupport.ACTION, event) == null) {
+            throw new IllegalStateException("the stored entry is not found");
+        }
     }
 
     @TearDown(Level.Trial)
     public void close() {
         journal.close();
+        store.close();
     }
 
     /** Baseline: the cheapest native call. */
@@ -65,5 +80,15 @@ public class JniBoundaryBenchmark {
     @Benchmark
     public Object[] callResultFieldsAt() {
         return runner.getCallResultFieldsAt(SLOT);
+    }
+
+    @Benchmark
+    public byte[] storeGetJson() {
+        return store.getJson(BenchSupport.KEY, 1, BenchSupport.ACTION, event);
+    }
+
+    @Benchmark
+    public byte[] storeGetMissing() {
+        return store.getJson(BenchSupport.KEY, 2, BenchSupport.ACTION, event);
     }
 }

@@ -1,13 +1,15 @@
 package io.durablejournal.store;
 
+import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.Utf8;
 import java.util.Objects;
 
 /**
- * A Java business key in the boundary form the native store takes: a kind code (shared with
- * {@code KEY_*} in rust/jni/store.rs), a number for {@code Long}/{@code Integer}, bytes for a
- * {@code String} (UTF-8), a {@code byte[]} or a typed key, and the class name of a typed key.
- * The canonical encoding itself is done once, in Rust.
+ * A Java business key in the boundary form the native store reads (field by field, {@code
+ * business_key} in rust/jni/store.rs): a kind code (shared with {@code KEY_*} there), a number
+ * for {@code Long}/{@code Integer}, bytes for a {@code String} (UTF-8), a {@code byte[]} or a
+ * typed key, and the class name of a typed key. The canonical encoding itself is done once, in
+ * Rust.
  */
 final class BusinessKey {
     static final int STR = 1;
@@ -16,9 +18,13 @@ final class BusinessKey {
     static final int BYTES = 4;
     static final int TYPED = 5;
 
+    @CalledFromNative
     final int kind;
+    @CalledFromNative
     final long number;
+    @CalledFromNative
     final byte[] bytes;
+    @CalledFromNative
     final byte[] typeName;
 
     private BusinessKey(int kind, long number, byte[] bytes, byte[] typeName) {

@@ -1,8 +1,5 @@
 package io.durablejournal.store;
 
-import io.durablejournal.ActionState;
-import io.durablejournal.ActionStateSerde;
-import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
 import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
@@ -18,7 +15,8 @@ import java.util.function.ToIntFunction;
  * {@code io.durablejournal.kafka}): every journal mutation is one record of the core's delta
  * format, acknowledged by the log before the durable call returns, so the journals survive the
  * loss of the machine that wrote them. The records, their keys and the rebuild are native; this
- * class owns the handle, computes each key's Flink key group and drives the reads.
+ * class owns the handle, computes each key's Flink key group and drives the reads (its keyed calls
+ * are {@link NativeKeyedStore}'s, shared with the native file and in-memory stores).
  *
  * <p>A store owns a range of Flink key groups (a subtask's; all of them outside Flink). Its history
  * is set once, before any keyed call: {@link #startFresh} (a new job), {@link #continueHistory} (a
@@ -34,7 +32,7 @@ import java.util.function.ToIntFunction;
  * other. Storage failures are {@link JournalException}s with code {@code STORE_IO} naming the log;
  * the mutation that failed is undone.
  */
-public final class LogActionStateStore implements ActionStateStore {
+public final class LogActionStateStore extends NativeKeyedStore {
     private final LogTransport transport;
     private final ToIntFunction<Object> keyGroupOf;
     private final int firstKeyGroup;
@@ -156,8 +154,12 @@ public final class LogActionStateStore implements ActionStateStore {
         return new JournalException(JournalException.Code.STORE_IO, what + " " + transport.name() + " failed: " + cause, cause);
     }
 
-    /** Runs a keyed native call on an idle share of the store (a new one when all are in use). */
-    private <T> T onShare(LongFunction<T> call) {
+    /**
+     * Runs a keyed native call on an idle share of the store (a new one when all are in use), so
+     * that the writes of many threads wait for the log at once.
+     */
+    @Override
+    <T> T onStore(LongFunction<T> call) {
         NativeHandle share = idleShares.pollFirst();
         if (share == null) {
             share = newShare();
@@ -178,8 +180,9 @@ public final class LogActionStateStore implements ActionStateStore {
         }
     }
 
-    /** The key in boundary form, with its key group bound (and loaded first if it is another subtask's). */
-    private BusinessKey bind(Object key) {
+    /** The key with its key group bound (and loaded first if it is another subtask's). */
+    @Override
+    BusinessKey keyOf(Object key) {
         BusinessKey k = BusinessKey.of(key);
         int keyGroup = keyGroupOf.applyAsInt(key);
         if (bindKeyGroup(k, keyGroup) >= 0) {
@@ -194,60 +197,14 @@ public final class LogActionStateStore implements ActionStateStore {
     }
 
     private int bindKeyGroup(BusinessKey k, int keyGroup) {
-        return onShare(h -> NativeLogStore.bindKeyGroup(h, k.kind, k.number, k.bytes, k.typeName, keyGroup));
-    }
-
-    @Override
-    public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
-        BusinessKey k = bind(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        byte[] json = ActionStateSerde.serialize(Objects.requireNonNull(state, "state"));
-        onShare(h -> {
-            NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json);
-            return null;
-        });
-    }
-
-    @Override
-    public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
-        BusinessKey k = bind(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        byte[] json = onShare(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
-                event.payload()));
-        return json == null ? null : ActionStateSerde.deserialize(json);
-    }
-
-    @Override
-    public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
-            ActionState initial) {
-        BusinessKey k = bind(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
-        return onShare(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
-                event.payload(), json));
-    }
-
-    /** Prunes what is in memory here; a key group never loaded here has nothing to prune. */
-    @Override
-    public void pruneState(Object key, long seqNumUpTo) {
-        BusinessKey k = BusinessKey.of(key);
-        onShare(h -> {
-            NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo);
-            return null;
-        });
+        return onStore(h -> NativeLogStore.bindKeyGroup(h, k, keyGroup));
     }
 
     /** Drops the entries of {@code key} at exactly {@code seqNum}, leaving any other sequence number. */
     @Override
     public void pruneStateAt(Object key, long seqNum) {
         BusinessKey k = BusinessKey.of(key);
-        onShare(h -> {
-            NativeLogStore.pruneAt(h, k.kind, k.number, k.bytes, k.typeName, seqNum);
-            return null;
-        });
+        runOnStore(h -> NativeLogStore.pruneAt(h, k, seqNum));
     }
 
     /**
@@ -270,7 +227,7 @@ public final class LogActionStateStore implements ActionStateStore {
     }
 
     public synchronized LogStoreStats stats() {
-        return new LogStoreStats(store.apply(NativeLogStore::stats));
+        return store.apply(NativeLogStore::stats);
     }
 
     /**

@@ -1,46 +1,42 @@
 package io.durablejournal.store;
 
-/** Counters of a {@link LogActionStateStore} since it was opened. */
-public final class LogStoreStats {
-    private final long[] v;
+import io.durablejournal.internal.CalledFromNative;
 
-    LogStoreStats(long[] values) {
-        this.v = values.clone();
-    }
+/**
+ * Counters of a {@link LogActionStateStore} since it was opened. Built by the native store
+ * ({@code stats} in rust/jni/log_store.rs).
+ */
+public final class LogStoreStats extends AppendCounters {
+    private final long tombstonesAppended;
+    private final long tombstonesPending;
+    private final long recordsLoaded;
 
-    /** Live entries in memory. */
-    public long entries() {
-        return v[0];
-    }
-
-    /** Records appended and acknowledged by the log, tombstones included. */
-    public long recordsAppended() {
-        return v[1];
-    }
-
-    /** Their keys and values, in bytes. */
-    public long bytesAppended() {
-        return v[2];
+    @CalledFromNative
+    private LogStoreStats(long entries, long recordsAppended, long bytesAppended, long tombstonesAppended,
+            long tombstonesPending, long recordsLoaded) {
+        super(entries, recordsAppended, bytesAppended);
+        this.tombstonesAppended = tombstonesAppended;
+        this.tombstonesPending = tombstonesPending;
+        this.recordsLoaded = recordsLoaded;
     }
 
     public long tombstonesAppended() {
-        return v[3];
+        return tombstonesAppended;
     }
 
     /** Tombstones of pruned entries waiting to go out with the next append or marker. */
     public long tombstonesPending() {
-        return v[4];
+        return tombstonesPending;
     }
 
     /** Records of this store's history and key groups read back from the log and applied. */
     public long recordsLoaded() {
-        return v[5];
+        return recordsLoaded;
     }
 
     @Override
     public String toString() {
-        return "LogStoreStats{entries=" + entries() + ", recordsAppended=" + recordsAppended() + ", bytesAppended="
-                + bytesAppended() + ", tombstonesAppended=" + tombstonesAppended() + ", tombstonesPending="
-                + tombstonesPending() + ", recordsLoaded=" + recordsLoaded() + "}";
+        return "LogStoreStats{" + appendCounters() + ", tombstonesAppended=" + tombstonesAppended + ", tombstonesPending="
+                + tombstonesPending + ", recordsLoaded=" + recordsLoaded + "}";
     }
 }

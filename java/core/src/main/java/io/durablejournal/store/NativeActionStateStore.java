@@ -1,18 +1,16 @@
 package io.durablejournal.store;
 
 import io.durablejournal.internal.Utf8;
-import io.durablejournal.ActionState;
-import io.durablejournal.ActionStateSerde;
-import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.internal.NativeHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongFunction;
 
 /**
  * The native store (rust/store) behind {@link ActionStateStore}: the in-memory store or the
- * append-only file store. No store logic lives here; this class owns the native handle, checks
- * arguments and marshals.
+ * append-only file store. No store logic lives here; this class owns the native handle (its keyed
+ * calls are {@link NativeKeyedStore}'s, shared with the log store).
  *
  * <p>One instance is meant to be shared by every action of an operator. The native store is
  * guarded by a mutex in Rust, so direct calls and the journals of {@link #openContext} may run
@@ -23,7 +21,7 @@ import java.util.Objects;
  * progress. A store dropped without {@code close()} is closed once it is garbage collected;
  * close it anyway (a file store holds its directory lock until then).
  */
-public final class NativeActionStateStore implements ActionStateStore {
+public final class NativeActionStateStore extends NativeKeyedStore {
     private final Path directory;
     private final NativeHandle store;
     /** Null unless group commit has a time bound. */
@@ -54,89 +52,13 @@ public final class NativeActionStateStore implements ActionStateStore {
     }
 
     @Override
-    public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
-        putJson(key, seqNum, actionName, event, ActionStateSerde.serialize(Objects.requireNonNull(state, "state")));
-    }
-
-    /** The bytes go to the native store as they are; it parses them and writes the delta. */
-    @Override
-    public void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
-        BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        Objects.requireNonNull(stateJson, "stateJson");
-        store.accept(h -> NativeStore.put(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), stateJson));
+    <T> T onStore(LongFunction<T> call) {
+        return store.apply(call);
     }
 
     @Override
-    public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
-        byte[] json = getJson(key, seqNum, actionName, event);
-        return json == null ? null : ActionStateSerde.deserialize(json);
-    }
-
-    /** The JSON as the native store writes it, without a round trip through {@link ActionState}. */
-    @Override
-    public byte[] getJson(Object key, long seqNum, String actionName, EventIdentity event) {
-        BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        return store.apply(h -> NativeStore.get(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload()));
-    }
-
-    /** The native store splits the slots off in the same crossing (one byte array, decoded here). */
-    @Override
-    public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
-        BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        byte[] split = store.apply(h -> NativeStore.getResuming(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(),
-                event.payload()));
-        return split == null ? null : decodeSplit(split);
-    }
-
-    /** Decodes {@code get_split}'s layout: big-endian lengths, a payload length of -1 for null. */
-    static ResumingEntry decodeSplit(byte[] split) {
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(split);
-        byte[] json = new byte[in.getInt()];
-        in.get(json);
-        int callCount = in.getInt();
-        int hitCount = in.getInt();
-        List<io.durablejournal.CallResult> hits = new java.util.ArrayList<>(hitCount);
-        for (int i = 0; i < hitCount; i++) {
-            int idLength = in.getInt();
-            String id = new String(split, in.position(), idLength, java.nio.charset.StandardCharsets.UTF_8);
-            in.position(in.position() + idLength);
-            boolean failed = in.get() != 0;
-            byte[] result = payload(in);
-            byte[] exception = payload(in);
-            if (failed != (exception != null)) {
-                throw new IllegalStateException("slot " + i + " of a split entry: failed=" + failed + " without the matching payload");
-            }
-            hits.add(new io.durablejournal.CallResult(id, result, exception));
-        }
-        if (in.hasRemaining()) {
-            throw new IllegalStateException(in.remaining() + " bytes left after a split entry");
-        }
-        return ResumingEntry.split(json, callCount, hits);
-    }
-
-    private static byte[] payload(java.nio.ByteBuffer in) {
-        int length = in.getInt();
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return bytes;
-    }
-
-    @Override
-    public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
-        BusinessKey k = BusinessKey.of(key);
-        byte[] action = Utf8.encode(actionName, "actionName");
-        Objects.requireNonNull(event, "event");
-        byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
-        return store.apply(h -> NativeStore.openContext(h, k.kind, k.number, k.bytes, k.typeName, seqNum, action, event.kind(), event.payload(), json));
+    BusinessKey keyOf(Object key) {
+        return BusinessKey.of(key);
     }
 
     @Override
@@ -150,12 +72,6 @@ public final class NativeActionStateStore implements ActionStateStore {
     }
 
     @Override
-    public void pruneState(Object key, long seqNumUpTo) {
-        BusinessKey k = BusinessKey.of(key);
-        store.accept(h -> NativeStore.prune(h, k.kind, k.number, k.bytes, k.typeName, seqNumUpTo));
-    }
-
-    @Override
     public byte[] getRecoveryMarker() {
         return store.apply(NativeStore::recoveryMarker);
     }
@@ -166,7 +82,7 @@ public final class NativeActionStateStore implements ActionStateStore {
     }
 
     public StoreStats stats() {
-        return new StoreStats(store.apply(NativeStore::stats));
+        return store.apply(NativeStore::stats);
     }
 
     /** {@link StoreStats#entries()}. */

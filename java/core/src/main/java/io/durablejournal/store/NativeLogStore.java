@@ -5,7 +5,7 @@ import io.durablejournal.internal.NativeLibrary;
 /**
  * The native log-backed store's own entry points (rust/jni/log_store.rs). Its handle is an
  * ordinary native store handle: {@link NativeStore}'s put, get, openContext, prune, sync and close
- * work on it too. Business keys cross as in {@link NativeStore}. The owner ({@link
+ * work on it too. Keys cross as in {@link NativeStore}. The owner ({@link
  * LogActionStateStore}) checks for close and never passes 0.
  */
 final class NativeLogStore {
@@ -37,9 +37,9 @@ final class NativeLogStore {
     static native void finishLoad(long handle, int firstKeyGroup, int lastKeyGroup);
 
     /** -1 when the key group is loaded, else the partition to load it from. */
-    static native int bindKeyGroup(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, int keyGroup);
+    static native int bindKeyGroup(long handle, BusinessKey key, int keyGroup);
 
-    static native void pruneAt(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seq);
+    static native void pruneAt(long handle, BusinessKey key, long seq);
 
     /**
      * The marker, given the log's end offsets fetched just before: it waits for the writes
@@ -56,6 +56,6 @@ final class NativeLogStore {
     /** Frees a handle from {@link #share}; the store stays open. */
     static native void releaseShare(long share);
 
-    /** See {@link LogStoreStats} for the layout. */
-    static native long[] stats(long handle);
+    /** Built natively through {@link LogStoreStats}' constructor. */
+    static native LogStoreStats stats(long handle);
 }

@@ -4,10 +4,10 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.internal.NativeLibrary;
 
 /**
- * The native store's entry points (rust/jni/store.rs). Every keyed method takes the business key
- * as {@code (kind, number, bytes, typeName)} and the event as {@code (kind, bytes)}; strings cross
- * as UTF-8. The owner ({@link NativeActionStateStore}, through its {@code NativeHandle}) checks for close,
- * serializes calls and never passes 0.
+ * The native store's entry points (rust/jni/store.rs). An entry crosses as one {@link EntryKey},
+ * a call about a whole business key as its {@link BusinessKey}; strings cross as UTF-8. The owner
+ * (a {@link NativeKeyedStore}, through its {@code NativeHandle}) checks for close, serializes
+ * calls and never passes 0.
  */
 final class NativeStore {
     static {
@@ -26,24 +26,20 @@ final class NativeStore {
 
     static native void close(long handle);
 
-    static native void put(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
-            long seq, byte[] action, int eventKind, byte[] event, byte[] stateJson);
+    static native void put(long handle, EntryKey key, byte[] stateJson);
 
-    static native byte[] get(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
-            long seq, byte[] action, int eventKind, byte[] event);
+    static native byte[] get(long handle, EntryKey key);
 
     /** The entry split for {@code ActionStateStore.getResuming} (layout in rust/jni/store.rs, {@code get_split}), or null. */
-    static native byte[] getResuming(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
-            long seq, byte[] action, int eventKind, byte[] event);
+    static native byte[] getResuming(long handle, EntryKey key);
 
     /**
      * A new context over a native journal whose mutations persist into this store; the native side
      * builds the {@link DurableExecutionContext} around its journal, so no raw handle reaches Java.
      */
-    static native DurableExecutionContext openContext(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType,
-            long seq, byte[] action, int eventKind, byte[] event, byte[] initialStateJson);
+    static native DurableExecutionContext openContext(long handle, EntryKey key, byte[] initialStateJson);
 
-    static native void prune(long handle, int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seqUpTo);
+    static native void prune(long handle, BusinessKey key, long seqUpTo);
 
     static native byte[] recoveryMarker(long handle);
 
@@ -52,8 +48,8 @@ final class NativeStore {
     static native void sync(long handle);
 
     /** The UTF-8 root occurrence id (spec §3) of input {@code seq} of a business key. */
-    static native byte[] rootOccurrence(int keyKind, long keyNumber, byte[] keyBytes, byte[] keyType, long seq);
+    static native byte[] rootOccurrence(BusinessKey key, long seq);
 
-    /** See {@link StoreStats} for the layout. */
-    static native long[] stats(long handle);
+    /** Built natively through {@link StoreStats}' constructor. */
+    static native StoreStats stats(long handle);
 }

@@ -1,68 +1,70 @@
 package io.durablejournal.store;
 
+import io.durablejournal.internal.CalledFromNative;
+
 /**
  * Counters of a store since it was opened, and what opening it found. Fields that only the file
- * store has are -1 for the in-memory store.
+ * store has are -1 for the in-memory store. Built by the native store ({@code stats} in
+ * rust/jni/store.rs).
  */
-public final class StoreStats {
-    private final long[] v;
+public final class StoreStats extends AppendCounters {
+    private final long syncs;
+    private final long compactions;
+    private final long segmentBytes;
+    private final long liveBytes;
+    private final long recoveredRecords;
+    private final long tornTailBytes;
+    private final long createdOnOpen;
 
-    StoreStats(long[] values) {
-        this.v = values.clone();
-    }
-
-    /** Live entries. */
-    public long entries() {
-        return v[0];
-    }
-
-    /** Mutation records appended since open. */
-    public long recordsAppended() {
-        return v[1];
-    }
-
-    /** Bytes of mutation records appended since open (frames included); -1 for the in-memory store, which writes none. */
-    public long bytesAppended() {
-        return v[2];
+    @CalledFromNative
+    private StoreStats(long entries, long recordsAppended, long bytesAppended, long syncs, long compactions,
+            long segmentBytes, long liveBytes, long recoveredRecords, long tornTailBytes, long createdOnOpen) {
+        super(entries, recordsAppended, bytesAppended);
+        this.syncs = syncs;
+        this.compactions = compactions;
+        this.segmentBytes = segmentBytes;
+        this.liveBytes = liveBytes;
+        this.recoveredRecords = recoveredRecords;
+        this.tornTailBytes = tornTailBytes;
+        this.createdOnOpen = createdOnOpen;
     }
 
     public long syncs() {
-        return v[3];
+        return syncs;
     }
 
     public long compactions() {
-        return v[4];
+        return compactions;
     }
 
     /** Current size of the live segment file. */
     public long segmentBytes() {
-        return v[5];
+        return segmentBytes;
     }
 
     /** Bytes of the segment that the live entries are built from. */
     public long liveBytes() {
-        return v[6];
+        return liveBytes;
     }
 
     /** Records read back from the log when the store was opened. */
     public long recoveredRecords() {
-        return v[7];
+        return recoveredRecords;
     }
 
     /** Bytes of a final record cut short by a crash and dropped on open, or -1 when there was none. */
     public long tornTailBytes() {
-        return v[8];
+        return tornTailBytes;
     }
 
     /** Whether opening created a new store (1), found one (0), or -1 for the in-memory store. */
     public long createdOnOpen() {
-        return v[9];
+        return createdOnOpen;
     }
 
     @Override
     public String toString() {
-        return "StoreStats{entries=" + entries() + ", recordsAppended=" + recordsAppended() + ", bytesAppended=" + bytesAppended()
-                + ", syncs=" + syncs() + ", compactions=" + compactions() + ", segmentBytes=" + segmentBytes()
-                + ", recoveredRecords=" + recoveredRecords() + ", tornTailBytes=" + tornTailBytes() + "}";
+        return "StoreStats{" + appendCounters() + ", syncs=" + syncs + ", compactions=" + compactions + ", segmentBytes=" + segmentBytes
+                + ", recoveredRecords=" + recoveredRecords + ", tornTailBytes=" + tornTailBytes + "}";
     }
 }

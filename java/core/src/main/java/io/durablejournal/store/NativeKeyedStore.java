@@ -1,0 +1,126 @@
+package io.durablejournal.store;
+
+import io.durablejournal.ActionState;
+import io.durablejournal.ActionStateSerde;
+import io.durablejournal.CallResult;
+import io.durablejournal.DurableExecutionContext;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
+
+/**
+ * The keyed calls of every store whose entries live behind a native store handle
+ * (rust/jni/store.rs): put, get, the resuming read, openContext and prune, written once. A store
+ * says only which handle runs a keyed call ({@link #onStore}) and what its business keys need
+ * before they are used ({@link #keyOf}: the log store binds each key's key group, loading it
+ * from the log first when another subtask owned it).
+ */
+abstract class NativeKeyedStore implements ActionStateStore {
+    NativeKeyedStore() {}
+
+    /** Runs a keyed native call on a handle of this store (the handle is open while it runs). */
+    abstract <T> T onStore(LongFunction<T> call);
+
+    /** {@link #onStore} for a call that returns nothing. */
+    final void runOnStore(LongConsumer call) {
+        onStore(h -> {
+            call.accept(h);
+            return null;
+        });
+    }
+
+    /** The business key of a keyed call, ready for the native store. */
+    abstract BusinessKey keyOf(Object key);
+
+    private EntryKey entryKey(Object key, long seqNum, String actionName, EventIdentity event) {
+        return EntryKey.of(keyOf(key), seqNum, actionName, event);
+    }
+
+    @Override
+    public void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state) {
+        putJson(key, seqNum, actionName, event, ActionStateSerde.serialize(Objects.requireNonNull(state, "state")));
+    }
+
+    /** The bytes go to the native store as they are; it parses them and writes the delta. */
+    @Override
+    public void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
+        EntryKey entry = entryKey(key, seqNum, actionName, event);
+        Objects.requireNonNull(stateJson, "stateJson");
+        runOnStore(h -> NativeStore.put(h, entry, stateJson));
+    }
+
+    @Override
+    public ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+        byte[] json = getJson(key, seqNum, actionName, event);
+        return json == null ? null : ActionStateSerde.deserialize(json);
+    }
+
+    /** The JSON as the native store writes it, without a round trip through {@link ActionState}. */
+    @Override
+    public byte[] getJson(Object key, long seqNum, String actionName, EventIdentity event) {
+        EntryKey entry = entryKey(key, seqNum, actionName, event);
+        return onStore(h -> NativeStore.get(h, entry));
+    }
+
+    /** The native store splits the slots off in the same crossing (one byte array, decoded here). */
+    @Override
+    public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
+        EntryKey entry = entryKey(key, seqNum, actionName, event);
+        byte[] split = onStore(h -> NativeStore.getResuming(h, entry));
+        return split == null ? null : decodeSplit(split);
+    }
+
+    @Override
+    public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
+        EntryKey entry = entryKey(key, seqNum, actionName, event);
+        byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
+        return onStore(h -> NativeStore.openContext(h, entry, json));
+    }
+
+    /** Prunes the entries held here (a log store's key group never loaded here has none). */
+    @Override
+    public void pruneState(Object key, long seqNumUpTo) {
+        BusinessKey business = BusinessKey.of(key);
+        runOnStore(h -> NativeStore.prune(h, business, seqNumUpTo));
+    }
+
+    /** Decodes {@code get_split}'s layout: big-endian lengths, a payload length of -1 for null. */
+    static ResumingEntry decodeSplit(byte[] split) {
+        ByteBuffer in = ByteBuffer.wrap(split);
+        byte[] json = new byte[in.getInt()];
+        in.get(json);
+        int callCount = in.getInt();
+        int hitCount = in.getInt();
+        List<CallResult> hits = new ArrayList<>(hitCount);
+        for (int i = 0; i < hitCount; i++) {
+            int idLength = in.getInt();
+            String id = new String(split, in.position(), idLength, StandardCharsets.UTF_8);
+            in.position(in.position() + idLength);
+            boolean failed = in.get() != 0;
+            byte[] result = payload(in);
+            byte[] exception = payload(in);
+            if (failed != (exception != null)) {
+                throw new IllegalStateException("slot " + i + " of a split entry: failed=" + failed + " without the matching payload");
+            }
+            hits.add(new CallResult(id, result, exception));
+        }
+        if (in.hasRemaining()) {
+            throw new IllegalStateException(in.remaining() + " bytes left after a split entry");
+        }
+        return ResumingEntry.split(json, callCount, hits);
+    }
+
+    private static byte[] payload(ByteBuffer in) {
+        int length = in.getInt();
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,240 @@
+//! The Java classes, constructors, methods and fields the boundary uses,
+//! looked up once per library load instead of by name on every call.
+//!
+//! A JVM binds a loaded native library to one class loader, and a Flink job
+//! restart loads a fresh copy of the library for its new class loader (see
+//! `io.durablejournal.internal.NativeLibrary`), so these statics hold the ids
+//! of exactly one class loader's classes: the cache cannot hand one loader's
+//! class to another. It is filled by `NativeLibrary.abiVersion`, which
+//! `NativeLibrary.load` calls right after loading (a class missing from the
+//! jar then fails the load with its name), and otherwise by the first call
+//! that needs it.
+//!
+//! Every lookup runs inside a native method of a class of the core jar (or
+//! on a thread that such a method is waiting for), so `FindClass` resolves
+//! through the core jar's class loader. None of the classes named here loads
+//! the library in its static initializer, so binding them never re-enters
+//! `NativeLibrary.load`.
+
+use std::sync::OnceLock;
+
+use jni::ids::{JFieldID, JMethodID};
+use jni::objects::{Global, JClass, JObject};
+use jni::signature::{FieldSignature, MethodSignature};
+use jni::strings::JNIStr;
+use jni::sys::{jint, jlong, jvalue};
+use jni::{jni_sig, jni_str, Env};
+
+/// A class held for the library's lifetime with the constructor Rust builds it with.
+pub struct Constructible {
+    class: Global<JClass<'static>>,
+    constructor: JMethodID,
+}
+
+impl Constructible {
+    fn bind(env: &mut Env<'_>, name: &JNIStr, signature: MethodSignature<'_, '_>) -> jni::errors::Result<Self> {
+        let local = env.find_class(name)?;
+        let constructor = env.get_method_id(&local, jni_str!("<init>"), signature)?;
+        let class = env.new_global_ref(&local)?;
+        env.delete_local_ref(local);
+        Ok(Constructible { class, constructor })
+    }
+
+    /// `new Class(args)`; `args` must match the signature bound for this class.
+    pub fn new_object<'l>(&self, env: &mut Env<'l>, args: &[jvalue]) -> jni::errors::Result<JObject<'l>> {
+        // SAFETY: the constructor id belongs to this class, and every caller
+        // passes the arguments of the signature it was bound with (the
+        // signature each `JvmClasses` field documents; JUnit builds every one).
+        unsafe { env.new_object_unchecked(&self.class, self.constructor, args) }
+    }
+}
+
+/// The fields of `io.durablejournal.store.BusinessKey`.
+pub struct BusinessKeyFields {
+    pub kind: JFieldID,
+    pub number: JFieldID,
+    pub bytes: JFieldID,
+    pub type_name: JFieldID,
+}
+
+/// The fields of `io.durablejournal.store.EntryKey`.
+pub struct EntryKeyFields {
+    pub business: JFieldID,
+    pub seq: JFieldID,
+    pub action: JFieldID,
+    pub event_kind: JFieldID,
+    pub event: JFieldID,
+}
+
+/// Everything the boundary reaches in Java, bound once.
+pub struct JvmClasses {
+    /// `JournalException(int code, String message)`.
+    pub journal_exception: Constructible,
+    /// `NonDeterministicReplayException(String message, byte[] diffJson)`.
+    pub non_deterministic_replay: Constructible,
+    /// `NullPointerException(String message)`, for a null argument.
+    pub null_pointer: Constructible,
+    /// `IndexOutOfBoundsException(String message)`, for a bad index.
+    pub index_out_of_bounds: Constructible,
+    /// `DurableExecutionContext(long nativeJournal)`.
+    pub execution_context: Constructible,
+    /// `DurableExecutionContext.persistSnapshot(byte[])`.
+    pub persist_snapshot: JMethodID,
+    /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
+    pub journal_slot: Constructible,
+    /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
+    pub call_step: Constructible,
+    /// `StoreStats(long × 10)`, in the order of `rust/jni/store.rs` `stats`.
+    pub store_stats: Constructible,
+    /// `LogStoreStats(long × 6)`, in the order of `rust/jni/log_store.rs` `stats`.
+    pub log_store_stats: Constructible,
+    pub business_key: BusinessKeyFields,
+    pub entry_key: EntryKeyFields,
+    /// `LogTransport.submit(int[], byte[][], byte[][])`.
+    pub transport_submit: JMethodID,
+    /// `LogTransport.Appending.await()`.
+    pub appending_await: JMethodID,
+    /// `Throwable.toString()`.
+    pub throwable_to_string: JMethodID,
+}
+
+static CLASSES: OnceLock<JvmClasses> = OnceLock::new();
+
+/// The bound classes, binding them on first use.
+pub fn classes(env: &mut Env<'_>) -> jni::errors::Result<&'static JvmClasses> {
+    if let Some(bound) = CLASSES.get() {
+        return Ok(bound);
+    }
+    // Two threads may both bind; the loser's global references are dropped.
+    let bound = JvmClasses::bind(env)?;
+    Ok(CLASSES.get_or_init(|| bound))
+}
+
+impl JvmClasses {
+    fn bind(env: &mut Env<'_>) -> jni::errors::Result<Self> {
+        let context = Constructible::bind(env, jni_str!("io/durablejournal/DurableExecutionContext"), jni_sig!("(J)V"))?;
+        let persist_snapshot = env.get_method_id(&context.class, jni_str!("persistSnapshot"), jni_sig!("([B)V"))?;
+        let [kind, number, bytes, type_name] = field_ids(env, jni_str!("io/durablejournal/store/BusinessKey"), [
+            (jni_str!("kind"), jni_sig!("I")),
+            (jni_str!("number"), jni_sig!("J")),
+            (jni_str!("bytes"), jni_sig!("[B")),
+            (jni_str!("typeName"), jni_sig!("[B")),
+        ])?;
+        let [business, seq, action, event_kind, event] = field_ids(env, jni_str!("io/durablejournal/store/EntryKey"), [
+            (jni_str!("business"), jni_sig!("Lio/durablejournal/store/BusinessKey;")),
+            (jni_str!("seq"), jni_sig!("J")),
+            (jni_str!("action"), jni_sig!("[B")),
+            (jni_str!("eventKind"), jni_sig!("I")),
+            (jni_str!("event"), jni_sig!("[B")),
+        ])?;
+        let transport_submit = method_of(env, jni_str!("io/durablejournal/store/LogTransport"), jni_str!("submit"),
+            jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"))?;
+        let appending_await = method_of(env, jni_str!("io/durablejournal/store/LogTransport$Appending"), jni_str!("await"), jni_sig!("()[J"))?;
+        let throwable_to_string = method_of(env, jni_str!("java/lang/Throwable"), jni_str!("toString"), jni_sig!("()Ljava/lang/String;"))?;
+        Ok(JvmClasses {
+            journal_exception: Constructible::bind(env, jni_str!("io/durablejournal/JournalException"), jni_sig!("(ILjava/lang/String;)V"))?,
+            non_deterministic_replay: Constructible::bind(env, jni_str!("io/durablejournal/NonDeterministicReplayException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
+            null_pointer: Constructible::bind(env, jni_str!("java/lang/NullPointerException"), jni_sig!("(Ljava/lang/String;)V"))?,
+            index_out_of_bounds: Constructible::bind(env, jni_str!("java/lang/IndexOutOfBoundsException"), jni_sig!("(Ljava/lang/String;)V"))?,
+            execution_context: context,
+            persist_snapshot,
+            journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
+            call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
+            store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
+            log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
+            business_key: BusinessKeyFields { kind, number, bytes, type_name },
+            entry_key: EntryKeyFields { business, seq, action, event_kind, event },
+            transport_submit,
+            appending_await,
+            throwable_to_string,
+        })
+    }
+}
+
+/// The ids of fields of one class, in the order asked.
+fn field_ids<const N: usize>(env: &mut Env<'_>, class: &JNIStr, fields: [(&JNIStr, FieldSignature<'_>); N]) -> jni::errors::Result<[JFieldID; N]> {
+    let local = env.find_class(class)?;
+    let mut ids = Vec::with_capacity(N);
+    for (name, signature) in fields {
+        match env.get_field_id(&local, name, signature) {
+            Ok(id) => ids.push(id),
+            Err(e) => {
+                env.delete_local_ref(local);
+                return Err(e);
+            }
+        }
+    }
+    env.delete_local_ref(local);
+    Ok(ids.try_into().unwrap_or_else(|_| unreachable!("one id per field")))
+}
+
+fn method_of(env: &mut Env<'_>, class: &JNIStr, name: &JNIStr, signature: MethodSignature<'_, '_>) -> jni::errors::Result<JMethodID> {
+    let local = env.find_class(class)?;
+    let id = env.get_method_id(&local, name, signature);
+    env.delete_local_ref(local);
+    id
+}
+
+// Field reads. A key crosses as one object read field by field on every
+// keyed store call, so these go straight to the JNI function table: jni-rs
+// wraps each JNI function in an ExceptionCheck before (and, for objects,
+// after) the call, which for a key doubled the cost of reading it. No
+// exception can be pending when they run (each is the first work of its
+// export or follows another such read), and none of the functions they call
+// raises one: Get<Type>Field never does (JNI specification), and
+// GetByteArrayRegion only for a range outside the array, while here the range
+// is the array's own length.
+
+/// The raw `JNIEnv` and its function table.
+fn raw(env: &Env<'_>) -> (*mut jni::sys::JNIEnv, &'static jni::sys::JNINativeInterface_) {
+    let raw = env.get_raw();
+    // SAFETY: `Env` holds a valid JNIEnv pointer for the current thread,
+    // whose function table lives as long as the JVM.
+    (raw, unsafe { &**raw })
+}
+
+/// An `int` field of a non-null object of the class `field` was bound on.
+pub fn int_field(env: &Env<'_>, object: &JObject<'_>, field: JFieldID) -> jint {
+    let (raw, jni) = raw(env);
+    // SAFETY: callers pass a non-null object of the class the id was bound
+    // on, and an int field's id.
+    unsafe { (jni.v1_1.GetIntField)(raw, object.as_raw(), field.into_raw()) }
+}
+
+/// A `long` field, as [`int_field`].
+pub fn long_field(env: &Env<'_>, object: &JObject<'_>, field: JFieldID) -> jlong {
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `int_field`, for a long field's id.
+    unsafe { (jni.v1_1.GetLongField)(raw, object.as_raw(), field.into_raw()) }
+}
+
+/// An object field, as [`int_field`]; a local reference the caller owns.
+pub fn object_field<'l>(env: &Env<'l>, object: &JObject<'_>, field: JFieldID) -> JObject<'l> {
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `int_field`, for an object field's id; the result is a
+    // new local reference (or null) of this frame, owned by the wrapper.
+    unsafe { JObject::from_raw(env, (jni.v1_1.GetObjectField)(raw, object.as_raw(), field.into_raw())) }
+}
+
+/// The bytes of a `byte[]` field (None for null), as [`int_field`]. The
+/// field's local reference is left to the native method's return: a keyed
+/// call reads one key (five references at most), far below the sixteen
+/// every native method may hold, and a DeleteLocalRef per field is a
+/// measurable share of reading a key.
+pub fn byte_array_field(env: &Env<'_>, object: &JObject<'_>, field: JFieldID) -> Option<Vec<u8>> {
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `int_field`, for the id of a field bound with the
+    // signature `[B`: the value is a byte[] or null.
+    let array = unsafe { (jni.v1_1.GetObjectField)(raw, object.as_raw(), field.into_raw()) };
+    if array.is_null() {
+        return None;
+    }
+    // SAFETY: `array` is a live local reference to a byte[], and the region
+    // read is exactly its length.
+    unsafe {
+        let length = (jni.v1_1.GetArrayLength)(raw, array);
+        let mut bytes = vec![0u8; length as usize];
+        (jni.v1_1.GetByteArrayRegion)(raw, array, 0, length, bytes.as_mut_ptr().cast());
+        Some(bytes)
+    }
+}
