@@ -226,24 +226,15 @@ public final class LogActionStateStore extends NativeKeyedStore {
         store.accept(NativeStore::sync);
     }
 
-    public synchronized LogStoreStats stats() {
-        return store.apply(NativeLogStore::stats);
-    }
-
     /**
-     * {@link LogStoreStats#entries()}: the entries of the key groups loaded here. A first start
-     * ({@link #startFresh}) begins a new history and reads nothing, so it holds none: journals of
-     * earlier runs in the log are never read.
+     * Its {@link LogStoreStats#entries() entries} are those of the key groups loaded here: a first
+     * start ({@link #startFresh}) begins a new history and reads nothing, so it holds none (journals
+     * of earlier runs in the log are never read); its {@link LogStoreStats#bytesAppended() bytes}
+     * are the keys and values of the records the log acknowledged.
      */
     @Override
-    public long liveEntries() {
-        return stats().entries();
-    }
-
-    /** {@link LogStoreStats#bytesAppended()}: the keys and values of the records the log acknowledged. */
-    @Override
-    public long bytesAppended() {
-        return stats().bytesAppended();
+    public synchronized LogStoreStats stats() {
+        return store.apply(NativeLogStore::stats);
     }
 
     /** The log, for people. */

@@ -81,20 +81,10 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         store.accept(NativeStore::sync);
     }
 
+    /** Its {@link StoreStats#bytesAppended() bytes appended} are -1 for the in-memory store. */
+    @Override
     public StoreStats stats() {
         return store.apply(NativeStore::stats);
-    }
-
-    /** {@link StoreStats#entries()}. */
-    @Override
-    public long liveEntries() {
-        return stats().entries();
-    }
-
-    /** {@link StoreStats#bytesAppended()}: -1 for the in-memory store. */
-    @Override
-    public long bytesAppended() {
-        return stats().bytesAppended();
     }
 
     public boolean isClosed() {

@@ -22,6 +22,21 @@ import java.util.function.LongFunction;
 abstract class NativeKeyedStore implements ActionStateStore {
     NativeKeyedStore() {}
 
+    /** What the native store counts since it was opened. */
+    abstract AppendCounters stats();
+
+    /** {@link AppendCounters#entries()} of {@link #stats()}. */
+    @Override
+    public long liveEntries() {
+        return stats().entries();
+    }
+
+    /** {@link AppendCounters#bytesAppended()} of {@link #stats()}. */
+    @Override
+    public long bytesAppended() {
+        return stats().bytesAppended();
+    }
+
     /** Runs a keyed native call on a handle of this store (the handle is open while it runs). */
     abstract <T> T onStore(LongFunction<T> call);
 
