@@ -38,7 +38,7 @@ public final class AgentJob {
         /** The {@link SupportAgent} these settings describe. */
         public SupportAgent supportAgent() {
             String crashRequest = crashAt >= 0 ? RequestSource.requestId(crashAt) : "";
-            return new SupportAgent(sideEffectLog().toString(), crashRequest, crashAfterCalls, crashFlag().toString());
+            return new SupportAgent(sideEffectLog().toString(), new CrashPlan(crashRequest, crashAfterCalls, crashFlag().toString()));
         }
 
         /** The side-effect log ({@link #sideEffectFile()}). */

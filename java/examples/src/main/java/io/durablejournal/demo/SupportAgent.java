@@ -3,9 +3,6 @@ package io.durablejournal.demo;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.flink.AgentAction;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.concurrent.Callable;
 
 /**
@@ -14,24 +11,18 @@ import java.util.concurrent.Callable;
  * SideEffectLog}. Every call's result names how many times that call has run ("run 1" when it
  * ran once), so an answer built from a call that ran twice differs from the expected one.
  *
- * <p>It can crash once, deterministically: after {@code crashAfterCalls} calls of request
- * {@code crashRequestId}, the first time only (a flag file records that the crash happened, so
- * the re-run after the restart goes through).
+ * <p>It can crash once, deterministically, where its {@link CrashPlan} says.
  */
 public class SupportAgent implements AgentAction<Request, String> {
     private static final long serialVersionUID = 1L;
     public static final String CHAT = "chat";
 
     private final String sideEffectLog;
-    private final String crashRequestId;
-    private final int crashAfterCalls;
-    private final String crashFlagFile;
+    private final CrashPlan crash;
 
-    public SupportAgent(String sideEffectLog, String crashRequestId, int crashAfterCalls, String crashFlagFile) {
+    public SupportAgent(String sideEffectLog, CrashPlan crash) {
         this.sideEffectLog = sideEffectLog;
-        this.crashRequestId = crashRequestId;
-        this.crashAfterCalls = crashAfterCalls;
-        this.crashFlagFile = crashFlagFile;
+        this.crash = crash;
     }
 
     /** Thrown by the injected crash. */
@@ -46,11 +37,11 @@ public class SupportAgent implements AgentAction<Request, String> {
     @Override
     public String run(Request request, RunnerContextImpl ctx) throws Exception {
         String reply = ctx.durableExecute(call(request, CHAT, () -> "reply to '" + request.text + "'"));
-        maybeCrash(request, 1);
+        crash.after(request, 1);
         String account = ctx.durableExecute(call(request, lookupId(request), () -> "account of " + request.user));
-        maybeCrash(request, 2);
+        crash.after(request, 2);
         String ticket = ctx.durableExecute(call(request, ticketId(request), () -> "ticket for " + request.id));
-        maybeCrash(request, 3);
+        crash.after(request, 3);
         return answer(request, reply, account, ticket);
     }
 
@@ -72,18 +63,6 @@ public class SupportAgent implements AgentAction<Request, String> {
 
     public static String ticketId(Request request) {
         return "tool-call:ticket-" + request.id;
-    }
-
-    private void maybeCrash(Request request, int callsDone) throws Exception {
-        if (!request.id.equals(crashRequestId) || callsDone != crashAfterCalls) {
-            return;
-        }
-        try {
-            Files.createFile(Paths.get(crashFlagFile));
-        } catch (FileAlreadyExistsException alreadyCrashedOnce) {
-            return;
-        }
-        throw new InjectedCrash("injected crash in " + request.id + " after " + callsDone + " calls");
     }
 
     /** A durable call whose body records its side effect and says which run of it this is. */
