@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use crate::identity;
 use crate::model::ActionState;
-use crate::store::file::record::{self, Record};
+use crate::store::record::{self, Record};
 use crate::store::file::{segment_header_bytes, FrameFormat, FrameHeader, FrameScanner, Scanned};
 use crate::store::log::{Acknowledged, Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogRecord, LogSink};
 use crate::store::{ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, LogStore, StateKey};

@@ -5,7 +5,7 @@
 //! everything when dropped.
 
 use super::diff::StateDelta;
-use super::file::record;
+use super::record;
 use super::key::{BusinessKey, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};

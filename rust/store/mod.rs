@@ -36,6 +36,7 @@ pub mod log;
 mod marker;
 mod memory;
 mod persister;
+pub(crate) mod record;
 mod shared;
 mod table;
 

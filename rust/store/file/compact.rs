@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::frame;
-use super::record;
+use crate::store::record;
 use super::segment::{self, SegmentHeader, HEADER_LEN};
 use crate::store::key::StateKey;
 use crate::store::table::StateTable;

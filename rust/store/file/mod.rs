@@ -6,7 +6,6 @@ mod compact;
 mod frame;
 mod inspect;
 mod lock;
-pub(crate) mod record;
 mod recover;
 mod segment;
 
@@ -47,6 +46,7 @@ pub use segment::FORMAT_VERSION;
 
 use super::diff::StateDelta;
 use super::key::{BusinessKey, StateKey};
+use super::record;
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;

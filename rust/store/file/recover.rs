@@ -7,7 +7,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::frame::{find_intact_frame, FrameScanner, Scanned};
-use super::record::{self, Record};
+use crate::store::record::{self, Record};
 use super::segment::{SegmentHeader, HEADER_LEN};
 use crate::error::{Error, Result};
 use crate::store::table::StateTable;

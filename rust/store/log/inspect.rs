@@ -15,7 +15,7 @@ use std::io::Read;
 use super::layout::Lineage;
 use super::record_key;
 use crate::error::{Error, Result};
-use crate::store::file::record::{self, Record};
+use crate::store::record::{self, Record};
 use crate::store::file::InspectedEntry;
 use crate::store::table::StateTable;
 

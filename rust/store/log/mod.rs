@@ -3,7 +3,7 @@
 //! wrote them, and a job restored at another parallelism finds them.
 //!
 //! Every mutation is one record in the core's delta format (the records the
-//! file store writes, `file::record`), appended through a [`LogSink`] that
+//! file store writes, `store::record`), appended through a [`LogSink`] that
 //! returns once the log has acknowledged it; the live entries are kept in
 //! memory in the same [`StateTable`] as the other stores. After a restore,
 //! the caller reads the log and hands its records to [`LogStore::ingest`],
@@ -37,7 +37,7 @@ use std::path::PathBuf;
 pub use layout::{KeyGroupRange, Lineage, LogLayout, MAX_KEY_GROUPS};
 pub use marker::LogMarker;
 
-use super::file::record::{self, Record};
+use super::record::{self, Record};
 use super::key::{BusinessKey, EventIdentity, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::RecoveryMarker;

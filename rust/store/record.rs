@@ -1,6 +1,7 @@
-//! The log's record types. Each journal mutation is one small record, and
-//! so is a whole-state put that extends the stored entry; only `Put`
-//! carries a whole ActionState.
+//! The delta records both persistent stores write (the file store in its
+//! segments, the log store as record values). Each journal mutation is one
+//! small record, and so is a whole-state put that extends the stored entry;
+//! only `Put` carries a whole ActionState.
 
 use std::borrow::Cow;
 
