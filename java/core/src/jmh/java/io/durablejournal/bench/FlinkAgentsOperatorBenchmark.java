@@ -77,14 +77,28 @@ public class FlinkAgentsOperatorBenchmark {
         }
     }
 
+    /** The adapter's store of subtask 0 of 1 over the native in-memory store, opened as the operator opens it. */
+    static JournalActionStateStore openStore() {
+        JournalActionStateStore opened = new JournalActionStateStore(ActionStateStoreFactory.inMemory(), 0, 1, 128, 0, new JobID());
+        opened.rebuildState(Collections.emptyList());
+        return opened;
+    }
+
+    /**
+     * The action {@code process} of the input event, running the static {@code action(Event,
+     * RunnerContext)} of {@code type}: on the native journal for {@code path} {@code
+     * nativeJournal}, else through Flink Agents' own function.
+     */
+    static Action processAction(Class<?> type, String path) throws Exception {
+        JavaFunction function = new JavaFunction(type, "action", new Class<?>[] {Event.class, RunnerContext.class});
+        return new Action("process", "nativeJournal".equals(path) ? new JournaledJavaFunction(function) : function,
+                Collections.singletonList(InputEvent.EVENT_TYPE));
+    }
+
     @Setup(Level.Trial)
     public void open() throws Exception {
-        store = new JournalActionStateStore(ActionStateStoreFactory.inMemory(), 0, 1, 128, 0, new JobID());
-        store.rebuildState(Collections.emptyList());
-        JavaFunction function = new JavaFunction(FlinkAgentsOperatorBenchmark.class, "action",
-                new Class<?>[] {Event.class, RunnerContext.class});
-        action = new Action("process", "nativeJournal".equals(path) ? new JournaledJavaFunction(function) : function,
-                Collections.singletonList(InputEvent.EVENT_TYPE));
+        store = openStore();
+        action = processAction(FlinkAgentsOperatorBenchmark.class, path);
         event = new InputEvent("question");
         // The entry recover() replays: the action ran its calls and crashed before completing.
         recorded = BenchSupport.calls(calls, payloadBytes);

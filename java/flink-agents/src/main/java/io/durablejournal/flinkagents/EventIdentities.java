@@ -49,17 +49,34 @@ final class EventIdentities {
         }
     };
     private final EventDigests digests = new EventDigests();
+    /**
+     * The last root occurrence derived, with its key text and sequence number: the operator asks
+     * for the same input's identity at each of the five or so store calls of an action, and each
+     * derivation is a native call.
+     */
+    private String rootKeyText;
+    private long rootSeqNum;
+    private EventIdentity root;
 
     /** The identity of {@code event}, which triggers actions of input {@code seqNum} of the key. */
     EventIdentity identityOf(String keyText, long seqNum, Event event) {
         if (InputEvent.EVENT_TYPE.equals(event.getType())) {
-            return EventIdentity.rootOccurrence(keyText, seqNum);
+            return rootOccurrence(keyText, seqNum);
         }
         UUID id = event.getId();
         if (id == null) {
             return digests.identityOf(event);
         }
         return emitted(reemittedIds.getOrDefault(id, id));
+    }
+
+    private EventIdentity rootOccurrence(String keyText, long seqNum) {
+        if (root == null || rootSeqNum != seqNum || !rootKeyText.equals(keyText)) {
+            root = EventIdentity.rootOccurrence(keyText, seqNum);
+            rootKeyText = keyText;
+            rootSeqNum = seqNum;
+        }
+        return root;
     }
 
     /** The identity of the event an action emitted with Flink Agents' id {@code id}. */

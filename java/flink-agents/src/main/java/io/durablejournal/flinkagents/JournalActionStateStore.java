@@ -73,6 +73,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private transient boolean warnedOfKeyGroups;
     /** The native journals opened and not yet released, by entry. */
     private transient Map<JournalAddress, NativeJournalContext> openJournals;
+    /** The entry the store can answer a {@code get} of without the native store, if any. */
+    private transient KnownEntry known;
 
     /**
      * The state the store served last on each thread (the operator's mailbox thread), for {@link
@@ -130,14 +132,25 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         scope(false); // checks the subtask, the parallelisms and the job id
     }
 
+    /**
+     * Stores the action's state. For an action on the native journal, the completed state the
+     * operator built from {@link NativeJournalContext#stateToComplete} with nothing added (no memory
+     * updates, no output events) is written by the open journal itself ({@link
+     * NativeJournalContext#completeInJournal}): the same record the whole state would make (the
+     * entry marked completed, its calls dropped), without Flink Agents' serde of the state.
+     */
     @Override
     public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
         String keyText = keyText(key);
         warnOfKeyGroupsOnce(key);
         io.durablejournal.store.ActionStateStore opened = open();
+        known.forget();
         EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
         JournalAddress address = new JournalAddress(keyText, seqNum, action.getName(), eventIdentity);
-        opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
+        NativeJournalContext journal = state.isCompleted() ? openJournals.get(address) : null;
+        if (journal == null || !journal.completeInJournal(state)) {
+            opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
+        }
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
         if (pruned != null && pruned >= seqNum) {
@@ -145,10 +158,12 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
         if (state.isCompleted()) {
             // The action is done: its journal will not be written again.
-            NativeJournalContext journal = openJournals.remove(address);
             if (journal != null) {
+                openJournals.remove(address);
                 journal.release();
             }
+        } else if (JournaledPlans.isJournaled(action) && KnownEntry.isInitial(state)) {
+            known.initial(address, state.getTaskEvent());
         }
     }
 
@@ -167,17 +182,28 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         NativeJournalContext journaling = openJournals.get(address);
         if (journaling != null && journaling.isOpen()) {
             // The action's native journal holds its calls; the operator completes the state.
+            known.forget();
             ActionState inProgress = journaling.stateToComplete();
             SERVED.set(new Served(this, address, key, action, event, inProgress, null));
             return inProgress;
+        }
+        if (known.knows(address)) {
+            // The store has not changed since it answered or created this entry (see KnownEntry).
+            ActionState state = known.state();
+            if (state != null) {
+                SERVED.set(new Served(this, address, key, action, event, state, null));
+            }
+            return state;
         }
         if (action.getExec() instanceof JournaledJavaFunction) {
             return getForNativeJournal(opened, address, key, action, event);
         }
         byte[] found = opened.getJson(keyText, seqNum, action.getName(), eventIdentity);
         if (found == null) {
+            known.missing(address);
             return null;
         }
+        known.forget();
         ActionState state = ActionStates.fromJson(found);
         if (state.isCompleted()) {
             // The operator re-emits these output events instead of running the action: they keep
@@ -200,8 +226,10 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             Action action, Event event) {
         ResumingEntry found = opened.getResuming(address.keyText, address.seqNum, address.actionName, address.event);
         if (found == null) {
+            known.missing(address);
             return null;
         }
+        known.forget();
         ActionState state = ActionStates.fromJson(found.stateJson());
         if (state.isCompleted()) {
             events.reemitted(found.stateJson(), state.getOutputEvents());
@@ -255,6 +283,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     synchronized io.durablejournal.DurableExecutionContext openJournal(JournalAddress address, NativeJournalContext owner) {
         io.durablejournal.store.ActionStateStore opened = open();
+        known.forget();
         io.durablejournal.DurableExecutionContext journal = opened.openContext(address.keyText, address.seqNum,
                 address.actionName, address.event, null);
         NativeJournalContext previous = openJournals.put(address, owner);
@@ -338,6 +367,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     public synchronized void pruneState(Object key, long seqNum) {
         String keyText = keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
+        known.forget();
         Long pruned = prunedThrough.get(keyText);
         if (pruned != null && pruned >= seqNum) {
             return;
@@ -436,6 +466,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
 
     private void opened(io.durablejournal.store.ActionStateStore opened) {
         store = opened;
+        known = new KnownEntry();
         events = new EventIdentities();
         prunedThrough = new HashMap<>();
         openJournals = new HashMap<>();

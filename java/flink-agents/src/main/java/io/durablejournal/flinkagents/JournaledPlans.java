@@ -42,6 +42,12 @@ final class JournaledPlans {
         return new AgentPlan(actions, actionsByEvent, plan.getResourceProviders(), plan.getConfig());
     }
 
+    /** Whether the action runs on the native journal (its function is one this class puts in plans). */
+    static boolean isJournaled(Action action) {
+        Function exec = action.getExec();
+        return exec instanceof JournaledJavaFunction || exec instanceof JournaledPythonFunction;
+    }
+
     private static Action journaled(Action action) {
         Function exec = action.getExec();
         if (exec instanceof PythonFunction && !(exec instanceof JournaledPythonFunction)) {

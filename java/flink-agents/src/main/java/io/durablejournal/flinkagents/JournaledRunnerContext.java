@@ -78,9 +78,13 @@ final class JournaledRunnerContext implements RunnerContext {
             return calls;
         }
         if (recorded == null && !journal.isOpen()) {
-            recorded = new io.durablejournal.DurableExecutionContext(journal.recordedHits() != null
-                    ? recordedHits(journal.recordedHits()) : recordedHits(journal.servedState()), null);
-            recordedCalls = new CallRunner(recorded, flinkAgents);
+            io.durablejournal.ActionState hits = journal.recordedHits() != null
+                    ? recordedHits(journal.recordedHits()) : recordedHits(journal.servedState());
+            if (!recordedSlots.isEmpty()) {
+                recorded = new io.durablejournal.DurableExecutionContext(hits, null);
+                recordedCalls = new CallRunner(recorded, flinkAgents);
+            }
+            // else nothing can replay from the served state (a fresh action): straight to the native journal
         }
         if (recorded != null) {
             int index = recorded.getCurrentCallIndex();

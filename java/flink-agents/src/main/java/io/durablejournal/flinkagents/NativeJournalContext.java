@@ -45,6 +45,8 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
     /** See {@link #recordedHits()}. */
     private final List<io.durablejournal.CallResult> recordedHits;
     private DurableExecutionContext journal;
+    /** The state {@link #stateToComplete} handed out last, for {@link #completeInJournal}. */
+    private ActionState toComplete;
 
     /**
      * @param store the subtask's store, which holds the action's entry
@@ -112,9 +114,43 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * serialization per action.
      */
     ActionState stateToComplete() {
-        return new ActionState(served.getTaskEvent(), new java.util.ArrayList<>(served.getSensoryMemoryUpdates()),
+        toComplete = new ActionState(served.getTaskEvent(), new java.util.ArrayList<>(served.getSensoryMemoryUpdates()),
                 new java.util.ArrayList<>(served.getShortTermMemoryUpdates()), new java.util.ArrayList<>(served.getOutputEvents()),
                 null, false);
+        return toComplete;
+    }
+
+    /**
+     * Marks the action completed in the open journal when {@code completed} is the state {@link
+     * #stateToComplete} handed out, marked completed with nothing added: its task event, memory
+     * updates and output events are then the stored entry's own, so the journal's completion
+     * record (the calls dropped, the entry completed) is exactly what the whole state would write.
+     *
+     * @return false, with nothing written, for any other state (the caller puts it whole)
+     */
+    boolean completeInJournal(ActionState completed) {
+        if (journal == null || completed != toComplete || !completed.isCompleted() || !completed.getCallResults().isEmpty()
+                || completed.getTaskEvent() != served.getTaskEvent()
+                || !sameItems(completed.getSensoryMemoryUpdates(), served.getSensoryMemoryUpdates())
+                || !sameItems(completed.getShortTermMemoryUpdates(), served.getShortTermMemoryUpdates())
+                || !sameItems(completed.getOutputEvents(), served.getOutputEvents())) {
+            return false;
+        }
+        journal.markCompleted();
+        return true;
+    }
+
+    /** Whether both lists hold the very same objects in the same order. */
+    private static boolean sameItems(List<?> a, List<?> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
