@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.AgentJob;
-import io.durablejournal.testing.JobJar;
 import io.durablejournal.testing.UserCodeLoaderJobsTest;
 import io.durablejournal.testing.UserCodeLoaders;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,13 +25,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class JobClassLoaderTest extends UserCodeLoaderJobsTest {
-    @Override
-    protected Path buildJobJar(Path jar) throws Exception {
-        // The core jar (classes and native library), the Flink integration's jar and the demo's jar,
-        // plus this test's agent, as a user would ship a job.
-        return JobJar.build(jar,
-                new String[] {"durablejournal.test.jar", "durablejournal.flink.test.jar", "durablejournal.examples.test.jar"},
-                LoaderProbeAgent.class);
+    JobClassLoaderTest() {
+        // With the core's and the Flink integration's jars: the demo's jar and this test's agent.
+        super("durablejournal.examples.test.jar", LoaderProbeAgent.class);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.durablejournal.testing;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.Configuration;
@@ -17,17 +18,29 @@ import org.junit.jupiter.api.io.TempDir;
  * a class loader of its own, which must load the native library again (a JVM refuses one library
  * file from two class loaders). Each job crashes once and recovers through its journal.
  *
- * <p>A module's subclass builds its jar and runs and checks one job; its class-level
+ * <p>A module's subclass names what its job jar adds and runs and checks one job; its class-level
  * {@code @Timeout} bounds the test.
  */
 public abstract class UserCodeLoaderJobsTest {
     private static final int JOBS = 2;
 
+    /** What every job jar holds: the core jar (classes and native library) and the Flink integration's. */
+    private static final String[] SHIPPED_BY_EVERY_JOB = {"durablejournal.test.jar", "durablejournal.flink.test.jar"};
+
+    private final String moduleJar;
+    private final Class<?>[] agentClasses;
+
     @TempDir
     protected Path tmp;
 
-    /** The job jar the module ships, built at {@code jar}: the jars a user ships and the agent's classes. */
-    protected abstract Path buildJobJar(Path jar) throws Exception;
+    /**
+     * A job jar as a user ships it: the core's and the Flink integration's jars, {@code moduleJar}
+     * (a {@link JobJar} system property naming a jar the build made) and {@code agentClasses}.
+     */
+    protected UserCodeLoaderJobsTest(String moduleJar, Class<?>... agentClasses) {
+        this.moduleJar = moduleJar;
+        this.agentClasses = agentClasses;
+    }
 
     /**
      * Runs job number {@code job} (its own work directory under {@link #tmp}) with {@code conf} on
@@ -54,7 +67,9 @@ public abstract class UserCodeLoaderJobsTest {
 
     @Test
     public void jobsInFreshUserCodeClassLoadersLoadTheLibraryAndReplayTheirJournals() throws Exception {
-        Path jobJar = buildJobJar(tmp.resolve("job.jar"));
+        String[] jars = Arrays.copyOf(SHIPPED_BY_EVERY_JOB, SHIPPED_BY_EVERY_JOB.length + 1);
+        jars[SHIPPED_BY_EVERY_JOB.length] = moduleJar;
+        Path jobJar = JobJar.build(tmp.resolve("job.jar"), jars, agentClasses);
         List<Set<String>> loadersPerJob = new ArrayList<>();
         try (MiniCluster cluster = UserCodeLoaders.startedCluster(4)) {
             JobEnvironments jobs = new JobEnvironments(cluster, jobJar);
