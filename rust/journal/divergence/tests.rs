@@ -37,6 +37,16 @@ fn diverge(journal: &mut Journal, reconcilable: bool, p: &mut Count) -> crate::R
     journal.begin_call("x", reconcilable, p)
 }
 
+/// Diverges under a policy that lets the new call run: it is executed, and the journal is cut at
+/// the divergence (a reconcilable call reserved its slot there).
+fn diverged_and_running(policy: DivergencePolicy, reconcilable: bool) -> (Journal, Count) {
+    let mut j = recorded(policy);
+    let mut p = Count::default();
+    assert_eq!(diverge(&mut j, reconcilable, &mut p).unwrap(), CallStep::Execute);
+    assert_eq!(j.len(), if reconcilable { 2 } else { 1 }, "cut at the divergence (a reconcilable call reserved its slot)");
+    (j, p)
+}
+
 fn expected_diff() -> Divergence {
     Divergence::between(
         Some(&EntryAddress { key: "str:user-1".into(), sequence_number: 4, action: "reply".into() }),
@@ -56,10 +66,7 @@ fn the_default_policy_is_warn() {
 #[test]
 fn cut_cuts_silently_and_the_call_runs() {
     for reconcilable in [false, true] {
-        let mut j = recorded(DivergencePolicy::Cut);
-        let mut p = Count::default();
-        assert_eq!(diverge(&mut j, reconcilable, &mut p).unwrap(), CallStep::Execute);
-        assert_eq!(j.len(), if reconcilable { 2 } else { 1 }, "cut at the divergence (a reconcilable call reserved its slot)");
+        let (mut j, _) = diverged_and_running(DivergencePolicy::Cut, reconcilable);
         assert_eq!(j.diverged_calls(), 0);
         assert_eq!(j.take_unreported_divergence(), None);
     }
@@ -68,10 +75,7 @@ fn cut_cuts_silently_and_the_call_runs() {
 #[test]
 fn warn_cuts_counts_and_keeps_the_diff_for_one_report() {
     for reconcilable in [false, true] {
-        let mut j = recorded(DivergencePolicy::Warn);
-        let mut p = Count::default();
-        assert_eq!(diverge(&mut j, reconcilable, &mut p).unwrap(), CallStep::Execute);
-        assert_eq!(j.len(), if reconcilable { 2 } else { 1 });
+        let (mut j, mut p) = diverged_and_running(DivergencePolicy::Warn, reconcilable);
         assert_eq!(j.diverged_calls(), 1);
         assert_eq!(j.take_unreported_divergence(), Some(expected_diff()));
         assert_eq!(j.take_unreported_divergence(), None, "reported once");

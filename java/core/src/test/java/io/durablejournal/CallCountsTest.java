@@ -54,22 +54,21 @@ class CallCountsTest {
                 "executed, replayed, reconciled");
     }
 
+    /** One run of the action: a plain call, a reconcilable one and an async one, each answering as its body does. */
+    private RunnerContextImpl runThreeCalls() throws Exception {
+        try (DurableExecutionContext journal = journal()) {
+            RunnerContextImpl calls = new RunnerContextImpl(journal);
+            assertEquals("a-ran", calls.durableExecute(call("a")));
+            assertEquals("b-ran", calls.durableExecute(reconcilable("b")));
+            assertEquals("c-ran", calls.durableExecuteAsync(call("c")));
+            return calls;
+        }
+    }
+
     @Test
     void callsThatRunAreExecutedAndTheirReRunReplaysThem() throws Exception {
-        try (DurableExecutionContext journal = journal()) {
-            RunnerContextImpl calls = new RunnerContextImpl(journal);
-            assertEquals("a-ran", calls.durableExecute(call("a")));
-            assertEquals("b-ran", calls.durableExecute(reconcilable("b")));
-            assertEquals("c-ran", calls.durableExecuteAsync(call("c")));
-            assertCounts(3, 0, 0, calls);
-        }
-        try (DurableExecutionContext journal = journal()) {
-            RunnerContextImpl calls = new RunnerContextImpl(journal);
-            assertEquals("a-ran", calls.durableExecute(call("a")));
-            assertEquals("b-ran", calls.durableExecute(reconcilable("b")));
-            assertEquals("c-ran", calls.durableExecuteAsync(call("c")));
-            assertCounts(0, 3, 0, calls);
-        }
+        assertCounts(3, 0, 0, runThreeCalls());
+        assertCounts(0, 3, 0, runThreeCalls());
         assertEquals(3, bodies.get());
         assertEquals(0, reconcilers.get());
     }

@@ -25,11 +25,21 @@ interface JournalRuntime extends AutoCloseable {
         JournalRuntime open(byte[] stateJson);
     }
 
+    /** What both runtimes keep the same way: the JSON their persister last wrote. */
+    abstract class Persisting implements JournalRuntime {
+        /** Set to the loaded state's JSON at open, then by the runtime's persister on each persist. */
+        byte[] persisted;
+
+        @Override
+        public byte[] persistedJson() {
+            return persisted;
+        }
+    }
+
     /** durable-journal: {@code new DurableExecutionContext(state, persister)} and its RunnerContextImpl. */
-    final class Ours implements JournalRuntime {
+    final class Ours extends Persisting {
         private final DurableExecutionContext journal;
         private final RunnerContextImpl runner;
-        private byte[] persisted;
 
         Ours(byte[] stateJson) {
             ActionState state = stateJson == null ? new ActionState() : ActionStateSerde.deserialize(stateJson);
@@ -44,11 +54,6 @@ interface JournalRuntime extends AutoCloseable {
         }
 
         @Override
-        public byte[] persistedJson() {
-            return persisted;
-        }
-
-        @Override
         public void close() {
             journal.close();
         }
@@ -59,9 +64,8 @@ interface JournalRuntime extends AutoCloseable {
      * DurableExecutionContext}, outside an operator (no metrics, plan or resources; the durable
      * calls use none of them).
      */
-    final class FlinkAgents implements JournalRuntime {
+    final class FlinkAgents extends Persisting {
         private final org.apache.flink.agents.runtime.context.RunnerContextImpl runner;
-        private byte[] persisted;
 
         FlinkAgents(byte[] stateJson) {
             org.apache.flink.agents.runtime.actionstate.ActionState state = stateJson == null
@@ -77,11 +81,6 @@ interface JournalRuntime extends AutoCloseable {
         @Override
         public <T> T durableExecute(CountingCall<T> call) throws Exception {
             return runner.durableExecute(call);
-        }
-
-        @Override
-        public byte[] persistedJson() {
-            return persisted;
         }
     }
 }

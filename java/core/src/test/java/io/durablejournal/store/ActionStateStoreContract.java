@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.CallResult;
+import io.durablejournal.CountingCall;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.ExactRecords;
@@ -243,8 +244,8 @@ public abstract class ActionStateStoreContract {
     @Test
     void openContextJournalsEveryCallAndReplaysItInTheNextContext() throws Exception {
         ActionStateStore store = open();
-        CountedCall chat = new CountedCall("chat", "hello");
-        CountedCall tool = new CountedCall("tool-call:t1", "42");
+        CountingCall<String> chat = CountingCall.returning("chat", "hello");
+        CountingCall<String> tool = CountingCall.returning("tool-call:t1", "42");
         try (DurableExecutionContext ctx = store.openContext("user", 7, "act", EVENT, null)) {
             RunnerContextImpl runner = new RunnerContextImpl(ctx);
             assertEquals("hello", runner.durableExecute(chat));
@@ -259,8 +260,8 @@ public abstract class ActionStateStoreContract {
             assertEquals("42", runner.durableExecute(tool));
             assertEquals(2, ctx.getReplayedCallCount());
         }
-        assertEquals(1, chat.runs.get(), "replayed, not run again");
-        assertEquals(1, tool.runs.get());
+        assertEquals(1, chat.calls.get(), "replayed, not run again");
+        assertEquals(1, tool.calls.get());
     }
 
     @Test
@@ -314,7 +315,7 @@ public abstract class ActionStateStoreContract {
                     try (DurableExecutionContext ctx = store.openContext(key, 0, "act", EVENT, null)) {
                         RunnerContextImpl runner = new RunnerContextImpl(ctx);
                         for (int i = 0; i < callsEach; i++) {
-                            runner.durableExecute(new CountedCall("tool-call:" + i, key + "/" + i));
+                            runner.durableExecute(CountingCall.returning("tool-call:" + i, key + "/" + i));
                             store.get(key, 0, "act", EVENT);
                         }
                     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.ActionState;
+import io.durablejournal.CountingCall;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalException;
 import io.durablejournal.RunnerContextImpl;
@@ -52,7 +53,7 @@ class ActionStateStoreTest extends StoreFixture {
             RunnerContextImpl runner = new RunnerContextImpl(ctx);
             for (int i = 0; i < recordBytes.length; i++) {
                 StoreStats before = store.stats();
-                runner.durableExecute(new CountedCall(String.format("tool-call:%04d", i), "payload"));
+                runner.durableExecute(CountingCall.returning(String.format("tool-call:%04d", i), "payload"));
                 StoreStats after = store.stats();
                 assertEquals(before.recordsAppended() + 1, after.recordsAppended(), "one record per call");
                 recordBytes[i] = after.bytesAppended() - before.bytesAppended();
@@ -69,7 +70,7 @@ class ActionStateStoreTest extends StoreFixture {
             assertTrue(store.stats().createdOnOpen() > 0, "a new directory gets its files");
             store.put(5L, 1, "act", EVENT, new ActionState());
             try (DurableExecutionContext ctx = store.openContext(5L, 2, "act", EVENT, null)) {
-                new RunnerContextImpl(ctx).durableExecute(new CountedCall("tool-call:once", "v"));
+                new RunnerContextImpl(ctx).durableExecute(CountingCall.returning("tool-call:once", "v"));
             }
         }
         try (NativeActionStateStore store = ActionStateStores.openFileStore(dir)) {

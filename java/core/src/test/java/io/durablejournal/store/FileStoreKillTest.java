@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.CallResult;
+import io.durablejournal.CountingCall;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import java.io.BufferedReader;
@@ -72,11 +73,11 @@ class FileStoreKillTest {
                 CallResult slot = state.getCallResults().get(0);
                 assertEquals(StoreWriterProcess.callId(i), slot.getFunctionId());
                 assertTrue(slot.isSuccess());
-                CountedCall again = new CountedCall(StoreWriterProcess.callId(i), "must not run");
+                CountingCall<String> again = CountingCall.returning(StoreWriterProcess.callId(i), "must not run");
                 try (DurableExecutionContext ctx = store.openContext(StoreWriterProcess.key(i), StoreWriterProcess.seq(i), "act", event, null)) {
                     assertEquals(StoreWriterProcess.value(i), new RunnerContextImpl(ctx).durableExecute(again));
                 }
-                assertEquals(0, again.runs.get(), "call " + i + " replayed from the journal");
+                assertEquals(0, again.calls.get(), "call " + i + " replayed from the journal");
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.durablejournal.store;
 
+import io.durablejournal.CountingCall;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
 import java.io.PrintStream;
@@ -40,7 +41,7 @@ public final class StoreWriterProcess {
             for (int i = 0; i < limit; i++) {
                 EventIdentity event = EventIdentity.rootOccurrence(key(i), seq(i));
                 try (DurableExecutionContext ctx = store.openContext(key(i), seq(i), "act", event, null)) {
-                    new RunnerContextImpl(ctx).durableExecute(new CountedCall(callId(i), value(i)));
+                    new RunnerContextImpl(ctx).durableExecute(CountingCall.returning(callId(i), value(i)));
                 }
                 out.println("ACK " + i);
                 out.flush();

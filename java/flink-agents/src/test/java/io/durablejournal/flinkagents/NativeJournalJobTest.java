@@ -99,9 +99,7 @@ class NativeJournalJobTest {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aJobRunWithFlinkAgentsOwnJournalIsRestoredOnTheNativeJournalAndReplaysItsCalls() throws Exception {
         String runId = UUID.randomUUID().toString();
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
-        assertThrows(Exception.class, () -> runJob(runId, false, 0, null), "the crash fails the job: no restarts");
-        assertTrue(run.crashed());
+        JournalRun run = crashedWithoutRestarts(runId, false);
 
         List<String> answers = runJob(runId, true, 0, Checkpoints.latestRetained(tmp.resolve("checkpoints")));
 
@@ -116,9 +114,7 @@ class NativeJournalJobTest {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void aJobRunWithTheNativeJournalIsRestoredOnFlinkAgentsOwnJournalAndReplaysItsCalls() throws Exception {
         String runId = UUID.randomUUID().toString();
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
-        assertThrows(Exception.class, () -> runJob(runId, true, 0, null), "the crash fails the job: no restarts");
-        assertTrue(run.crashed());
+        JournalRun run = crashedWithoutRestarts(runId, true);
 
         // Flink Agents' own journal replays the native journal's records; the recorded null is
         // still its NullPointerException, so that call is the one it cannot replay.
@@ -166,6 +162,17 @@ class NativeJournalJobTest {
         for (String call : new String[] {"greet", "lookup", "charge", "notify"}) {
             assertEquals(1, (int) runs.get(call), call + " ran once: " + runs);
         }
+    }
+
+    /**
+     * A first run, on the native journal or on Flink Agents' own, that crashes after its recorded
+     * calls and, with no restarts, fails the job: its last checkpoint is what a restore starts from.
+     */
+    private JournalRun crashedWithoutRestarts(String runId, boolean nativeJournal) throws Exception {
+        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
+        assertThrows(Exception.class, () -> runJob(runId, nativeJournal, 0, null), "the crash fails the job: no restarts");
+        assertTrue(run.crashed());
+        return run;
     }
 
     /** The job's answers; it fails (throws) when the action keeps failing or there are no restarts left. */

@@ -59,6 +59,14 @@ class AgentJobMiniClusterTest {
         return settings;
     }
 
+    /** The journaled job with no gate and no crash: it fails only if the store refuses it. */
+    private AgentJob.Settings uninterrupted() {
+        AgentJob.Settings settings = settings(true);
+        settings.gateAt = -1;
+        settings.crashAt = -1;
+        return settings;
+    }
+
     private static AgentJob.Outcome run(AgentJob.Settings settings) throws Exception {
         return run(settings, Duration.ofMillis(100));
     }
@@ -116,9 +124,7 @@ class AgentJobMiniClusterTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aJobStartingWithoutACheckpointRefusesAStoreWithEntriesOfAnEarlierRun() throws Exception {
-        AgentJob.Settings settings = settings(true);
-        settings.gateAt = -1;
-        settings.crashAt = -1;
+        AgentJob.Settings settings = uninterrupted();
         Path subtask0 = java.nio.file.Files.createDirectories(
                 ActionStateStoreFactory.subtaskDirectory(settings.storeDir().toString(), 0));
         try (NativeActionStateStore earlier = ActionStateStores.openFileStore(subtask0)) {
@@ -141,9 +147,7 @@ class AgentJobMiniClusterTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aStoreFromAUserFactoryWithEntriesOfAnEarlierRunIsRefusedToo() throws Exception {
-        AgentJob.Settings settings = settings(true);
-        settings.gateAt = -1;
-        settings.crashAt = -1;
+        AgentJob.Settings settings = uninterrupted();
         String base = settings.storeDir().toString();
         settings.storeFactory = new WrappingFactory(base);
         Path subtask1 = java.nio.file.Files.createDirectories(ActionStateStoreFactory.subtaskDirectory(base, 1));

@@ -9,7 +9,6 @@ import io.durablejournal.demo.Request;
 import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.InFlightStaging.InFlightAgent;
-import io.durablejournal.flink.InFlightStaging.ObservedFileStores;
 import io.durablejournal.flink.InFlightStaging.Probe;
 import io.durablejournal.flink.InFlightStaging.SeenDownstream;
 import io.durablejournal.store.ActionStateStores;
@@ -168,7 +167,7 @@ class AsyncInFlightCheckpointTest {
                     .keyBy(new AgentJob.ByUser(), Types.STRING);
             DataStream<String> answers = journal
                     ? DurableAsyncActions.apply(requests, AgentJob.ACTION_NAME, agent, Types.STRING,
-                            new ObservedFileStores(work.resolve("store").toString(), runId), MAX_IN_FLIGHT)
+                            InFlightStaging.observedFileStores(work.resolve("store").toString(), runId), MAX_IN_FLIGHT)
                     : DurableAsyncActions.withoutJournal(requests, AgentJob.ACTION_NAME, agent, Types.STRING, MAX_IN_FLIGHT);
             answers = answers.map(new SeenDownstream(runId), Types.STRING);
 

@@ -10,6 +10,7 @@ import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.testing.BurstSource;
 import io.durablejournal.testing.CheckpointWitness;
+import io.durablejournal.testing.DecoratedStores;
 import io.durablejournal.testing.ForwardingStore;
 import io.durablejournal.testing.OnceFlag;
 import io.durablejournal.testing.RunRegistry;
@@ -196,21 +197,9 @@ final class InFlightStaging {
         }
     }
 
-    /** The file stores, reporting to the probe each entry stored as completed. */
-    static final class ObservedFileStores implements ActionStateStoreFactory {
-        private static final long serialVersionUID = 1L;
-        private final String baseDirectory;
-        private final String runId;
-
-        ObservedFileStores(String baseDirectory, String runId) {
-            this.baseDirectory = baseDirectory;
-            this.runId = runId;
-        }
-
-        @Override
-        public ActionStateStore open(int subtaskIndex, int parallelism) throws Exception {
-            return new ObservedStore(ActionStateStoreFactory.fileStores(baseDirectory).open(subtaskIndex, parallelism), runId);
-        }
+    /** The file stores under {@code baseDirectory}, reporting to the probe each entry stored as completed. */
+    static ActionStateStoreFactory observedFileStores(String baseDirectory, String runId) {
+        return new DecoratedStores(ActionStateStoreFactory.fileStores(baseDirectory), (store, scope) -> new ObservedStore(store, runId));
     }
 
     /** A file store of a user's factory, as the operator sees it ({@link ForwardingStore}), that reports completions. */

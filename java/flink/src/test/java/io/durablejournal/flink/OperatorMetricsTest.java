@@ -11,6 +11,7 @@ import io.durablejournal.testing.OnceFlag;
 import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -81,20 +82,12 @@ class OperatorMetricsTest {
         Map<String, Metric> second = attempts.get(1);
 
         // First attempt: a/1, b/1 and the body of b/2 ran; "a" was put completed; b crashed.
-        assertEquals(3, count(first, JournalMetrics.CALLS_EXECUTED));
-        assertEquals(0, count(first, JournalMetrics.CALLS_REPLAYED));
-        assertEquals(0, count(first, JournalMetrics.CALLS_RECONCILED));
-        assertEquals(2, count(first, JournalMetrics.ACTIONS_RUN));
-        assertEquals(0, count(first, JournalMetrics.ACTIONS_REEMITTED));
+        assertCounters(first, 3, 0, 0, 2, 0);
         assertEquals(1, histogram(first).getCount(), "one completed action put");
         assertEquals(2L, gauge(first, StoreMetrics.LIVE_ENTRIES), "a (completed) and b (in flight) when the task ended");
 
         // Second attempt: "a" re-emitted; b/1 replayed, b/2 reconciled, b/3 and c/1 ran.
-        assertEquals(2, count(second, JournalMetrics.CALLS_EXECUTED));
-        assertEquals(1, count(second, JournalMetrics.CALLS_REPLAYED));
-        assertEquals(1, count(second, JournalMetrics.CALLS_RECONCILED));
-        assertEquals(2, count(second, JournalMetrics.ACTIONS_RUN));
-        assertEquals(1, count(second, JournalMetrics.ACTIONS_REEMITTED));
+        assertCounters(second, 2, 1, 1, 2, 1);
         assertEquals(2, histogram(second).getCount(), "b and c put completed");
         assertTrue(histogram(second).getStatistics().getMin() > 0, "put latencies are measured");
         assertEquals(3L, gauge(second, StoreMetrics.LIVE_ENTRIES), "nothing was pruned: no checkpoint completed");
@@ -108,6 +101,27 @@ class OperatorMetricsTest {
     /** The metrics of this job's {@value StoreMetrics#GROUP} groups, by attempt number. */
     private static List<Map<String, Metric>> metricsPerAttempt(JobID job) {
         return List.copyOf(FLINK.metricsPerAttempt(StoreMetrics.GROUP, job).values());
+    }
+
+    /** The counters {@link #assertCounters} reads, in the order it takes their expected values. */
+    private static final List<String> CALL_AND_ACTION_COUNTERS = List.of(JournalMetrics.CALLS_EXECUTED,
+            JournalMetrics.CALLS_REPLAYED, JournalMetrics.CALLS_RECONCILED, JournalMetrics.ACTIONS_RUN,
+            JournalMetrics.ACTIONS_REEMITTED);
+
+    /**
+     * Calls executed, replayed and reconciled, actions run and re-emitted, as one attempt counted
+     * them; compared together, so a failure shows all five.
+     */
+    private static void assertCounters(Map<String, Metric> attempt, long... expected) {
+        assertEquals(CALL_AND_ACTION_COUNTERS.size(), expected.length, "one expected value per counter");
+        Map<String, Long> want = new LinkedHashMap<>();
+        Map<String, Long> counted = new LinkedHashMap<>();
+        for (int i = 0; i < CALL_AND_ACTION_COUNTERS.size(); i++) {
+            String name = CALL_AND_ACTION_COUNTERS.get(i);
+            want.put(name, expected[i]);
+            counted.put(name, count(attempt, name));
+        }
+        assertEquals(want, counted);
     }
 
     private static long count(Map<String, Metric> metrics, String name) {

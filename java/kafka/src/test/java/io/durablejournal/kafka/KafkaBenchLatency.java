@@ -5,14 +5,13 @@ import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.LogActionStateStore;
 import io.durablejournal.store.LogTransport;
 import java.util.Arrays;
-import java.util.Properties;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.CallResult;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Part 1 of {@link KafkaStoreComparison}: one durable call's latency on our store, the round trip
@@ -87,18 +86,14 @@ final class KafkaBenchLatency {
         String topic = broker.createTopic("bench-latency-" + UUID.randomUUID(), 1);
         KafkaStoreConfig config = broker.config(topic);
         Recording recording = new Recording(KafkaTransport.open(config));
-        Properties props = config.clientProperties();
-        props.put("acks", "all");
-        props.put("enable.idempotence", "true");
-        props.put("key.serializer", ByteArraySerializer.class.getName());
-        props.put("value.serializer", ByteArraySerializer.class.getName());
         long[] ours = new long[SAMPLES];
         long[] bare = new long[SAMPLES];
         long[] theirs = new long[SAMPLES];
         int recordBytes;
         try (LogActionStateStore store = LogActionStateStore.open(recording, KafkaActionStateStores.DEFAULT_MAX_PARALLELISM, 0,
                         KafkaActionStateStores.DEFAULT_MAX_PARALLELISM - 1, key -> 0);
-                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props);
+                KafkaProducer<byte[], byte[]> producer = ByteProducers.open(config.clientProperties(),
+                        Map.of("acks", "all", "enable.idempotence", "true"));
                 KafkaStoreComparison.Theirs flinkAgents = new KafkaStoreComparison.Theirs(broker,
                         "bench-latency-flink-agents-" + UUID.randomUUID(), CALLS_PER_ACTION)) {
             store.startFresh(KafkaActionStateStores.randomLineage());

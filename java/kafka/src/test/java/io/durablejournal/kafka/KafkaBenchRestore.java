@@ -8,11 +8,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Part 4 of {@link KafkaStoreComparison}: restore time with 1,000,000 dead records in the topic
@@ -71,14 +70,8 @@ final class KafkaBenchRestore {
         byte[] value = recording.lastValue;
         byte[] earlierJob = KafkaActionStateStores.randomLineage();
         System.arraycopy(earlierJob, 0, key, 1, 16);
-        Properties props = new Properties();
-        props.put("bootstrap.servers", broker.bootstrapServers());
-        props.put("acks", "1");
-        props.put("linger.ms", "20");
-        props.put("batch.size", "524288");
-        props.put("key.serializer", ByteArraySerializer.class.getName());
-        props.put("value.serializer", ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = ByteProducers.open(broker.bootstrapServers(),
+                Map.of("acks", "1", "linger.ms", "20", "batch.size", "524288"))) {
             for (int i = 0; i < DEAD_RECORDS; i++) {
                 byte[] unique = key.clone();
                 ByteBuffer.wrap(unique, unique.length - 8, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(i);

@@ -5,7 +5,7 @@ import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.LogActionStateStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,7 +15,6 @@ import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.CallResult;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Part 2 of {@link KafkaStoreComparison}: durable calls per second on one subtask's store with 64
@@ -152,12 +151,8 @@ final class KafkaBenchThroughput {
         // The ceiling: a bare producer with the same settings, 64 threads each sending one record
         // of a call's size and waiting for it.
         Outcome bare;
-        Properties props = config.clientProperties();
-        props.put("acks", "all");
-        props.put("enable.idempotence", "true");
-        props.put("key.serializer", ByteArraySerializer.class.getName());
-        props.put("value.serializer", ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = ByteProducers.open(config.clientProperties(),
+                Map.of("acks", "all", "enable.idempotence", "true"))) {
             byte[] key = new byte[70];
             byte[] value = new byte[1160];
             bare = measure(broker, IN_FLIGHT, WARM_UP_MS, (k, calls, latencies) -> {

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,7 +32,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -262,15 +260,8 @@ class KafkaClusterFaultTest {
 
     /** Sends one record with acks=1 and returns its offset. */
     private static long acknowledgedWithAcksOne(String topic) throws Exception {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", cluster().bootstrapServers());
-        props.put("acks", "1");
-        props.put("enable.idempotence", "false");
-        props.put("delivery.timeout.ms", "8000");
-        props.put("request.timeout.ms", "3000");
-        props.put("key.serializer", ByteArraySerializer.class.getName());
-        props.put("value.serializer", ByteArraySerializer.class.getName());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+        try (KafkaProducer<byte[], byte[]> producer = ByteProducers.open(cluster().bootstrapServers(), Map.of("acks", "1",
+                "enable.idempotence", "false", "delivery.timeout.ms", "8000", "request.timeout.ms", "3000"))) {
             RecordMetadata sent = producer.send(new ProducerRecord<>(topic, 0, "not a journal record".getBytes(StandardCharsets.UTF_8),
                     new byte[] {1})).get(30, TimeUnit.SECONDS);
             return sent.offset();

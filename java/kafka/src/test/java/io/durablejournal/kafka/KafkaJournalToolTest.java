@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -132,11 +133,8 @@ class KafkaJournalToolTest {
     void verifyNamesARecordARestoreCannotUse() throws Exception {
         String topic = broker().createTopic("journal-tool-bad-" + UUID.randomUUID(), 1);
         history(topic, "user-0", "user-1");
-        Properties props = new Properties();
-        props.put("bootstrap.servers", broker().bootstrapServers());
-        props.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-        props.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-        try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer = new org.apache.kafka.clients.producer.KafkaProducer<>(props)) {
+        try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer = ByteProducers.open(broker().bootstrapServers(),
+                Map.of())) {
             producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, 0, "not ours".getBytes(StandardCharsets.UTF_8),
                     new byte[] {1})).get();
         }

@@ -14,7 +14,6 @@ import io.durablejournal.flink.DurableActionFunction;
 import io.durablejournal.flink.DurableAsyncActions;
 import io.durablejournal.kafka.RescaleStaging.Answers;
 import io.durablejournal.kafka.RescaleStaging.HeldAgent;
-import io.durablejournal.kafka.RescaleStaging.Observed;
 import io.durablejournal.kafka.RescaleStaging.Probe;
 import io.durablejournal.testing.Checkpoints;
 import io.durablejournal.testing.Failures;
@@ -86,7 +85,7 @@ class KafkaRescaleTest {
                 env.addSource(RescaleStaging.source(runId), "requests", Types.POJO(Request.class)).setParallelism(1).uid("requests")
                         .keyBy(new AgentJob.ByUser(), Types.STRING),
                 "rescaled-agent", new HeldAgent(runId), Types.STRING,
-                new Observed(stores, runId), 16);
+                RescaleStaging.observed(stores, runId), 16);
         answers.map(new Answers(runId), Types.STRING).uid("answers").sinkTo(new DiscardingSink<>());
         return env;
     }

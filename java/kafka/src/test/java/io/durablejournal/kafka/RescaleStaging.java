@@ -13,6 +13,7 @@ import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.testing.BurstSource;
 import io.durablejournal.testing.CheckpointWitness;
+import io.durablejournal.testing.DecoratedStores;
 import io.durablejournal.testing.ForwardingStore;
 import io.durablejournal.testing.RunRegistry;
 import java.util.List;
@@ -167,31 +168,9 @@ final class RescaleStaging {
         }
     }
 
-    /** Kafka stores that report an action run in a subtask that does not own its key. */
-    static final class Observed implements ActionStateStoreFactory {
-        private static final long serialVersionUID = 1L;
-        private final ActionStateStoreFactory stores;
-        private final String runId;
-
-        Observed(ActionStateStoreFactory stores, String runId) {
-            this.stores = stores;
-            this.runId = runId;
-        }
-
-        @Override
-        public ActionStateStore open(int subtaskIndex, int parallelism) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ActionStateStore open(SubtaskScope scope) throws Exception {
-            return new Watched(stores.open(scope), scope, runId);
-        }
-
-        @Override
-        public boolean restoresAtAnyParallelism() {
-            return stores.restoresAtAnyParallelism();
-        }
+    /** {@code stores}, reporting an action run in a subtask that does not own its key. */
+    static ActionStateStoreFactory observed(ActionStateStoreFactory stores, String runId) {
+        return new DecoratedStores(stores, (store, scope) -> new Watched(store, scope, runId));
     }
 
     /** The Kafka store of one subtask, as a user's decorator of it: prunes exactly as the store does. */
