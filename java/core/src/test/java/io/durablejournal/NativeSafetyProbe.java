@@ -142,7 +142,7 @@ final class NativeSafetyProbe {
     }
 
     /** Owners of every kind dropped without close(): the Cleaner frees their native objects. */
-    private static void cleaner() {
+    private static void cleaner() throws InterruptedException {
         long before = NativeDiagnostics.liveHandleCount();
         check(before == 0, "a fresh JVM owns no native objects: " + before);
         // Held strongly while counting, so no collection can free one early.
@@ -151,10 +151,16 @@ final class NativeSafetyProbe {
                 "each owner holds one native object: " + NativeDiagnostics.liveHandleCount() + " for " + owners.size());
         int made = owners.size();
         owners = null;
+        // The Cleaner frees on its own thread, after a collection finds the owners unreachable; it
+        // signals nothing we can wait on, so collect and poll the count until a deadline (a
+        // fixed number of back-to-back collections ran out before the Cleaner thread got the CPU
+        // on a loaded two-core machine).
         int attempts = 0;
-        while (NativeDiagnostics.liveHandleCount() > 0 && attempts < 200) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (NativeDiagnostics.liveHandleCount() > 0 && System.nanoTime() < deadline) {
             System.gc();
             attempts++;
+            Thread.sleep(5);
         }
         check(NativeDiagnostics.liveHandleCount() == 0, "the Cleaner freed them all: " + NativeDiagnostics.liveHandleCount() + " left");
         System.out.println("OK cleaner: " + made + " native objects freed after " + attempts + " GCs");
