@@ -31,13 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BytesPerActionTest {
     /** Flink Agents' SPI around the journal store, adding up what a whole-state store would send. */
-    static final class MeasuringStore implements ActionStateStore {
-        final JournalActionStateStore journal;
+    static final class MeasuringStore extends ForwardingJournalStore {
         long wholeStateBytes;
         int puts;
 
         MeasuringStore(JournalActionStateStore journal) {
-            this.journal = journal;
+            super(journal);
         }
 
         @Override
@@ -45,31 +44,6 @@ class BytesPerActionTest {
             wholeStateBytes += Fixtures.wholeStateBytes(state);
             puts++;
             journal.put(key, seqNum, action, event, state);
-        }
-
-        @Override
-        public ActionState get(Object key, long seqNum, Action action, Event event) {
-            return journal.get(key, seqNum, action, event);
-        }
-
-        @Override
-        public void rebuildState(List<Object> recoveryMarkers) {
-            journal.rebuildState(recoveryMarkers);
-        }
-
-        @Override
-        public void pruneState(Object key, long seqNum) {
-            journal.pruneState(key, seqNum);
-        }
-
-        @Override
-        public Object getRecoveryMarker() {
-            return journal.getRecoveryMarker();
-        }
-
-        @Override
-        public void close() {
-            journal.close();
         }
     }
 
