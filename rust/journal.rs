@@ -106,6 +106,14 @@ impl Journal {
         self.unreported.take()
     }
 
+    /// Whether [`Journal::begin_call`] of a call without a reconciler would
+    /// answer `Execute` and change nothing: no slot at the index to match or
+    /// cut, no divergence waiting to be reported. A binding that remembers
+    /// it after recording a call needs no crossing to begin the next one.
+    pub fn next_call_just_runs(&self) -> bool {
+        self.current_call_result().is_none() && self.unreported.is_none()
+    }
+
     pub fn state(&self) -> &ActionState {
         &self.state
     }

@@ -203,11 +203,17 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_recordCallCompletion
     .resolve::<ThrowJavaException>()
 }
 
+/// Records a call's outcome; returns whether the next call without a
+/// reconciler just runs ([`Journal::next_call_just_runs`]), so Java can
+/// answer its `beginCall` without crossing.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) -> jboolean {
     env.with_env(|env| {
         let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
-        mutate(env, ptr, &cb, |j, p| j.complete_call(&id, r, e, p))
+        mutate(env, ptr, &cb, |j, p| {
+            j.complete_call(&id, r, e, p)?;
+            Ok(j.next_call_just_runs())
+        })
     })
     .resolve::<ThrowJavaException>()
 }

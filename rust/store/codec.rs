@@ -20,43 +20,67 @@ impl std::fmt::Display for DecodeError {
 
 pub type DecodeResult<T> = std::result::Result<T, DecodeError>;
 
-/// Appends encoded values to a byte buffer.
+/// Appends encoded values to a byte buffer, or, made by
+/// [`Writer::measuring`], only counts the bytes they take: the size of a
+/// record a store does not write (the memory store's limits), exact and
+/// without building it.
 #[derive(Default)]
 pub struct Writer {
     buf: Vec<u8>,
+    measuring: bool,
+    measured: usize,
 }
 
 impl Writer {
     pub fn new() -> Writer {
-        Writer { buf: Vec::new() }
+        Writer::default()
+    }
+
+    /// A writer that keeps nothing and counts the bytes it is given.
+    pub fn measuring() -> Writer {
+        Writer { measuring: true, ..Writer::default() }
+    }
+
+    /// The bytes written (or counted) so far.
+    pub fn byte_count(&self) -> usize {
+        if self.measuring {
+            self.measured
+        } else {
+            self.buf.len()
+        }
     }
 
     pub fn into_bytes(self) -> Vec<u8> {
+        debug_assert!(!self.measuring, "a measuring writer keeps no bytes");
         self.buf
     }
 
     pub fn u8(&mut self, v: u8) {
-        self.buf.push(v);
+        self.raw(&[v]);
     }
 
     pub fn u32(&mut self, v: u32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.raw(&v.to_le_bytes());
     }
 
     pub fn u64(&mut self, v: u64) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.raw(&v.to_le_bytes());
     }
 
     pub fn i64(&mut self, v: i64) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.raw(&v.to_le_bytes());
     }
 
     pub fn i32(&mut self, v: i32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.raw(&v.to_le_bytes());
     }
 
     pub fn raw(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
+        if self.measuring {
+            self.measured += bytes.len();
+        } else {
+            self.buf.extend_from_slice(bytes);
+        }
     }
 
     /// A length-prefixed byte string.

@@ -86,9 +86,10 @@ impl ActionStateStore for MemoryStore {
 
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
         self.open()?;
-        self.table.check(key, change).map_err(Error::IllegalState)?;
-        let bytes = self.check_size(key, &record::encode_change(key, change), false)?;
-        self.table.apply(key, change, bytes).map_err(Error::IllegalState)?;
+        // The record is measured, not built: this store keeps no bytes.
+        let bytes = record::change_len(key, change);
+        let limits = self.limits;
+        self.table.apply_admitted(key, change, bytes, |entry| limits.check(key, bytes, entry, RECORD_LIMIT_SETTING))?;
         self.position += 1;
         Ok(())
     }

@@ -85,6 +85,18 @@ pub fn encode_put(key: &StateKey, state: &ActionState) -> Vec<u8> {
 
 pub fn encode_change(key: &StateKey, change: JournalChange<'_>) -> Vec<u8> {
     let mut w = Writer::new();
+    write_change(&mut w, key, change);
+    w.into_bytes()
+}
+
+/// The length of [`encode_change`]'s record, counted without building it.
+pub fn change_len(key: &StateKey, change: JournalChange<'_>) -> u64 {
+    let mut w = Writer::measuring();
+    write_change(&mut w, key, change);
+    w.byte_count() as u64
+}
+
+fn write_change(w: &mut Writer, key: &StateKey, change: JournalChange<'_>) {
     let tag = match change {
         JournalChange::Put { .. } => TAG_SLOT,
         JournalChange::Replace { .. } => TAG_FINALIZE,
@@ -93,20 +105,19 @@ pub fn encode_change(key: &StateKey, change: JournalChange<'_>) -> Vec<u8> {
         JournalChange::Complete => TAG_COMPLETE,
     };
     w.u8(tag);
-    key.write(&mut w);
+    key.write(w);
     match change {
         JournalChange::Put { index, slot } | JournalChange::Replace { index, slot } => {
             w.u64(index as u64);
-            write_call_result(&mut w, slot);
+            write_call_result(w, slot);
         }
         JournalChange::PutBatch { from, slots } => {
             w.u64(from as u64);
-            write_call_results(&mut w, slots);
+            write_call_results(w, slots);
         }
         JournalChange::Truncate { from } => w.u64(from as u64),
         JournalChange::Complete => {}
     }
-    w.into_bytes()
 }
 
 pub fn encode_extend(key: &StateKey, extension: &StateExtension<'_>) -> Vec<u8> {
@@ -205,6 +216,7 @@ mod tests {
             JournalChange::Complete,
         ];
         for change in changes {
+            assert_eq!(change_len(&key(), change), encode_change(&key(), change).len() as u64);
             match decode(&encode_change(&key(), change)).unwrap() {
                 Record::Change { key: k, change: c } => {
                     assert_eq!(k, key());

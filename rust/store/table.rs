@@ -16,7 +16,9 @@ pub(crate) struct Entry {
     pub log_bytes: u64,
 }
 
-type SeqEntries = HashMap<(String, EventIdentity), Entry>;
+/// The entries at one sequence number, by action and then by event: nested
+/// so a lookup borrows the key's parts instead of cloning them into a tuple.
+type SeqEntries = HashMap<String, HashMap<EventIdentity, Entry>>;
 
 #[derive(Default)]
 pub(crate) struct StateTable {
@@ -25,21 +27,17 @@ pub(crate) struct StateTable {
     entries: usize,
 }
 
-fn entry_id(key: &StateKey) -> (String, EventIdentity) {
-    (key.action.clone(), key.event.clone())
-}
-
 impl StateTable {
     pub fn get(&self, key: &StateKey) -> Option<&ActionState> {
         self.entry(key).map(|e| &e.state)
     }
 
     fn entry(&self, key: &StateKey) -> Option<&Entry> {
-        self.keys.get(&key.business_key)?.get(&key.seq)?.get(&entry_id(key))
+        self.keys.get(&key.business_key)?.get(&key.seq)?.get(key.action.as_str())?.get(&key.event)
     }
 
     fn entry_mut(&mut self, key: &StateKey) -> Option<&mut Entry> {
-        self.keys.get_mut(&key.business_key)?.get_mut(&key.seq)?.get_mut(&entry_id(key))
+        self.keys.get_mut(&key.business_key)?.get_mut(&key.seq)?.get_mut(key.action.as_str())?.get_mut(&key.event)
     }
 
     /// The bytes the entry at `key` is built from once a record of
@@ -98,7 +96,7 @@ impl StateTable {
     fn forget(&mut self, removed: impl Iterator<Item = SeqEntries>) -> usize {
         let mut count = 0;
         for entries in removed {
-            for entry in entries.into_values() {
+            for entry in entries.into_values().flat_map(HashMap::into_values) {
                 self.live_bytes -= entry.log_bytes;
                 count += 1;
             }
@@ -111,7 +109,11 @@ impl StateTable {
     pub fn remove(&mut self, key: &StateKey) -> bool {
         let Some(seqs) = self.keys.get_mut(&key.business_key) else { return false };
         let Some(entries) = seqs.get_mut(&key.seq) else { return false };
-        let Some(entry) = entries.remove(&entry_id(key)) else { return false };
+        let Some(by_event) = entries.get_mut(key.action.as_str()) else { return false };
+        let Some(entry) = by_event.remove(&key.event) else { return false };
+        if by_event.is_empty() {
+            entries.remove(key.action.as_str());
+        }
         if entries.is_empty() {
             seqs.remove(&key.seq);
         }
@@ -126,7 +128,12 @@ impl StateTable {
     /// Stores a whole state, replacing any entry at this key.
     pub fn put(&mut self, key: &StateKey, state: ActionState, log_bytes: u64) {
         let seqs = self.keys.entry(key.business_key.clone()).or_default();
-        let previous = seqs.entry(key.seq).or_default().insert(entry_id(key), Entry { state, log_bytes });
+        let by_action = seqs.entry(key.seq).or_default();
+        let by_event = match by_action.get_mut(key.action.as_str()) {
+            Some(by_event) => by_event,
+            None => by_action.entry(key.action.clone()).or_default(),
+        };
+        let previous = by_event.insert(key.event.clone(), Entry { state, log_bytes });
         match previous {
             Some(old) => self.live_bytes -= old.log_bytes,
             None => self.entries += 1,
@@ -137,53 +144,33 @@ impl StateTable {
     /// Whether `change` applies to the stored entry. Checked before a record
     /// is written, so the log never holds a change that cannot be replayed.
     pub fn check(&self, key: &StateKey, change: JournalChange<'_>) -> Result<(), String> {
-        let state = &self.entry(key).ok_or_else(|| format!("no entry at {key:?}; put the ActionState first"))?.state;
-        let len = state.call_results.len();
-        let within = |at: usize, what: &str| {
-            if at <= len {
-                Ok(())
-            } else {
-                Err(format!("{what} at slot {at} but the stored journal has {len} slots"))
-            }
-        };
-        match change {
-            JournalChange::Put { index, .. } => within(index, "put"),
-            JournalChange::PutBatch { from, .. } => within(from, "batch"),
-            JournalChange::Truncate { from } => within(from, "truncate"),
-            JournalChange::Replace { index, slot } => match state.call_results.get(index) {
-                Some(stored) if stored.is_pending() && stored.function_id == slot.function_id => Ok(()),
-                Some(stored) => Err(format!(
-                    "finalize of '{}' at slot {index}, but the stored slot is '{}' ({})",
-                    slot.function_id_for_display(),
-                    stored.function_id_for_display(),
-                    stored.effective_status().as_str()
-                )),
-                None => Err(format!("finalize at slot {index} but the stored journal has {len} slots")),
-            },
-            JournalChange::Complete => Ok(()),
-        }
+        check_change(&self.entry(key).ok_or_else(|| missing(key))?.state, change)
     }
 
     /// Applies a journal delta to the stored entry, exactly as the journal
     /// applied it in memory. `log_bytes` is the size of the record written.
     pub fn apply(&mut self, key: &StateKey, change: JournalChange<'_>, log_bytes: u64) -> Result<(), String> {
-        self.check(key, change)?;
-        let entry = self.entry_mut(key).expect("check found the entry");
-        let slots = &mut entry.state.call_results;
-        match change {
-            JournalChange::Put { index, slot } => {
-                slots.truncate(index);
-                slots.push(slot.clone());
-            }
-            JournalChange::Replace { index, slot } => slots[index] = slot.clone(),
-            JournalChange::PutBatch { from, slots: batch } => {
-                slots.truncate(from);
-                slots.extend_from_slice(batch);
-            }
-            JournalChange::Truncate { from } => slots.truncate(from),
-            JournalChange::Complete => entry.state.mark_completed(),
-        }
-        entry.log_bytes += log_bytes;
+        let entry = self.entry_mut(key).ok_or_else(|| missing(key))?;
+        check_change(&entry.state, change)?;
+        apply_change(entry, change, log_bytes);
+        self.live_bytes += log_bytes;
+        Ok(())
+    }
+
+    /// [`StateTable::check`], then [`StateTable::apply`] once `admit` accepts
+    /// the size the entry reaches with a record of `log_bytes` (a store's
+    /// limits): one lookup of the entry for all three steps.
+    pub fn apply_admitted(
+        &mut self,
+        key: &StateKey,
+        change: JournalChange<'_>,
+        log_bytes: u64,
+        admit: impl FnOnce(u64) -> crate::error::Result<()>,
+    ) -> crate::error::Result<()> {
+        let entry = self.entry_mut(key).ok_or_else(|| crate::error::Error::IllegalState(missing(key)))?;
+        check_change(&entry.state, change).map_err(crate::error::Error::IllegalState)?;
+        admit(entry.log_bytes.saturating_add(log_bytes))?;
+        apply_change(entry, change, log_bytes);
         self.live_bytes += log_bytes;
         Ok(())
     }
@@ -221,9 +208,11 @@ impl StateTable {
         let mut out = Vec::with_capacity(self.entries);
         for (business_key, seqs) in &self.keys {
             for (seq, entries) in seqs {
-                for ((action, event), entry) in entries {
-                    let key = StateKey::new(business_key.clone(), *seq, action.clone(), event.clone());
-                    out.push((key, entry));
+                for (action, by_event) in entries {
+                    for (event, entry) in by_event {
+                        let key = StateKey::new(business_key.clone(), *seq, action.clone(), event.clone());
+                        out.push((key, entry));
+                    }
                 }
             }
         }
@@ -237,6 +226,57 @@ impl StateTable {
         let old = std::mem::replace(&mut entry.log_bytes, log_bytes);
         self.live_bytes = self.live_bytes - old + log_bytes;
     }
+}
+
+fn missing(key: &StateKey) -> String {
+    format!("no entry at {key:?}; put the ActionState first")
+}
+
+/// Whether `change` applies to an entry holding `state`.
+fn check_change(state: &ActionState, change: JournalChange<'_>) -> Result<(), String> {
+    let len = state.call_results.len();
+    let within = |at: usize, what: &str| {
+        if at <= len {
+            Ok(())
+        } else {
+            Err(format!("{what} at slot {at} but the stored journal has {len} slots"))
+        }
+    };
+    match change {
+        JournalChange::Put { index, .. } => within(index, "put"),
+        JournalChange::PutBatch { from, .. } => within(from, "batch"),
+        JournalChange::Truncate { from } => within(from, "truncate"),
+        JournalChange::Replace { index, slot } => match state.call_results.get(index) {
+            Some(stored) if stored.is_pending() && stored.function_id == slot.function_id => Ok(()),
+            Some(stored) => Err(format!(
+                "finalize of '{}' at slot {index}, but the stored slot is '{}' ({})",
+                slot.function_id_for_display(),
+                stored.function_id_for_display(),
+                stored.effective_status().as_str()
+            )),
+            None => Err(format!("finalize at slot {index} but the stored journal has {len} slots")),
+        },
+        JournalChange::Complete => Ok(()),
+    }
+}
+
+/// Applies a checked `change` to `entry`, which grows by a record of `log_bytes`.
+fn apply_change(entry: &mut Entry, change: JournalChange<'_>, log_bytes: u64) {
+    let slots = &mut entry.state.call_results;
+    match change {
+        JournalChange::Put { index, slot } => {
+            slots.truncate(index);
+            slots.push(slot.clone());
+        }
+        JournalChange::Replace { index, slot } => slots[index] = slot.clone(),
+        JournalChange::PutBatch { from, slots: batch } => {
+            slots.truncate(from);
+            slots.extend_from_slice(batch);
+        }
+        JournalChange::Truncate { from } => slots.truncate(from),
+        JournalChange::Complete => entry.state.mark_completed(),
+    }
+    entry.log_bytes += log_bytes;
 }
 
 #[cfg(test)]

@@ -85,6 +85,14 @@ public final class DurableExecutionContext implements AutoCloseable {
     private volatile String callInProgress;
     /** The thread that began {@link #callInProgress}. */
     private volatile Thread callThread;
+    /**
+     * The journal whose last call was a {@link #completeCall} that left nothing for the next call to
+     * decide (see {@code NativeJournal.completeCall}), and its {@link NativeHandle#calls()} then:
+     * while no other call has touched it, a call without a reconciler just runs, and {@link
+     * #beginCall} says so without crossing into the native library.
+     */
+    private NativeHandle justRunsOn;
+    private long justRunsAtCall;
 
     /**
      * The context whose call in progress the current thread runs the body of, on an executor
@@ -403,7 +411,8 @@ public final class DurableExecutionContext implements AutoCloseable {
         long h = journal.acquire();
         try {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
-            CallStep step = NativeJournal.beginCall(h, callback(), id, reconcilable);
+            CallStep step = !reconcilable && nextCallJustRuns(journal) ? null
+                    : NativeJournal.beginCall(h, callback(), id, reconcilable);
             if (step == null) {
                 step = CallStep.RUN_BODY;
             } else if (step.divergence != null) {
@@ -429,10 +438,22 @@ public final class DurableExecutionContext implements AutoCloseable {
     /** Records the outcome of a call that {@link #beginCall} said to run; it is no longer in progress. */
     void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> {
+        NativeHandle journal = journal();
+        journal.accept(h -> {
             callInProgress = null;
-            NativeJournal.completeCall(h, callback(), id, resultPayload, exceptionPayload);
+            if (NativeJournal.completeCall(h, callback(), id, resultPayload, exceptionPayload)) {
+                justRunsOn = journal;
+                justRunsAtCall = journal.calls();
+            }
         });
+    }
+
+    /**
+     * Whether the held {@code journal}'s last call was a {@link #completeCall} after which the next
+     * call just runs: the call holding it now is the only one since.
+     */
+    private boolean nextCallJustRuns(NativeHandle journal) {
+        return justRunsOn == journal && journal.calls() == justRunsAtCall + 1;
     }
 
     /**

@@ -63,7 +63,11 @@ final class NativeJournal {
     /** Null: run the body (nothing was cut); else the {@link CallStep}. */
     static native CallStep beginCall(long handle, DurableExecutionContext persister, byte[] functionId, boolean reconcilable);
 
-    static native void completeCall(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);
+    /**
+     * Records the outcome of the call begun; true when the next call without a reconciler just runs
+     * (no slot at the index, no divergence to report), so its {@link #beginCall} can be skipped.
+     */
+    static native boolean completeCall(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);
 
     static native byte[] snapshot(long handle);
 }

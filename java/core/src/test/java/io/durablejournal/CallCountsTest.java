@@ -117,4 +117,26 @@ class CallCountsTest {
         assertCounts(4, 0, 0, calls);
         assertEquals(0, reconcilers.get());
     }
+
+    /**
+     * After a call recorded at the journal's end, the next call's begin is answered without a
+     * native crossing; a slot put at the index in between must still be replayed, not run again.
+     */
+    @Test
+    void aSlotRecordedAfterACallAtTheEndIsReplayedByTheNextCall() throws Exception {
+        try (DurableExecutionContext journal = journal()) {
+            RunnerContextImpl calls = new RunnerContextImpl(journal);
+            calls.durableExecute(call("a"));
+            journal.reservePendingBatch(List.of("b"));
+            journal.finalizeCallAt(1, "b", "\"b-recorded\"".getBytes(StandardCharsets.UTF_8), null);
+            List<String> answers = new java.util.ArrayList<>();
+            for (String id : List.of("b", "c", "d")) {
+                answers.add(calls.durableExecute(call(id)));
+            }
+            assertEquals(List.of("b-recorded", "c-ran", "d-ran"), answers);
+            assertCounts(3, 1, 0, calls);
+            assertEquals(4, journal.size());
+        }
+        assertEquals(3, bodies.get());
+    }
 }

@@ -84,6 +84,8 @@ public final class NativeHandle {
      * returns. Only the holding thread reads or writes this.
      */
     private boolean releaseOnReturn;
+    /** Calls started on the object; written only by the thread holding it. */
+    private volatile long calls;
 
     /**
      * Takes ownership of {@code address} for {@code owner}.
@@ -119,7 +121,17 @@ public final class NativeHandle {
             letGo();
             throw closed();
         }
+        calls++;
         return address;
+    }
+
+    /**
+     * How many calls were started on the object (read while holding it, its holder's call
+     * included): an owner that noted the count in one call can tell, in a later one, whether any
+     * other call touched the object in between.
+     */
+    public long calls() {
+        return calls;
     }
 
     /** Runs one native call on the object. */
