@@ -27,6 +27,11 @@ public final class AgentJob {
 
     /** What to run. */
     public static final class Settings extends JobSettings {
+        /** The defaults, the run's files under {@code workDir} ({@link JobSettings#JobSettings(Path)}). */
+        public Settings(Path workDir) {
+            super(workDir);
+        }
+
         /** The crashing request crashes after this many of its 3 calls. */
         public int crashAfterCalls = 2;
         public Duration checkpointInterval = Duration.ofMillis(100);
@@ -103,6 +108,14 @@ public final class AgentJob {
                 .process(function, Types.STRING)
                 .name(ACTION_NAME);
         return new Outcome(DemoJobs.collectToEnd(env, answers, "durable-journal agent job", started), settings);
+    }
+
+    /**
+     * Runs the job on this JVM's environment (a test's MiniCluster), checkpointing every {@code
+     * checkpointInterval} (null: never), and prints its wall time ({@link DemoJobs#runLocally}).
+     */
+    public static Outcome run(Settings settings, Duration checkpointInterval) throws Exception {
+        return DemoJobs.runLocally("agent job", AgentJob::run, settings, checkpointInterval);
     }
 
     /** Keys requests by user. */

@@ -121,22 +121,22 @@ public final class Demo {
         long callsReplayed;
         List<String> expected;
         if (operator == Operator.DURABLE_JOURNAL) {
-            AgentJob.Settings ours = new AgentJob.Settings();
+            AgentJob.Settings ours = new AgentJob.Settings(dir);
             // Requests 4k..4k+3 share a user; gate and crash inside one user's group, past the middle.
             int group = (requests / 2) / 4 * 4;
             ours.gateAt = group + 1;
             ours.crashAt = group + 3;
-            settings = configure(ours, dir, requests, journal);
+            settings = configure(ours, requests, journal);
             AgentJob.Outcome run = AgentJob.run(env, ours);
             outcome = run;
             callsReplayed = run.callsReplayed;
             crash = RequestSource.requestId(ours.crashAt) + " crashed after " + ours.crashAfterCalls + " of its 3 calls";
             expected = AgentJob.expectedAnswers(requests);
         } else {
-            io.durablejournal.flinkagents.demo.AgentJob.Settings theirs = new io.durablejournal.flinkagents.demo.AgentJob.Settings();
+            io.durablejournal.flinkagents.demo.AgentJob.Settings theirs = new io.durablejournal.flinkagents.demo.AgentJob.Settings(dir);
             theirs.gateAt = requests / 2 - 1;
             theirs.crashAt = theirs.gateAt + 2;
-            settings = configure(theirs, dir, requests, journal);
+            settings = configure(theirs, requests, journal);
             io.durablejournal.flinkagents.demo.AgentJob.Outcome run = io.durablejournal.flinkagents.demo.AgentJob.run(env, theirs);
             outcome = run;
             callsReplayed = run.callsReplayed();
@@ -151,8 +151,7 @@ public final class Demo {
         return ok;
     }
 
-    private static <S extends JobSettings> S configure(S settings, Path dir, int requests, boolean journal) {
-        settings.workDir = dir;
+    private static <S extends JobSettings> S configure(S settings, int requests, boolean journal) {
         settings.requests = requests;
         settings.journal = journal;
         return settings;

@@ -69,4 +69,22 @@ public final class DemoJobs {
         }
         return new Finished(collected, result, startedNanos);
     }
+
+    /** Builds a demo job of {@code settings} on an environment, runs it to its end and reports. */
+    @FunctionalInterface
+    public interface Job<S extends JobSettings, O extends JobOutcome> {
+        O run(StreamExecutionEnvironment env, S settings) throws Exception;
+    }
+
+    /**
+     * Runs {@code job} on this JVM's environment (a test's MiniCluster), checkpointing every {@code
+     * checkpointInterval} (null: never), and prints its wall time as a {@code [timing]} line.
+     */
+    public static <S extends JobSettings, O extends JobOutcome> O runLocally(String name, Job<S, O> job, S settings,
+            Duration checkpointInterval) throws Exception {
+        O outcome = job.run(StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration(checkpointInterval)), settings);
+        System.out.println("[timing] " + name + " " + (settings.journal ? "with" : "without") + " the journal: "
+                + outcome.wallMillis + " ms");
+        return outcome;
+    }
 }

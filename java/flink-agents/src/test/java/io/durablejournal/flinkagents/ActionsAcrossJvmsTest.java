@@ -5,19 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.testing.JobTest;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateUtil;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,8 +30,7 @@ class ActionsAcrossJvmsTest {
     @TempDir
     Path tmp;
 
-    @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @JobTest
     void aJournalWrittenInAnotherJvmIsFoundByActionName() throws Exception {
         Path storeDir = tmp.resolve("store");
         Path report = tmp.resolve("child.txt");

@@ -1,11 +1,16 @@
 package io.durablejournal.flinkagents;
 
+import static io.durablejournal.demo.JobSettings.CRASH;
+import static io.durablejournal.demo.JobSettings.GATE;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.JobTest;
+import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.RepeatedRuns;
 import java.nio.file.Path;
@@ -13,11 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,40 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  * after it, 7 was in flight.
  */
 class FlinkAgentsJobTest {
-    private static final int REQUESTS = 12;
-    private static final int GATE = 5;
-    private static final int CRASH = 7;
-
     @RegisterExtension
     static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
-    @TempDir
-    Path tmp;
-
-    private AgentJob.Settings settings(boolean journal) {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve(journal ? "journaled" : "plain");
-        settings.requests = REQUESTS;
-        settings.gateAt = GATE;
-        settings.crashAt = CRASH;
-        settings.parallelism = 2;
-        settings.journal = journal;
-        return settings;
-    }
-
-    private static AgentJob.Outcome run(AgentJob.Settings settings, Duration checkpointInterval) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                AgentJob.flinkConfiguration(checkpointInterval));
-        AgentJob.Outcome outcome = AgentJob.run(env, settings);
-        System.out.println("[timing] Flink Agents job " + (settings.journal ? "with" : "without") + " the journal: "
-                + outcome.wallMillis + " ms");
-        return outcome;
-    }
-
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void withTheJournalStoreEverySideEffectRunsExactlyOnceAcrossTheFailover() throws Exception {
-        AgentJob.Outcome outcome = run(settings(true), Duration.ofMillis(100));
+    @JobTest
+    void withTheJournalStoreEverySideEffectRunsExactlyOnceAcrossTheFailover(@TempDir Path tmp) throws Exception {
+        AgentJob.Outcome outcome = AgentJob.run(new AgentJob.Settings(tmp), Duration.ofMillis(100));
 
         assertTrue(outcome.crashed, "the crash was injected");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
@@ -78,14 +52,14 @@ class FlinkAgentsJobTest {
     }
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void aCrashBeforeAnyCheckpointReplaysTheFirstAttemptsJournalsAndAFreshJobRefusesThem() throws Exception {
-        AgentJob.Settings settings = settings(true);
+    @LongJobTimeout
+    void aCrashBeforeAnyCheckpointReplaysTheFirstAttemptsJournalsAndAFreshJobRefusesThem(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings(tmp);
         settings.gateAt = -1;
         settings.crashAt = 2;
         // No checkpointing at all: the restart has no checkpoint and re-reads the source from the
         // start; the operator numbers each key's records from the start again.
-        AgentJob.Outcome outcome = run(settings, null);
+        AgentJob.Outcome outcome = AgentJob.run(settings, null);
 
         assertTrue(outcome.crashed, "the crash was injected");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), new ArrayList<>(new TreeSet<>(outcome.answers)),
@@ -98,17 +72,18 @@ class FlinkAgentsJobTest {
 
         // Without checkpoints nothing was pruned: a new job over the same stores must not take
         // those entries for its own.
-        AgentJob.Settings fresh = settings(true);
+        AgentJob.Settings fresh = new AgentJob.Settings(tmp);
         fresh.crashAt = -1;
         fresh.gateAt = -1;
-        Exception refused = assertThrows(Exception.class, () -> run(fresh, Duration.ofMillis(100)));
+        Exception refused = assertThrows(Exception.class, () -> AgentJob.run(fresh, Duration.ofMillis(100)));
         assertTrue(Failures.causes(refused).contains("entries of an earlier run"), Failures.causes(refused));
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void withoutAStoreFlinkAgentsRunsTheSideEffectsAgain() throws Exception {
-        AgentJob.Outcome outcome = run(settings(false), Duration.ofMillis(100));
+    @JobTest
+    void withoutAStoreFlinkAgentsRunsTheSideEffectsAgain(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings(tmp);
+        settings.journal = false;
+        AgentJob.Outcome outcome = AgentJob.run(settings, Duration.ofMillis(100));
 
         assertTrue(outcome.crashed, "the crash was injected");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());

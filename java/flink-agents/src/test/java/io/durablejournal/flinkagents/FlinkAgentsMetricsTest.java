@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,18 +9,15 @@ import io.durablejournal.flink.StoreMetrics;
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.JobTest;
 import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * nothing is pruned and every number can be checked against the stores the job left.
  */
 class FlinkAgentsMetricsTest {
-    private static final int REQUESTS = 12;
     /**
      * Flink Agents 0.3.1 puts each action's state when it starts and when it completes; its calls
      * are the native journal's delta records, not puts (with Flink Agents' own journal each call
@@ -40,20 +37,12 @@ class FlinkAgentsMetricsTest {
     @RegisterExtension
     static final ReportingMiniCluster FLINK = ReportingMiniCluster.withSlots(4);
 
-    @TempDir
-    Path tmp;
-
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void theOperatorsStoreReportsItsPutsBytesAndEntries() throws Exception {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve("job");
-        settings.requests = REQUESTS;
+    @JobTest
+    void theOperatorsStoreReportsItsPutsBytesAndEntries(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings(tmp.resolve("job"));
         settings.gateAt = -1;
         settings.crashAt = -1;
-        settings.parallelism = 2;
-        AgentJob.Outcome outcome = AgentJob.run(StreamExecutionEnvironment.getExecutionEnvironment(
-                AgentJob.flinkConfiguration(null)), settings);
+        AgentJob.Outcome outcome = AgentJob.run(settings, null);
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
 
         List<Map<String, Metric>> subtasks = FLINK.metricsOfGroups(StoreMetrics.GROUP);

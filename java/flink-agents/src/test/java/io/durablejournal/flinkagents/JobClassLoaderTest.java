@@ -32,8 +32,7 @@ class JobClassLoaderTest extends UserCodeLoaderJobsTest {
 
     @Override
     protected Set<String> runAndCheck(int job, JobEnvironments jobs) throws Exception {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve("job-" + job);
+        AgentJob.Settings settings = new AgentJob.Settings(tmp.resolve("job-" + job));
         AgentJob.Outcome outcome = AgentJob.run(
                 jobs.environment(AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings.parallelism), settings);
 

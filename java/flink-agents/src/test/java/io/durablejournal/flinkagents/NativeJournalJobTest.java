@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.testing.Checkpoints;
 import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.JobTest;
+import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.Restarts;
 import java.nio.file.Path;
@@ -38,7 +40,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,8 +60,7 @@ class NativeJournalJobTest {
     @TempDir
     Path tmp;
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void theNativeJournalReplaysNullTypedFailuresAsyncCallsAndReconcilesAPendingCall() throws Exception {
         String runId = UUID.randomUUID().toString();
         JournalRun run = JournalRun.start(runId, JournalRun.Crash.INSIDE_A_CALL);
@@ -81,8 +81,7 @@ class NativeJournalJobTest {
      * {@code Optional.of(null)} ({@code RunnerContextImpl.tryGetCachedResult}), so the action fails
      * on every restart. A Flink Agents that fixes it fails this test.
      */
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void flinkAgentsOwnJournalCannotReplayARecordedNull() throws Exception {
         String runId = UUID.randomUUID().toString();
         JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
@@ -96,7 +95,7 @@ class NativeJournalJobTest {
     }
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void aJobRunWithFlinkAgentsOwnJournalIsRestoredOnTheNativeJournalAndReplaysItsCalls() throws Exception {
         String runId = UUID.randomUUID().toString();
         JournalRun run = crashedWithoutRestarts(runId, false);
@@ -111,7 +110,7 @@ class NativeJournalJobTest {
     }
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void aJobRunWithTheNativeJournalIsRestoredOnFlinkAgentsOwnJournalAndReplaysItsCalls() throws Exception {
         String runId = UUID.randomUUID().toString();
         JournalRun run = crashedWithoutRestarts(runId, true);
@@ -131,8 +130,7 @@ class NativeJournalJobTest {
      * restore: the second echo crashes after its call, and the restored job re-emits the first
      * echo's output from the store and replays the second's call.
      */
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void twoEqualEventsSentByOneActionEachHaveTheirOwnJournalAcrossARestore() throws Exception {
         String runId = UUID.randomUUID().toString();
         JournalRun run = JournalRun.start(runId, JournalRun.Crash.SECOND_ECHO);
@@ -144,8 +142,7 @@ class NativeJournalJobTest {
         assertEquals(2, (int) run.runs().get("count"), "each echo's call ran once: " + run.runs());
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void twoEqualRecordsOfOneKeyAreTwoInputsEachWithItsOwnJournal() throws Exception {
         String runId = UUID.randomUUID().toString();
         JournalRun run = JournalRun.start(runId, JournalRun.Crash.NONE);

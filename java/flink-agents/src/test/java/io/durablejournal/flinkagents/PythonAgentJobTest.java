@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.MiniClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -23,7 +23,6 @@ import org.apache.flink.streaming.api.functions.sink.legacy.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +51,7 @@ class PythonAgentJobTest {
     }
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void durableCallsOfAPythonActionReplayAfterAFailoverWithoutRunningAgain() throws Exception {
         Path log = tmp.resolve("side-effects.log");
         Path crashMarker = tmp.resolve("crashed");

@@ -1,5 +1,8 @@
 package io.durablejournal.flink;
 
+import static io.durablejournal.demo.JobSettings.CRASH;
+import static io.durablejournal.demo.JobSettings.GATE;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,17 +17,14 @@ import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.testing.Failures;
 import io.durablejournal.testing.ForwardingStore;
+import io.durablejournal.testing.JobTest;
 import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.RepeatedRuns;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,53 +37,25 @@ import org.junit.jupiter.api.io.TempDir;
  * flight with two journaled calls.
  */
 class AgentJobMiniClusterTest {
-    private static final int REQUESTS = 12;
-    private static final int GATE = 5;
-    private static final int CRASH = 7;
-
     @RegisterExtension
     static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
-    @TempDir
-    Path tmp;
-
-    private AgentJob.Settings settings(boolean journal) {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve(journal ? "journaled" : "plain");
-        settings.requests = REQUESTS;
-        settings.gateAt = GATE;
-        settings.crashAt = CRASH;
-        settings.crashAfterCalls = 2;
-        settings.parallelism = 2;
-        settings.journal = journal;
-        return settings;
-    }
-
-    /** The journaled job with no gate and no crash: it fails only if the store refuses it. */
-    private AgentJob.Settings uninterrupted() {
-        AgentJob.Settings settings = settings(true);
+    /** The journaled job in {@code workDir} with no gate and no crash: it fails only if the store refuses it. */
+    private static AgentJob.Settings uninterrupted(Path workDir) {
+        AgentJob.Settings settings = new AgentJob.Settings(workDir);
         settings.gateAt = -1;
         settings.crashAt = -1;
         return settings;
     }
 
+    /** The job checkpointing every 100 ms. */
     private static AgentJob.Outcome run(AgentJob.Settings settings) throws Exception {
-        return run(settings, Duration.ofMillis(100));
+        return AgentJob.run(settings, Duration.ofMillis(100));
     }
 
-    private static AgentJob.Outcome run(AgentJob.Settings settings, Duration checkpointInterval) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                AgentJob.flinkConfiguration(checkpointInterval));
-        AgentJob.Outcome outcome = AgentJob.run(env, settings);
-        System.out.println("[timing] agent job " + (settings.journal ? "with" : "without") + " the journal: "
-                + outcome.wallMillis + " ms");
-        return outcome;
-    }
-
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void withTheJournalTheJobRecoversAndEverySideEffectRunsExactlyOnce() throws Exception {
-        AgentJob.Settings settings = settings(true);
+    @JobTest
+    void withTheJournalTheJobRecoversAndEverySideEffectRunsExactlyOnce(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings(tmp);
         AgentJob.Outcome outcome = run(settings);
 
         assertTrue(outcome.crashed, "the crash was injected");
@@ -103,15 +75,14 @@ class AgentJobMiniClusterTest {
         }
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aCrashBeforeTheFirstCheckpointReplaysTheJournalsOfTheFirstAttempt() throws Exception {
-        AgentJob.Settings settings = settings(true);
+    @JobTest
+    void aCrashBeforeTheFirstCheckpointReplaysTheJournalsOfTheFirstAttempt(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings(tmp);
         settings.gateAt = -1;
         settings.crashAt = 2;
         // The first checkpoint is a second away; request 2 crashes within milliseconds of the start,
         // so the restart has no checkpoint to restore and re-reads the source from the beginning.
-        AgentJob.Outcome outcome = run(settings, Duration.ofSeconds(1));
+        AgentJob.Outcome outcome = AgentJob.run(settings, Duration.ofSeconds(1));
 
         assertTrue(outcome.crashed);
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
@@ -121,10 +92,9 @@ class AgentJobMiniClusterTest {
         assertEquals(1, outcome.actionsResumed);
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aJobStartingWithoutACheckpointRefusesAStoreWithEntriesOfAnEarlierRun() throws Exception {
-        AgentJob.Settings settings = uninterrupted();
+    @JobTest
+    void aJobStartingWithoutACheckpointRefusesAStoreWithEntriesOfAnEarlierRun(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = uninterrupted(tmp);
         Path subtask0 = java.nio.file.Files.createDirectories(
                 ActionStateStoreFactory.subtaskDirectory(settings.storeDir().toString(), 0));
         try (NativeActionStateStore earlier = ActionStateStores.openFileStore(subtask0)) {
@@ -144,10 +114,9 @@ class AgentJobMiniClusterTest {
      * The same refusal for a store from a user's own factory, which the operator knows only as an
      * {@code ActionStateStore}: it asks the store how many entries it holds.
      */
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aStoreFromAUserFactoryWithEntriesOfAnEarlierRunIsRefusedToo() throws Exception {
-        AgentJob.Settings settings = uninterrupted();
+    @JobTest
+    void aStoreFromAUserFactoryWithEntriesOfAnEarlierRunIsRefusedToo(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = uninterrupted(tmp);
         String base = settings.storeDir().toString();
         settings.storeFactory = new WrappingFactory(base);
         Path subtask1 = java.nio.file.Files.createDirectories(ActionStateStoreFactory.subtaskDirectory(base, 1));
@@ -179,10 +148,11 @@ class AgentJobMiniClusterTest {
         }
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void withoutTheJournalTheSameJobRunsSideEffectsAgain() throws Exception {
-        AgentJob.Outcome outcome = run(settings(false));
+    @JobTest
+    void withoutTheJournalTheSameJobRunsSideEffectsAgain(@TempDir Path tmp) throws Exception {
+        AgentJob.Settings settings = new AgentJob.Settings(tmp);
+        settings.journal = false;
+        AgentJob.Outcome outcome = run(settings);
 
         assertTrue(outcome.crashed, "the crash was injected");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());

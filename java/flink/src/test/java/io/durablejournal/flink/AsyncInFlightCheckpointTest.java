@@ -14,6 +14,7 @@ import io.durablejournal.flink.InFlightStaging.SeenDownstream;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.JobTest;
 import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.RepeatedRuns;
 import io.durablejournal.testing.RunRegistry;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;
@@ -40,8 +40,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -188,8 +186,7 @@ class AsyncInFlightCheckpointTest {
         }
     }
 
-    @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @JobTest
     void anActionInFlightAcrossACompletedCheckpointResumesAndEverySideEffectRunsExactlyOnce() throws Exception {
         Outcome outcome = run(true);
         Probe probe = outcome.probe;
@@ -227,8 +224,7 @@ class AsyncInFlightCheckpointTest {
         assertEquals(0, EmissionLedger.openCount(), "every attempt released its emission ledgers");
     }
 
-    @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @JobTest
     void withoutTheJournalTheSameJobRunsSideEffectsAgain() throws Exception {
         Outcome outcome = run(false);
         Probe probe = outcome.probe;

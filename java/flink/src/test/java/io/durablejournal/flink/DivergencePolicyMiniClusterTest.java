@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.NonDeterministicReplayException;
+import io.durablejournal.testing.JobTimeout;
 import io.durablejournal.testing.OnceFlag;
 import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Path;
@@ -14,13 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.SerializedThrowable;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +58,7 @@ class DivergencePolicyMiniClusterTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTimeout
     void failFailsTheJobWithTheDiff(String operator) throws Exception {
         JobClient job = run(operator, DivergencePolicy.FAIL);
         ExecutionException failed = assertThrows(ExecutionException.class, () -> job.getJobExecutionResult().get());
@@ -76,7 +75,7 @@ class DivergencePolicyMiniClusterTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTimeout
     void warnRunsOnAndCountsTheDivergenceInItsMetric(String operator) throws Exception {
         JobClient job = run(operator, DivergencePolicy.WARN);
         job.getJobExecutionResult().get();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.RunnerContextImpl;
 import io.durablejournal.demo.AgentJob;
+import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.UserCodeLoaderJobsTest;
 import io.durablejournal.testing.UserCodeLoaders;
 import java.time.Duration;
@@ -13,8 +14,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * What a job restart on a Flink cluster does to a JNI library: the job's jar is loaded again by a
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * with a jar holding this library, its Flink integration and the agent, one after the other, to one MiniCluster; each
  * crashes once and recovers through its journal.
  */
-@Timeout(value = 240, unit = TimeUnit.SECONDS)
+@LongJobTimeout
 class JobClassLoaderTest extends UserCodeLoaderJobsTest {
     JobClassLoaderTest() {
         // With the core's and the Flink integration's jars: the demo's jar and this test's agent.
@@ -32,8 +31,7 @@ class JobClassLoaderTest extends UserCodeLoaderJobsTest {
 
     @Override
     protected Set<String> runAndCheck(int job, JobEnvironments jobs) throws Exception {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve("job-" + job);
+        AgentJob.Settings settings = new AgentJob.Settings(tmp.resolve("job-" + job));
         settings.agent = new LoaderProbeAgent(settings.supportAgent());
         AgentJob.Outcome outcome = AgentJob.run(
                 jobs.environment(AgentJob.flinkConfiguration(Duration.ofMillis(100)), settings.parallelism), settings);

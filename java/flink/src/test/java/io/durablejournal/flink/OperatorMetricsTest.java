@@ -7,6 +7,7 @@ import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.JobTimeout;
 import io.durablejournal.testing.OnceFlag;
 import io.durablejournal.testing.ReportingMiniCluster;
 import java.nio.file.Files;
@@ -14,14 +15,12 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,7 +68,7 @@ class OperatorMetricsTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {OneKeyJob.ACTION_FUNCTION, OneKeyJob.ASYNC_ACTIONS})
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTimeout
     void theOperatorReportsWhatItsCallsAndItsStoreDid(String operator) throws Exception {
         Path storeDir = tmp.resolve("store");
         JobClient job = OneKeyJob.start("metrics", operator, action(tmp.resolve("crashed").toString()), DivergencePolicy.WARN,

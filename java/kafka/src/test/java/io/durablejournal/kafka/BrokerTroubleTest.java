@@ -1,6 +1,6 @@
 package io.durablejournal.kafka;
 
-import static io.durablejournal.kafka.DemoJobs.REQUESTS;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,12 +10,11 @@ import io.durablejournal.JournalException;
 import io.durablejournal.demo.AgentJob;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.kafka.StagedFaults.Fault;
+import io.durablejournal.testing.LongJobTimeout;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +40,7 @@ class BrokerTroubleTest {
 
     /** Before request req-05 the broker is restarted, the request's first call waiting for it in the producer. */
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void aBrokerRestartedMidRunLosesNothingAndDuplicatesNothing() throws Exception {
         KafkaBroker broker = KAFKA.broker();
         String topic = broker.createTopic("journal-restart-" + UUID.randomUUID(), 2);
@@ -74,7 +73,7 @@ class BrokerTroubleTest {
      * broker back and fails the action.
      */
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void aBrokerDownWhenACallCompletesFailsTheCallClearlyAndTheJobRecoversOnceItIsBack() throws Exception {
         String topic = KAFKA.broker().createTopic("journal-down-" + UUID.randomUUID(), 1);
         ActionStateStoreFactory stores = KafkaActionStateStores.factory(KAFKA.broker().config(topic)

@@ -1,5 +1,8 @@
 package io.durablejournal.kafka;
 
+import static io.durablejournal.demo.JobSettings.CRASH;
+import static io.durablejournal.demo.JobSettings.GATE;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +16,8 @@ import io.durablejournal.flinkagents.demo.SupportAgent;
 import io.durablejournal.flinkagents.demo.SupportRequest;
 import io.durablejournal.testing.Checkpoints;
 import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.JobTest;
+import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.RepeatedRuns;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,15 +29,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,9 +51,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * was interrupted: their journals are only in the topic.
  */
 class FlinkAgentsKafkaTest {
-    private static final int REQUESTS = 12;
-    private static final int GATE = 5;
-    private static final int CRASH = 7;
     /** Flink's default max parallelism for these jobs: the key groups, the same at every parallelism. */
     private static final int MAX_PARALLELISM = 128;
 
@@ -67,12 +66,7 @@ class FlinkAgentsKafkaTest {
     }
 
     private AgentJob.Settings settings(String name, ActionStateStoreFactory stores) {
-        AgentJob.Settings settings = new AgentJob.Settings();
-        settings.workDir = tmp.resolve(name);
-        settings.requests = REQUESTS;
-        settings.gateAt = GATE;
-        settings.crashAt = CRASH;
-        settings.parallelism = 2;
+        AgentJob.Settings settings = new AgentJob.Settings(tmp.resolve(name));
         settings.stores = stores;
         return settings;
     }
@@ -97,8 +91,7 @@ class FlinkAgentsKafkaTest {
         return machine;
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void withTheKafkaStoreEverySideEffectRunsExactlyOnceAfterTheMachineIsLost() throws Exception {
         AgentJob.Settings settings = settings("kafka", kafkaStores("journal-agents-machine-loss"));
         Path machine = loseAtTheCrash(settings);
@@ -117,8 +110,7 @@ class FlinkAgentsKafkaTest {
         assertEquals(REQUESTS + 1, outcome.resolveRuns, "every resolve ran once, the crashed one twice");
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void withFileStoresTheJournalsGoWithTheMachineAndTheRestoreIsRefused() throws Exception {
         AgentJob.Settings settings = settings("file", null);
         Path machine = loseAtTheCrash(settings);
@@ -140,7 +132,7 @@ class FlinkAgentsKafkaTest {
      */
     @ParameterizedTest(name = "restored at parallelism {0}")
     @ValueSource(ints = {3, 1})
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void actionsInterruptedAtParallelism2FindTheirJournalsAtAnotherParallelism(int restoredParallelism) throws Exception {
         assertTrue(someUserMoves(restoredParallelism), "a user of requests " + GATE + ".." + CRASH + " changes subtask");
         ActionStateStoreFactory stores = kafkaStores("journal-agents-rescale");

@@ -1,6 +1,6 @@
 package io.durablejournal.kafka;
 
-import static io.durablejournal.kafka.DemoJobs.REQUESTS;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,16 +1,14 @@
 package io.durablejournal.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static io.durablejournal.kafka.DemoJobs.REQUESTS;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.demo.AgentJob;
+import io.durablejournal.testing.JobTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,14 +29,13 @@ class KafkaJobHistoryTest {
         return DemoJobs.uninterrupted(tmp.resolve(name), KafkaActionStateStores.factory(KAFKA.broker().config(topic)));
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void aCrashBeforeTheFirstCheckpointResumesTheJournalsOfTheFirstAttempt() throws Exception {
         String topic = KAFKA.broker().createTopic("journal-history-" + UUID.randomUUID(), 2);
         AgentJob.Settings settings = settings("early-crash", topic);
         settings.crashAt = 2;
         // The first checkpoint is a minute away: the restart has no checkpoint and re-reads the source.
-        AgentJob.Outcome outcome = DemoJobs.run(settings, Duration.ofMinutes(1));
+        AgentJob.Outcome outcome = AgentJob.run(settings, Duration.ofMinutes(1));
 
         assertTrue(outcome.crashed);
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers);
@@ -49,8 +46,7 @@ class KafkaJobHistoryTest {
         assertTrue(outcome.actionsReemitted >= 2, "requests 0 and 1 (at least) completed in the first attempt were re-emitted");
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @JobTest
     void aNewRunOfTheJobNeverTakesAnEarlierRunsJournalsForItsOwn() throws Exception {
         String topic = KAFKA.broker().createTopic("journal-history-" + UUID.randomUUID(), 2);
         for (String run : new String[] {"first", "second"}) {

@@ -1,8 +1,8 @@
 package io.durablejournal.kafka;
 
-import static io.durablejournal.kafka.DemoJobs.CRASH;
-import static io.durablejournal.kafka.DemoJobs.GATE;
-import static io.durablejournal.kafka.DemoJobs.REQUESTS;
+import static io.durablejournal.demo.JobSettings.CRASH;
+import static io.durablejournal.demo.JobSettings.GATE;
+import static io.durablejournal.demo.JobSettings.REQUESTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +16,7 @@ import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.AgentAction;
 import io.durablejournal.testing.Failures;
+import io.durablejournal.testing.JobTest;
 import io.durablejournal.testing.MiniClusters;
 import io.durablejournal.testing.RepeatedRuns;
 import java.io.IOException;
@@ -24,11 +25,8 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,9 +43,6 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaMachineLossTest {
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.withFlink(4);
-
-    @TempDir
-    Path tmp;
 
     /** The demo's agent, which deletes the machine's directory right before its injected crash. */
     static final class LosesTheMachine implements AgentAction<Request, String> {
@@ -82,28 +77,25 @@ class KafkaMachineLossTest {
         }
     }
 
-    private static AgentJob.Settings settings(Path tmp, String name, ActionStateStoreFactory stores) throws IOException {
-        AgentJob.Settings settings = DemoJobs.failover(tmp.resolve(name), stores);
-        settings.agent = new LosesTheMachine(settings.supportAgent(), machine(settings));
-        Files.createDirectories(machine(settings));
+    private static AgentJob.Settings settings(Path workDir, ActionStateStoreFactory stores) throws IOException {
+        AgentJob.Settings settings = DemoJobs.failover(workDir, stores);
+        settings.agent = new LosesTheMachine(settings.supportAgent(), Files.createDirectories(machine(workDir)));
         return settings;
     }
 
-    /** The directory that stands for the task manager's local disk. */
-    private static Path machine(AgentJob.Settings settings) {
-        return settings.workDir.resolve("machine");
+    /** The directory that stands for the task manager's local disk, in the job's {@code workDir}. */
+    private static Path machine(Path workDir) {
+        return workDir.resolve("machine");
     }
 
-    @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void withTheKafkaStoreEverySideEffectRunsExactlyOnceAfterTheMachineIsLost() throws Exception {
+    @JobTest
+    void withTheKafkaStoreEverySideEffectRunsExactlyOnceAfterTheMachineIsLost(@TempDir Path tmp) throws Exception {
         String topic = KAFKA.broker().createTopic("journal-machine-loss-" + UUID.randomUUID(), 3);
-        AgentJob.Settings settings = settings(tmp, "kafka", KafkaActionStateStores.factory(KAFKA.broker().config(topic)));
+        AgentJob.Settings settings = settings(tmp, KafkaActionStateStores.factory(KAFKA.broker().config(topic)));
         AgentJob.Outcome outcome = DemoJobs.run(settings);
-        System.out.println("[timing] agent job with the Kafka store: " + outcome.wallMillis + " ms");
 
         assertTrue(outcome.crashed, "the crash was injected");
-        assertFalse(Files.exists(machine(settings)), "the machine's directory was deleted before the restart");
+        assertFalse(Files.exists(machine(tmp)), "the machine's directory was deleted before the restart");
         assertEquals(AgentJob.expectedAnswers(REQUESTS), outcome.answers, "every request answered once, from calls that ran once");
         assertEquals(Map.of(), RepeatedRuns.of(outcome.sideEffects), "no side effect ran twice");
         assertEquals(REQUESTS * 3, outcome.sideEffects.size());
@@ -122,16 +114,10 @@ class KafkaMachineLossTest {
         @RegisterExtension
         static final MiniClusterExtension FLINK = MiniClusters.withSlots(4);
 
-        @TempDir
-        Path tmp;
-
-        @Test
-        @Timeout(value = 180, unit = TimeUnit.SECONDS)
-        void withTheFileStoreTheJournalsGoWithTheMachineAndTheRestoreIsRefused() throws Exception {
-            AgentJob.Settings probe = new AgentJob.Settings();
-            probe.workDir = tmp.resolve("file");
-            String stores = machine(probe).resolve("store").toString();
-            AgentJob.Settings settings = settings(tmp, "file", ActionStateStoreFactory.fileStores(stores));
+        @JobTest
+        void withTheFileStoreTheJournalsGoWithTheMachineAndTheRestoreIsRefused(@TempDir Path tmp) throws Exception {
+            String stores = machine(tmp).resolve("store").toString();
+            AgentJob.Settings settings = settings(tmp, ActionStateStoreFactory.fileStores(stores));
 
             Exception failure = assertThrows(Exception.class, () -> DemoJobs.run(settings));
             String causes = Failures.causes(failure);

@@ -18,6 +18,7 @@ import io.durablejournal.kafka.RescaleStaging.Probe;
 import io.durablejournal.testing.Checkpoints;
 import io.durablejournal.testing.Failures;
 import io.durablejournal.testing.JobResults;
+import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.RepeatedRuns;
 import io.durablejournal.testing.RunRegistry;
 import java.nio.file.Files;
@@ -40,7 +41,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,7 +109,7 @@ class KafkaRescaleTest {
     }
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void aFileStoreCheckpointIsNotRestoredAtAnotherParallelism() throws Exception {
         Path checkpoints = Files.createDirectories(tmp.resolve("checkpoints"));
         String sideEffects = tmp.resolve("side-effects.log").toString();
@@ -130,7 +130,7 @@ class KafkaRescaleTest {
 
     @ParameterizedTest(name = "restored at parallelism {0}")
     @ValueSource(ints = {3, 1})
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @LongJobTimeout
     void actionsInFlightAtParallelism2ResumeOverTheirJournalsAtAnotherParallelism(int restoredParallelism) throws Exception {
         ActionStateStoreFactory stores = KafkaActionStateStores.factory(
                 KAFKA.broker().config(KAFKA.broker().createTopic("journal-rescale-" + UUID.randomUUID(), 3)));

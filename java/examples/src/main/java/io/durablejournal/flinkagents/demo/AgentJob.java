@@ -49,6 +49,11 @@ public final class AgentJob {
 
     /** What to run (the crashing request's {@code resolve} crashes once after its first tool call). */
     public static final class Settings extends JobSettings {
+        /** The defaults, the run's files under {@code workDir} ({@link JobSettings#JobSettings(Path)}). */
+        public Settings(Path workDir) {
+            super(workDir);
+        }
+
         /** Null: file stores under {@link #storeDir()}. */
         public ActionStateStoreFactory stores;
         /**
@@ -149,6 +154,14 @@ public final class AgentJob {
         } finally {
             Staging.unregister(runId);
         }
+    }
+
+    /**
+     * Runs the job on this JVM's environment (a test's MiniCluster), checkpointing every {@code
+     * checkpointInterval} (null: never), and prints its wall time ({@link DemoJobs#runLocally}).
+     */
+    public static Outcome run(Settings settings, Duration checkpointInterval) throws Exception {
+        return DemoJobs.runLocally("Flink Agents job", AgentJob::run, settings, checkpointInterval);
     }
 
     /** Keys requests by user. */
