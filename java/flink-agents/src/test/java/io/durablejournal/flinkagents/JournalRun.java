@@ -34,6 +34,7 @@ final class JournalRun {
     private static final RunRegistry<JournalRun> RUNS = new RunRegistry<>();
 
     private final Map<String, Integer> runs = new TreeMap<>();
+    private String id;
     private Crash crash;
     private boolean crashInjected;
 
@@ -41,8 +42,16 @@ final class JournalRun {
         this.crash = crash;
     }
 
-    static JournalRun start(String runId, Crash crash) {
-        return RUNS.register(runId, new JournalRun(crash)).run();
+    /** A new run, registered under an id of its own ({@link #id()}) for its job's agents to find it by. */
+    static JournalRun start(Crash crash) {
+        JournalRun run = new JournalRun(crash);
+        run.id = RUNS.register(run).id();
+        return run;
+    }
+
+    /** The run id its job's agents find it by ({@link #of}). */
+    String id() {
+        return id;
     }
 
     static JournalRun of(String runId) {

@@ -19,7 +19,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -62,9 +61,8 @@ class NativeJournalJobTest {
 
     @JobTest
     void theNativeJournalReplaysNullTypedFailuresAsyncCallsAndReconcilesAPendingCall() throws Exception {
-        String runId = UUID.randomUUID().toString();
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.INSIDE_A_CALL);
-        List<String> answers = runJob(runId, true, 3, null);
+        JournalRun run = JournalRun.start(JournalRun.Crash.INSIDE_A_CALL);
+        List<String> answers = runJob(run.id(), true, 3, null);
 
         assertTrue(run.crashed(), "the crash was injected inside the reconcilable call");
         assertEquals(Collections.singletonList(ANSWER), answers,
@@ -83,9 +81,8 @@ class NativeJournalJobTest {
      */
     @JobTest
     void flinkAgentsOwnJournalCannotReplayARecordedNull() throws Exception {
-        String runId = UUID.randomUUID().toString();
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
-        Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 1, null));
+        JournalRun run = JournalRun.start(JournalRun.Crash.AFTER_RECORDED_CALLS);
+        Exception failed = assertThrows(Exception.class, () -> runJob(run.id(), false, 1, null));
 
         assertTrue(run.crashed());
         String causes = Failures.causes(failed);
@@ -97,10 +94,9 @@ class NativeJournalJobTest {
     @Test
     @LongJobTimeout
     void aJobRunWithFlinkAgentsOwnJournalIsRestoredOnTheNativeJournalAndReplaysItsCalls() throws Exception {
-        String runId = UUID.randomUUID().toString();
-        JournalRun run = crashedWithoutRestarts(runId, false);
+        JournalRun run = crashedWithoutRestarts(false);
 
-        List<String> answers = runJob(runId, true, 0, Checkpoints.latestRetained(tmp.resolve("checkpoints")));
+        List<String> answers = runJob(run.id(), true, 0, Checkpoints.latestRetained(tmp.resolve("checkpoints")));
 
         // The null Flink Agents recorded replays as null, and the failure it recorded as the
         // agent's own exception (Flink Agents itself would rethrow a RuntimeException).
@@ -112,13 +108,12 @@ class NativeJournalJobTest {
     @Test
     @LongJobTimeout
     void aJobRunWithTheNativeJournalIsRestoredOnFlinkAgentsOwnJournalAndReplaysItsCalls() throws Exception {
-        String runId = UUID.randomUUID().toString();
-        JournalRun run = crashedWithoutRestarts(runId, true);
+        JournalRun run = crashedWithoutRestarts(true);
 
         // Flink Agents' own journal replays the native journal's records; the recorded null is
         // still its NullPointerException, so that call is the one it cannot replay.
         Path checkpoint = Checkpoints.latestRetained(tmp.resolve("checkpoints"));
-        Exception failed = assertThrows(Exception.class, () -> runJob(runId, false, 0, checkpoint));
+        Exception failed = assertThrows(Exception.class, () -> runJob(run.id(), false, 0, checkpoint));
         assertTrue(Failures.stackTraces(failed).contains("RunnerContextImpl.tryGetCachedResult"), Failures.causes(failed));
         assertEquals(1, (int) run.runs().get("greet"), "the call recorded by the native journal replayed in Flink Agents'");
         assertEquals(1, (int) run.runs().get("lookup"));
@@ -132,9 +127,8 @@ class NativeJournalJobTest {
      */
     @JobTest
     void twoEqualEventsSentByOneActionEachHaveTheirOwnJournalAcrossARestore() throws Exception {
-        String runId = UUID.randomUUID().toString();
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.SECOND_ECHO);
-        List<String> answers = runJob(runId, plan(runId, new EchoAgent()), Collections.singletonList("hello"), true, 3, null);
+        JournalRun run = JournalRun.start(JournalRun.Crash.SECOND_ECHO);
+        List<String> answers = runJob(run.id(), plan(run.id(), new EchoAgent()), Collections.singletonList("hello"), true, 3, null);
 
         assertTrue(run.crashed());
         Collections.sort(answers);
@@ -144,9 +138,8 @@ class NativeJournalJobTest {
 
     @JobTest
     void twoEqualRecordsOfOneKeyAreTwoInputsEachWithItsOwnJournal() throws Exception {
-        String runId = UUID.randomUUID().toString();
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.NONE);
-        List<String> answers = runJob(runId, plan(runId, new EchoAgent()), java.util.Arrays.asList("same", "same"), true, 0,
+        JournalRun run = JournalRun.start(JournalRun.Crash.NONE);
+        List<String> answers = runJob(run.id(), plan(run.id(), new EchoAgent()), java.util.Arrays.asList("same", "same"), true, 0,
                 null);
 
         Collections.sort(answers);
@@ -165,9 +158,9 @@ class NativeJournalJobTest {
      * A first run, on the native journal or on Flink Agents' own, that crashes after its recorded
      * calls and, with no restarts, fails the job: its last checkpoint is what a restore starts from.
      */
-    private JournalRun crashedWithoutRestarts(String runId, boolean nativeJournal) throws Exception {
-        JournalRun run = JournalRun.start(runId, JournalRun.Crash.AFTER_RECORDED_CALLS);
-        assertThrows(Exception.class, () -> runJob(runId, nativeJournal, 0, null), "the crash fails the job: no restarts");
+    private JournalRun crashedWithoutRestarts(boolean nativeJournal) throws Exception {
+        JournalRun run = JournalRun.start(JournalRun.Crash.AFTER_RECORDED_CALLS);
+        assertThrows(Exception.class, () -> runJob(run.id(), nativeJournal, 0, null), "the crash fails the job: no restarts");
         assertTrue(run.crashed());
         return run;
     }

@@ -10,7 +10,6 @@ import io.durablejournal.demo.SideEffectLog;
 import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.InFlightStaging.InFlightAgent;
 import io.durablejournal.flink.InFlightStaging.Probe;
-import io.durablejournal.flink.InFlightStaging.SeenDownstream;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.testing.JobResults;
@@ -167,7 +166,7 @@ class AsyncInFlightCheckpointTest {
                     ? DurableAsyncActions.apply(requests, AgentJob.ACTION_NAME, agent, Types.STRING,
                             InFlightStaging.observedFileStores(work.resolve("store").toString(), runId), MAX_IN_FLIGHT)
                     : DurableAsyncActions.withoutJournal(requests, AgentJob.ACTION_NAME, agent, Types.STRING, MAX_IN_FLIGHT);
-            answers = answers.map(new SeenDownstream(runId), Types.STRING);
+            answers = answers.map(InFlightStaging.seenDownstream(runId), Types.STRING);
 
             Outcome outcome = new Outcome();
             outcome.answers = new ArrayList<>();

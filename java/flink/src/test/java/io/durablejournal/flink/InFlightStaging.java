@@ -181,20 +181,12 @@ final class InFlightStaging {
         }
     }
 
-    /** Records each answer that has left the async operator (chained right after it). */
-    static final class SeenDownstream implements MapFunction<String, String> {
-        private static final long serialVersionUID = 1L;
-        private final String runId;
-
-        SeenDownstream(String runId) {
-            this.runId = runId;
-        }
-
-        @Override
-        public String map(String answer) {
+    /** Passes each answer on, recording in the run's probe that it has left the async operator (chained right after it). */
+    static MapFunction<String, String> seenDownstream(String runId) {
+        return answer -> {
             RUNS.of(runId).seen.add(answer.substring(0, answer.indexOf(':')));
             return answer;
-        }
+        };
     }
 
     /** The file stores under {@code baseDirectory}, reporting to the probe each entry stored as completed. */

@@ -34,20 +34,18 @@ class ResumedActionJournalTest {
         final List<Integer> callsReturnedAtOpen = Collections.synchronizedList(new ArrayList<>());
     }
 
-    /** A store of the user's, as the operators see it: it notes when a journal is opened. */
-    private static final class OpenNotingStore extends ForwardingStore {
-        private final Observed observed;
-
-        OpenNotingStore(ActionStateStore inner, Observed observed) {
-            super(inner);
-            this.observed = observed;
-        }
-
-        @Override
-        public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
-            observed.callsReturnedAtOpen.add(observed.callsReturned.get());
-            return super.openContext(key, seqNum, actionName, event, initial);
-        }
+    /**
+     * {@code inner} as a store of the user's, as the operators see it, that notes in {@code
+     * observed} when a journal is opened.
+     */
+    private static ActionStateStore notingOpens(ActionStateStore inner, Observed observed) {
+        return new ForwardingStore(inner) {
+            @Override
+            public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
+                observed.callsReturnedAtOpen.add(observed.callsReturned.get());
+                return super.openContext(key, seqNum, actionName, event, initial);
+            }
+        };
     }
 
     /** Three durable calls; {@code failAfter} of them return before the action crashes. */
@@ -74,7 +72,7 @@ class ResumedActionJournalTest {
     void aReRunAnswersTheRecordedCallsBeforeOpeningTheStoresJournal() throws Exception {
         try (ActionStateStore memory = ActionStateStores.inMemory()) {
             Observed first = new Observed();
-            OpenNotingStore store = new OpenNotingStore(memory, first);
+            ActionStateStore store = notingOpens(memory, first);
             DurableActionRunner.Tally crashed = new DurableActionRunner.Tally();
             try {
                 runner(first, 2).run(store, KEY, SEQ, "q", crashed);
@@ -86,7 +84,7 @@ class ResumedActionJournalTest {
 
             Observed rerun = new Observed();
             DurableActionRunner.Tally tally = new DurableActionRunner.Tally();
-            List<String> out = runner(rerun, -1).run(new OpenNotingStore(memory, rerun), KEY, SEQ, "q", tally);
+            List<String> out = runner(rerun, -1).run(notingOpens(memory, rerun), KEY, SEQ, "q", tally);
             assertEquals(List.of("q r0 r1 r2"), out);
             assertEquals(List.of(2), rerun.callsReturnedAtOpen,
                     "the journal opened at the third call, after the two recorded ones were answered");
@@ -115,12 +113,12 @@ class ResumedActionJournalTest {
             };
             try {
                 new DurableActionRunner<>(ACTION, crashesAfterItsCalls, String.class, DivergencePolicy.WARN)
-                        .run(new OpenNotingStore(memory, first), KEY, SEQ, "q", new DurableActionRunner.Tally());
+                        .run(notingOpens(memory, first), KEY, SEQ, "q", new DurableActionRunner.Tally());
             } catch (IllegalStateException expected) {
                 // Interrupted after its third call.
             }
             Observed rerun = new Observed();
-            List<String> out = runner(rerun, -1).run(new OpenNotingStore(memory, rerun), KEY, SEQ, "q", new DurableActionRunner.Tally());
+            List<String> out = runner(rerun, -1).run(notingOpens(memory, rerun), KEY, SEQ, "q", new DurableActionRunner.Tally());
             assertEquals(List.of("q r0 r1 r2"), out);
             assertEquals(List.of(), rerun.callsReturnedAtOpen, "every call was a recorded hit: no journal was opened");
             assertEquals(0, rerun.sideEffects.get());

@@ -50,11 +50,11 @@ class BrokerTroubleTest {
                 .with("max.block.ms", "180000")
                 .with("delivery.timeout.ms", "180000"));
         AgentJob.Settings settings = DemoJobs.uninterrupted(tmp.resolve("restart"), stores);
-        Fault fault = new Fault();
-        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-05", fault, restarting -> {
+        Fault fault = new Fault(restarting -> {
             KAFKA.broker().stop();
             StagedFaults.inBackground("restart the test broker", restarting, started -> KAFKA.broker().start());
         });
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-05", fault);
 
         assertTrue(fault.done, "the broker was restarted during the run");
         assertNull(fault.restartFailure);
@@ -83,9 +83,8 @@ class BrokerTroubleTest {
         AgentJob.Settings settings = DemoJobs.uninterrupted(tmp.resolve("down"), stores);
         // One subtask: only the call that is completing meets the broker down.
         settings.parallelism = 1;
-        Fault fault = new Fault();
-        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault,
-                stopping -> KAFKA.broker().stop(), recovering -> KAFKA.broker().start());
+        Fault fault = new Fault(stopping -> KAFKA.broker().stop(), recovering -> KAFKA.broker().start());
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault);
 
         JournalException failure = fault.callFailure;
         assertNotNull(failure, "the ticket call of req-04 failed");

@@ -51,9 +51,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * was interrupted: their journals are only in the topic.
  */
 class FlinkAgentsKafkaTest {
-    /** Flink's default max parallelism for these jobs: the key groups, the same at every parallelism. */
-    private static final int MAX_PARALLELISM = 128;
-
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.withFlink(4);
 
@@ -176,12 +173,20 @@ class FlinkAgentsKafkaTest {
     private static boolean someUserMoves(int parallelism) {
         for (int i = GATE; i <= CRASH; i++) {
             String user = SupportRequest.number(i).user;
-            if (KeyGroupRangeAssignment.assignKeyToParallelOperator(user, MAX_PARALLELISM, 2)
-                    != KeyGroupRangeAssignment.assignKeyToParallelOperator(user, MAX_PARALLELISM, parallelism)) {
+            if (subtaskOf(user, 2) != subtaskOf(user, parallelism)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The subtask that owns {@code user} at {@code parallelism}: these jobs keep Flink's default max
+     * parallelism, the key groups of the Kafka store ({@link KafkaActionStateStores#DEFAULT_MAX_PARALLELISM}).
+     */
+    private static int subtaskOf(String user, int parallelism) {
+        int keyGroups = KafkaActionStateStores.DEFAULT_MAX_PARALLELISM;
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(user, keyGroups, parallelism);
     }
 
     /** The answers of requests {@code from .. to-1} when every call ran once, sorted as the outcome's. */

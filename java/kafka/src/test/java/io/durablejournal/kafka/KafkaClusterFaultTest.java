@@ -330,15 +330,15 @@ class KafkaClusterFaultTest {
     void aJobWhoseLeaderIsKilledThenFailsOverRunsEverySideEffectOnce() throws Exception {
         String topic = newTopic("job-leader-killed");
         AgentJob.Settings settings = jobSettings("leader-killed", KafkaActionStateStores.factory(cluster().config(topic)));
-        Fault fault = new Fault();
+        // Request req-04's calls are recorded with the leader gone, by the one elected after it.
+        Fault fault = new Fault(killing -> {
+            int leader = cluster().leaderOf(topic, 0);
+            cluster().kill(leader);
+            killing.killed.add(leader);
+        });
         AgentJob.Outcome outcome;
         try {
-            // Request req-04's calls are recorded with the leader gone, by the one elected after it.
-            outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault, killing -> {
-                int leader = cluster().leaderOf(topic, 0);
-                cluster().kill(leader);
-                killing.killed.add(leader);
-            });
+            outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault);
         } finally {
             for (int killed : fault.killed) {
                 cluster().restart(killed);
@@ -356,12 +356,12 @@ class KafkaClusterFaultTest {
         AgentJob.Settings settings = jobSettings("cluster-killed", KafkaActionStateStores.factory(cluster().config(topic)
                 .with("delivery.timeout.ms", "240000")
                 .with("max.block.ms", "240000")));
-        Fault fault = new Fault();
         // Request req-04's calls wait in the producer until the cluster is back.
-        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault, killing -> {
+        Fault fault = new Fault(killing -> {
             cluster().killAll();
             StagedFaults.inBackground("restart the test cluster", killing, restarting -> cluster().restartAll());
         });
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultBeforeRequest(settings, "req-04", fault);
         assertTrue(fault.done, "the cluster was killed mid-run");
         assertEquals(null, fault.restartFailure);
         awaitWhole(topic);
@@ -378,10 +378,9 @@ class KafkaClusterFaultTest {
                         .with("request.timeout.ms", "3000")));
         // One subtask: only the call that is completing meets the followers down.
         settings.parallelism = 1;
-        Fault fault = new Fault();
         // The ticket of req-04 kills both followers once it is opened, so its completion cannot be
         // acknowledged on two copies; the agent brings the followers back and fails the action.
-        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault, killing -> {
+        Fault fault = new Fault(killing -> {
             for (int follower : cluster().followersOf(topic, 0)) {
                 cluster().kill(follower);
                 killing.killed.add(follower);
@@ -393,6 +392,7 @@ class KafkaClusterFaultTest {
             }
             awaitWhole(topic);
         });
+        AgentJob.Outcome outcome = StagedFaults.runWithFaultWhenACallCompletes(settings, "req-04", fault);
 
         JournalException failure = fault.callFailure;
         assertTrue(failure != null, "the ticket call of req-04 failed");

@@ -12,7 +12,6 @@ import io.durablejournal.demo.SupportAgent;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.DurableActionFunction;
 import io.durablejournal.flink.DurableAsyncActions;
-import io.durablejournal.kafka.RescaleStaging.Answers;
 import io.durablejournal.kafka.RescaleStaging.HeldAgent;
 import io.durablejournal.kafka.RescaleStaging.Probe;
 import io.durablejournal.testing.Checkpoints;
@@ -60,8 +59,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * after it), and no side effect runs twice.
  */
 class KafkaRescaleTest {
-    private static final int MAX_PARALLELISM = 128;
-
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = KafkaBrokerExtension.withFlink(4);
 
@@ -80,13 +77,13 @@ class KafkaRescaleTest {
     private static StreamExecutionEnvironment job(Configuration conf, int parallelism, String runId, ActionStateStoreFactory stores) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
-        env.setMaxParallelism(MAX_PARALLELISM);
+        env.setMaxParallelism(KafkaActionStateStores.DEFAULT_MAX_PARALLELISM);
         DataStream<String> answers = DurableAsyncActions.apply(
                 env.addSource(RescaleStaging.source(runId), "requests", Types.POJO(Request.class)).setParallelism(1).uid("requests")
                         .keyBy(new AgentJob.ByUser(), Types.STRING),
                 "rescaled-agent", new HeldAgent(runId), Types.STRING,
                 RescaleStaging.observed(stores, runId), 16);
-        answers.map(new Answers(runId), Types.STRING).uid("answers").sinkTo(new DiscardingSink<>());
+        answers.map(RescaleStaging.answers(runId), Types.STRING).uid("answers").sinkTo(new DiscardingSink<>());
         return env;
     }
 

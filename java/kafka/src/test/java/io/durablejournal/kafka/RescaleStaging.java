@@ -152,20 +152,12 @@ final class RescaleStaging {
         return SupportAgent.expectedAnswer(request);
     }
 
-    /** Records each answer that left the async operator. */
-    static final class Answers implements MapFunction<String, String> {
-        private static final long serialVersionUID = 1L;
-        private final String runId;
-
-        Answers(String runId) {
-            this.runId = runId;
-        }
-
-        @Override
-        public String map(String answer) {
+    /** Passes each answer on, recording it in the run's probe by request id. */
+    static MapFunction<String, String> answers(String runId) {
+        return answer -> {
             RUNS.of(runId).answers.put(answer.substring(0, answer.indexOf(':')), answer);
             return answer;
-        }
+        };
     }
 
     /** {@code stores}, reporting an action run in a subtask that does not own its key. */

@@ -18,9 +18,11 @@ import java.util.function.Function;
 /**
  * Kafka faults that a test sets off from inside the demo's agent job on a MiniCluster (its actions
  * run in this JVM), so that each happens at a known point of the run and nothing waits on a clock:
- * before a request's calls ({@link FaultBeforeRequest}) or while a call completes ({@link
- * FaultWhenACallCompletes}). The fault itself (stop a broker, kill a leader, kill the cluster) is
- * a {@link Step} of the test's; what it did is noted in the run's {@link Fault}.
+ * before a request's calls ({@link #runWithFaultBeforeRequest}) or while a call completes ({@link
+ * #runWithFaultWhenACallCompletes}). The fault itself (stop a broker, kill a leader, kill the cluster) is
+ * a {@link Step} of the test's, held with what it did by the run's {@link Fault}: the job's action
+ * finds it by run id, as it finds any object of its test ({@link RunRegistry}), so a step is never
+ * serialized and may use whatever the test holds.
  */
 final class StagedFaults {
     /** The fault of each job under way. */
@@ -28,8 +30,10 @@ final class StagedFaults {
 
     private StagedFaults() {}
 
-    /** What a job's fault did. */
+    /** A job's fault: what it does (its steps, run in this JVM) and what it did. */
     static final class Fault {
+        private final Step setOff;
+        private final Step recovery;
         volatile boolean done;
         /** A failure to bring Kafka back on the background thread ({@link StagedFaults#inBackground}). */
         volatile Throwable restartFailure;
@@ -38,10 +42,30 @@ final class StagedFaults {
         volatile int reconciled;
         /** The brokers killed, for the test to restart. */
         final List<Integer> killed = new CopyOnWriteArrayList<>();
+
+        /** A fault that {@code setOff} sets off and the job's restart recovers from. */
+        Fault(Step setOff) {
+            this(setOff, fault -> { });
+        }
+
+        /** A fault that {@code setOff} sets off and {@code recovery} undoes once a durable call has failed. */
+        Fault(Step setOff, Step recovery) {
+            this.setOff = setOff;
+            this.recovery = recovery;
+        }
+
+        void setOff() throws Exception {
+            done = true;
+            setOff.run(this);
+        }
+
+        void recover() throws Exception {
+            recovery.run(this);
+        }
     }
 
-    /** A step of a fault, run in this JVM by the job's action (hence serializable). */
-    interface Step extends Serializable {
+    /** A step of a fault, run in this JVM by the job's action. */
+    interface Step {
         void run(Fault fault) throws Exception;
     }
 
@@ -56,131 +80,99 @@ final class StagedFaults {
         }, name).start();
     }
 
-    /** An action of the agent job that sets off its fault once, for request {@code at}. */
-    private abstract static class FaultAtRequest implements AgentAction<Request, String> {
+    /**
+     * Where a run's fault goes off: at request {@code at} of the run {@code runId}, whose {@link
+     * Fault} the job's action finds by that id. Shipped with the action, so serializable.
+     */
+    private static final class Trigger implements Serializable {
         private static final long serialVersionUID = 1L;
         private final String at;
         private final String runId;
-        private final Step fault;
 
-        FaultAtRequest(String at, String runId, Step fault) {
+        Trigger(String at, String runId) {
             this.at = at;
             this.runId = runId;
-            this.fault = fault;
         }
 
-        /** What the run's fault did so far. */
-        final Fault observed() {
+        /** The run's fault. */
+        Fault fault() {
             return RUNS.of(runId);
         }
 
         /** Whether {@code request} is the one to set the fault off for, and it was not set off yet. */
-        final boolean faultDue(Request request, Fault observed) {
-            return request.id.equals(at) && !observed.done;
-        }
-
-        final void setOff(Fault observed) throws Exception {
-            observed.done = true;
-            fault.run(observed);
+        boolean due(Request request, Fault fault) {
+            return request.id.equals(at) && !fault.done;
         }
     }
 
-    /** The demo's agent; when request {@code at} starts, {@code fault} runs once, then the request. */
-    private static final class FaultBeforeRequest extends FaultAtRequest {
-        private static final long serialVersionUID = 1L;
-        private final SupportAgent agent;
-
-        FaultBeforeRequest(SupportAgent agent, String at, String runId, Step fault) {
-            super(at, runId, fault);
-            this.agent = agent;
-        }
-
-        @Override
-        public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Fault observed = observed();
-            if (faultDue(request, observed)) {
-                setOff(observed);
+    /**
+     * The demo's agent job of {@code settings} ({@link DemoJobs#run}) with its support agent; when
+     * request {@code at} starts, {@code fault} is set off once, then the request runs.
+     */
+    static AgentJob.Outcome runWithFaultBeforeRequest(AgentJob.Settings settings, String at, Fault fault) throws Exception {
+        SupportAgent agent = settings.supportAgent();
+        return runJob(settings, at, fault, trigger -> (request, ctx) -> {
+            Fault due = trigger.fault();
+            if (trigger.due(request, due)) {
+                due.setOff();
             }
             return agent.run(request, ctx);
-        }
+        });
     }
 
     /**
-     * Three calls per request, the last one reconcilable (a ticket: the reconciler looks it up in
-     * the side-effect log). For request {@code at}, the ticket's body sets off {@code fault} once it
-     * has opened the ticket, so its completion cannot be recorded; the agent notes the failure and
-     * the journal's slot, runs {@code recovery} and fails the action (the job restarts).
+     * The demo's agent job of {@code settings} with an agent of three calls per request, the last
+     * one reconcilable (a ticket: the reconciler looks it up in the side-effect log). For request
+     * {@code at}, the ticket's body sets off {@code fault} once it has opened the ticket, so its
+     * completion cannot be recorded; the agent notes the failure and the journal's slot, runs the
+     * fault's recovery and fails the action (the job restarts).
      */
-    private static final class FaultWhenACallCompletes extends FaultAtRequest {
-        private static final long serialVersionUID = 1L;
-        private final String sideEffectLog;
-        private final Step recovery;
-
-        FaultWhenACallCompletes(String sideEffectLog, String at, String runId, Step fault, Step recovery) {
-            super(at, runId, fault);
-            this.sideEffectLog = sideEffectLog;
-            this.recovery = recovery;
-        }
-
-        @Override
-        public String run(Request request, RunnerContextImpl ctx) throws Exception {
-            Fault observed = observed();
-            String reply = ctx.durableExecute(
-                    LoggedCall.of(sideEffectLog, request, SupportAgent.CHAT, "reply to '" + request.text + "'"));
-            String account = ctx.durableExecute(
-                    LoggedCall.of(sideEffectLog, request, SupportAgent.lookupId(request), "account of " + request.user));
-            String ticketId = SupportAgent.ticketId(request);
-            boolean faultNow = faultDue(request, observed);
-            DurableCallable<String> ticket = DurableCallable.of(ticketId, String.class, () -> {
-                int run = SideEffectLog.record(sideEffectLog, request.id, ticketId);
-                String opened = "ticket for " + request.id + " (run " + run + ")";
-                if (faultNow) {
-                    setOff(observed);
-                }
-                return opened;
-            }, () -> {
-                observed.reconciled++;
-                Integer runs = SideEffectLog.counts(Path.of(sideEffectLog)).get(request.id + "/" + ticketId);
-                return runs == null ? null : "ticket for " + request.id + " (run " + runs + ")";
-            });
-            String opened;
-            try {
-                opened = ctx.durableExecute(ticket);
-            } catch (JournalException e) {
-                observed.callFailure = e;
-                observed.slotAfterFailure = ctx.getCallResultFieldsAt(2);
-                recovery.run(observed);
-                throw e;
-            }
-            return request.id + ": " + reply + " | " + account + " | " + opened;
-        }
+    static AgentJob.Outcome runWithFaultWhenACallCompletes(AgentJob.Settings settings, String at, Fault fault) throws Exception {
+        String sideEffectLog = settings.sideEffectLog().toString();
+        return runJob(settings, at, fault, trigger -> (request, ctx) -> answerWithTicketFault(sideEffectLog, trigger, request, ctx));
     }
 
-    /**
-     * Runs the demo's agent job of {@code settings} ({@link DemoJobs#run}) with its support agent;
-     * when request {@code at} starts, {@code fault} runs once, noting in {@code observed}.
-     */
-    static AgentJob.Outcome runWithFaultBeforeRequest(AgentJob.Settings settings, String at, Fault observed, Step fault)
+    private static String answerWithTicketFault(String sideEffectLog, Trigger trigger, Request request, RunnerContextImpl ctx)
             throws Exception {
-        return runJob(settings, observed, runId -> new FaultBeforeRequest(settings.supportAgent(), at, runId, fault));
+        Fault observed = trigger.fault();
+        String reply = ctx.durableExecute(
+                LoggedCall.of(sideEffectLog, request, SupportAgent.CHAT, "reply to '" + request.text + "'"));
+        String account = ctx.durableExecute(
+                LoggedCall.of(sideEffectLog, request, SupportAgent.lookupId(request), "account of " + request.user));
+        String ticketId = SupportAgent.ticketId(request);
+        boolean faultNow = trigger.due(request, observed);
+        DurableCallable<String> ticket = DurableCallable.of(ticketId, String.class, () -> {
+            int run = SideEffectLog.record(sideEffectLog, request.id, ticketId);
+            String opened = "ticket for " + request.id + " (run " + run + ")";
+            if (faultNow) {
+                observed.setOff();
+            }
+            return opened;
+        }, () -> {
+            observed.reconciled++;
+            Integer runs = SideEffectLog.counts(Path.of(sideEffectLog)).get(request.id + "/" + ticketId);
+            return runs == null ? null : "ticket for " + request.id + " (run " + runs + ")";
+        });
+        String opened;
+        try {
+            opened = ctx.durableExecute(ticket);
+        } catch (JournalException e) {
+            observed.callFailure = e;
+            observed.slotAfterFailure = ctx.getCallResultFieldsAt(2);
+            observed.recover();
+            throw e;
+        }
+        return request.id + ": " + reply + " | " + account + " | " + opened;
     }
 
     /**
-     * Runs the demo's agent job of {@code settings} with {@link FaultWhenACallCompletes}: {@code
-     * fault} runs once inside the ticket call of request {@code at}, {@code recovery} when that
-     * call has failed.
+     * Runs the job with the action {@code agentOfTrigger} makes for the trigger of {@code fault}
+     * at request {@code at}, under the run id {@code fault} is registered by.
      */
-    static AgentJob.Outcome runWithFaultWhenACallCompletes(AgentJob.Settings settings, String at, Fault observed, Step fault,
-            Step recovery) throws Exception {
-        return runJob(settings, observed,
-                runId -> new FaultWhenACallCompletes(settings.sideEffectLog().toString(), at, runId, fault, recovery));
-    }
-
-    /** Runs the job with the action {@code agentOfRun} makes for the run id under which {@code observed} is registered. */
-    private static AgentJob.Outcome runJob(AgentJob.Settings settings, Fault observed,
-            Function<String, AgentAction<Request, String>> agentOfRun) throws Exception {
-        try (RunRegistry.Registration<Fault> run = RUNS.register(observed)) {
-            settings.agent = agentOfRun.apply(run.id());
+    private static AgentJob.Outcome runJob(AgentJob.Settings settings, String at, Fault fault,
+            Function<Trigger, AgentAction<Request, String>> agentOfTrigger) throws Exception {
+        try (RunRegistry.Registration<Fault> run = RUNS.register(fault)) {
+            settings.agent = agentOfTrigger.apply(new Trigger(at, run.id()));
             return DemoJobs.run(settings);
         }
     }

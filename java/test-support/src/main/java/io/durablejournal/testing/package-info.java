@@ -5,6 +5,8 @@
  *       {@link io.durablejournal.testing.ReportingMiniCluster}: one whose metrics the tests read;
  *       {@link io.durablejournal.testing.ServiceExtension}: a service (a Kafka broker, a cluster)
  *       and that MiniCluster as one JUnit 5 extension.</li>
+ *   <li>{@link io.durablejournal.testing.JobTest}, {@link io.durablejournal.testing.JobTimeout},
+ *       {@link io.durablejournal.testing.LongJobTimeout}: the bound of a job test, one per kind.</li>
  *   <li>{@link io.durablejournal.testing.RunRegistry}: how a test meets the sources, actions and
  *       stores Flink deserializes into its MiniCluster (in this JVM), by run id.</li>
  *   <li>{@link io.durablejournal.testing.BurstSource}, {@link io.durablejournal.testing.CheckpointWitness},
