@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, ErrorCode, Journal};
+use durable_journal::{ActionState, ErrorCode, Journal, Outcome};
 
 const OK: i32 = 0;
 const ERROR: i32 = 1;
@@ -46,8 +46,8 @@ fn busy_store(dir: &Path) -> FileStore {
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::default();
     let mut persister = StorePersister::new(&mut store, &k);
-    journal.record_call_completion("llm", Some(br#"{"text":"hello"}"#.to_vec()), None, &mut persister).unwrap();
-    journal.record_call_completion("tool:search", None, Some(FAILURE.to_vec()), &mut persister).unwrap();
+    journal.record_call_completion("llm", Outcome::success(Some(br#"{"text":"hello"}"#.to_vec())), &mut persister).unwrap();
+    journal.record_call_completion("tool:search", Outcome::failure(FAILURE.to_vec()), &mut persister).unwrap();
     journal.append_pending_call("tool:mail", &mut persister).unwrap();
     let k = plan_key();
     store.put(&k, &ActionState::default()).unwrap();

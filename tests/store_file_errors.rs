@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use durable_journal::store::{
     ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
 };
-use durable_journal::{ActionState, Error, ErrorCode, Journal};
+use durable_journal::{ActionState, Error, ErrorCode, Journal, Outcome};
 use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
@@ -111,7 +111,7 @@ fn every_put_and_journal_change_is_fsynced_before_it_returns_by_default() {
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::default();
     journal.append_pending_call("a", &mut StorePersister::new(&mut store, &k)).unwrap();
-    journal.finalize_current_call("a", None, None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.finalize_current_call("a", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap();
     assert_eq!(store.stats().unwrap().syncs, 3);
 
     // Dropping entries may be lost in a crash without harm, so they wait
@@ -183,12 +183,12 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::default();
     journal
-        .record_call_completion("small", Some(vec![1; 100]), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("small", Outcome::success(Some(vec![1; 100])), &mut StorePersister::new(&mut store, &k))
         .unwrap();
     let before = store.stats().unwrap().segment_bytes;
 
     let err = journal
-        .record_call_completion("huge", Some(vec![2; 128 * 1024]), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("huge", Outcome::success(Some(vec![2; 128 * 1024])), &mut StorePersister::new(&mut store, &k))
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     assert!(err.to_string().contains("No space left on device"), "{err}");
@@ -196,7 +196,7 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
     assert_eq!(fs::metadata(store.segment_path().unwrap()).unwrap().len(), before, "the partial record is cut off");
 
     // The store stays usable once a write fits again.
-    journal.record_call_completion("next", Some(vec![3; 100]), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("next", Outcome::success(Some(vec![3; 100])), &mut StorePersister::new(&mut store, &k)).unwrap();
     store.close().unwrap();
     let mut reopened = FileStore::open(&disk.mount_point).unwrap();
     assert_eq!(reopened.recovery_report().torn_tail, None);

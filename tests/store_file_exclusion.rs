@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use durable_journal::store::file::LOCK_FILE;
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, ErrorCode, Journal};
+use durable_journal::{ActionState, ErrorCode, Journal, Outcome};
 use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
@@ -93,14 +93,14 @@ fn a_store_whose_segment_was_compacted_away_fails_its_next_write_and_loses_nothi
     let k = key(1);
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::default();
-    journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
     let segment = store.segment_path().unwrap();
     assert!(segment.ends_with(segment_name(1)));
 
     let compacted = compact_behind_the_back_of(dir.path(), &segment);
 
     let err = journal
-        .record_call_completion("b", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     let message = err.to_string();
