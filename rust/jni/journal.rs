@@ -96,21 +96,19 @@ fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResul
     Ok(classes(env)?.journal_slot.new_object(env, &args)?)
 }
 
-fn create(env: &mut Env<'_>, state_json: &JByteArray<'_>) -> BridgeResult<jlong> {
-    let state = ActionState::from_json(&required_bytes(env, state_json, "actionState")?)?;
-    Ok(handle::into_raw(JournalHandle { journal: Journal::new(state), native_persister: None }))
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
+    handle::create(env, |env| {
+        let state = ActionState::from_json(&required_bytes(env, &state_json, "actionState")?)?;
+        Ok(JournalHandle { journal: Journal::new(state), native_persister: None })
+    })
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
-    env.with_env(|env| create(env, &state_json)).resolve::<ThrowJavaException>()
-}
-
-#[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
-    // SAFETY: the Java owner releases its handle once and forgets it.
-    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { handle::release::<JournalHandle>(ptr) })) })
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    // SAFETY: `ptr` is a journal handle (from `create` or the store's
+    // `openContext`), which its Java owner releases once and forgets.
+    unsafe { handle::destroy::<JournalHandle>(env, ptr) }
 }
 
 #[no_mangle]
