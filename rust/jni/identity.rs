@@ -3,11 +3,13 @@
 //! Every string crosses as UTF-8 `byte[]` both ways, so emoji and CJK ids
 //! survive unchanged.
 
+use jni::ids::JMethodID;
 use jni::objects::{JByteArray, JClass, JObject};
+use jni::signature::JavaType;
 use jni::sys::jlong;
-use jni::strings::JNIStr;
-use jni::{jni_sig, jni_str, Env, EnvUnowned};
+use jni::{Env, EnvUnowned};
 
+use super::classes::classes;
 use super::handle::{self, Borrowed};
 use super::{required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::identity::{self, CallDescription, ExecutionIdentity};
@@ -134,21 +136,25 @@ fn describe_call(env: &mut Env<'_>, call: &JObject<'_>) -> BridgeResult<CallDesc
     if call.is_null() {
         return Err(BridgeError::NullArgument("call"));
     }
+    let methods = classes(env)?;
     Ok(CallDescription {
-        function_id: returned_array(env, call, jni_str!("functionIdUtf8"), |env, id| required_utf8(env, id, "functionId"))?,
-        call_tree_json: returned_array(env, call, jni_str!("callTreeJson"), |env, tree| required_bytes(env, tree, "callTreeJson"))?,
+        function_id: returned_array(env, call, methods.pending_call_function_id, |env, id| required_utf8(env, id, "functionId"))?,
+        call_tree_json: returned_array(env, call, methods.pending_call_tree, |env, tree| required_bytes(env, tree, "callTreeJson"))?,
     })
 }
 
-/// Calls the `()[B` method `method` of `object` and reads the array it
-/// returns with `read`, freeing its local reference either way.
+/// Calls `method`, a `()[B` method of `object`'s class bound in
+/// [`classes`], and reads the array it returns with `read`, freeing its
+/// local reference either way.
 fn returned_array<T>(
     env: &mut Env<'_>,
     object: &JObject<'_>,
-    method: &JNIStr,
+    method: JMethodID,
     read: impl FnOnce(&Env<'_>, &JByteArray<'_>) -> BridgeResult<T>,
 ) -> BridgeResult<T> {
-    let array = env.call_method(object, method, jni_sig!("()[B"), &[])?.l()?;
+    // SAFETY: `method` was bound on `object`'s class (a `PendingCall`, as
+    // `NativeIdentity.callDurableId` declares) with the signature `()[B`.
+    let array = unsafe { env.call_method_unchecked(object, method, JavaType::Array, &[]) }?.l()?;
     let array = env.cast_local::<JByteArray>(array)?;
     let value = read(env, &array);
     env.delete_local_ref(array);
