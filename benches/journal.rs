@@ -7,7 +7,7 @@
 use criterion::measurement::WallTime;
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion};
 use durable_journal::store::{AnyStore, BusinessKey, EventIdentity, MemoryStore, SharedStore, StateKey};
-use durable_journal::{ActionState, CallResult, Journal, NoPersist};
+use durable_journal::{ActionState, CallResult, Journal, NoPersist, Outcome};
 
 const PAYLOAD_SIZES: [usize; 2] = [100, 10 * 1024];
 /// Calls per action in the replay benchmark: a realistic agent turn.
@@ -16,7 +16,7 @@ const CALLS: usize = 16;
 fn recorded_state(payload: usize) -> ActionState {
     let mut state = ActionState::default();
     for i in 0..CALLS {
-        state.call_results.push(CallResult::completed(format!("tool-call:{i}"), Some(vec![7u8; payload]), None));
+        state.call_results.push(CallResult::completed(format!("tool-call:{i}"), Outcome::success(Some(vec![7u8; payload]))));
     }
     state
 }
@@ -34,7 +34,7 @@ fn record(c: &mut Criterion) {
             size,
             || (Journal::default(), vec![7u8; size]),
             |(mut journal, payload)| {
-                journal.record_call_completion("tool-call:a", Some(payload), None, &mut NoPersist).unwrap();
+                journal.record_call_completion("tool-call:a", Outcome::success(Some(payload)), &mut NoPersist).unwrap();
                 journal
             },
         );
@@ -59,7 +59,7 @@ fn record_into_shared_store(c: &mut Criterion) {
             },
             |(mut journal, mut persister)| {
                 for id in &ids {
-                    journal.record_call_completion(id, Some(vec![7u8; 100]), None, &mut persister).unwrap();
+                    journal.record_call_completion(id, Outcome::success(Some(vec![7u8; 100])), &mut persister).unwrap();
                 }
                 journal
             },

@@ -59,21 +59,6 @@ pub unsafe extern "C" fn durable_journal_free_buffer(data: *mut u8, len: usize) 
     })
 }
 
-/// The 16-hex args digest of a call tree `{"args": [...], "kwargs": {...}}`
-/// (UTF-8 JSON, see docs/identity.md).
-///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_args_digest(
-    tree: *const u8,
-    tree_len: usize,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || identity::args_digest_from_json(unsafe { read_bytes(tree, tree_len, "call tree") }?))
-}
-
 /// How the caller describes a call whose id must be derived: it points
 /// `function_id` and `call_tree` at UTF-8 buffers (the function id
 /// `module.qualname` and the call tree JSON) that stay valid until
@@ -86,29 +71,6 @@ pub type CallDescriber = unsafe extern "C" fn(
     call_tree: *mut *const u8,
     call_tree_len: *mut usize,
 ) -> i32;
-
-/// The durable id of a Python call ([`identity::call_durable_id`] decides):
-/// `durable_id` unchanged when it is not null, and `describe` is then never
-/// called; else `"{function_id}::{digest of the call tree}"` of what
-/// `describe(context, ...)` hands back.
-///
-/// # Safety
-/// Pointer arguments follow the module conventions; `describe` is null or a
-/// function that follows [`CallDescriber`].
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_call_durable_id(
-    durable_id: *const u8,
-    durable_id_len: usize,
-    describe: Option<CallDescriber>,
-    context: *mut c_void,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let explicit = unsafe { read_optional_str(durable_id, durable_id_len, "durable_id") }?;
-        identity::call_durable_id(explicit, || unsafe { described_call(describe, context) })
-    })
-}
 
 /// Asks the caller to describe its call ([`CallDescriber`]) and copies what
 /// it hands back.
@@ -130,164 +92,167 @@ unsafe fn described_call(describe: Option<CallDescriber>, context: *mut c_void) 
     })
 }
 
-/// `"tool-call:" + tool_call_id`.
+/// Declares exports that answer through the out buffer (module
+/// conventions): each `fn name(parameters) { body }` becomes
+/// `pub unsafe extern "C" fn name(<parameters>, out_data, out_len) -> i32`
+/// whose body, a `Result<String>`, runs under [`respond`] once every
+/// parameter is read, in order. A parameter is
+/// * `name: text(name_len) "what"`: UTF-8 as `(pointer, length)`, required;
+///   the body sees a `&str`, and "what" names it in errors;
+/// * `name: optional_text(name_len) "what"`: the same, a null pointer is `None`;
+/// * `name: bytes(name_len) "what"`: any bytes, required; the body sees a `&[u8]`;
+/// * `name: Type` (one identifier): passed to the body as it came.
 ///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_tool_call_durable_id(
-    tool_call_id: *const u8,
-    tool_call_id_len: usize,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        identity::tool_call_durable_id(unsafe { read_str(tool_call_id, tool_call_id_len, "tool call id") }?)
-    })
+/// The caller of every export must pass pointers as the module
+/// conventions say (and a live handle where one is taken), which the docs
+/// of each say under "# Safety".
+macro_rules! out_buffer_exports {
+    (@c_type text) => { *const u8 };
+    (@c_type optional_text) => { *const u8 };
+    (@c_type bytes) => { *const u8 };
+    (@c_type $as_is:ident) => { $as_is };
+    (@read text $data:ident, $len:ident, $what:literal) => { unsafe { read_str($data, $len, $what) }? };
+    (@read optional_text $data:ident, $len:ident, $what:literal) => { unsafe { read_optional_str($data, $len, $what) }? };
+    (@read bytes $data:ident, $len:ident, $what:literal) => { unsafe { read_bytes($data, $len, $what) }? };
+    (@read $as_is:ident $value:ident) => { $value };
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident($($param:ident: $kind:ident $(($len:ident) $what:literal)?),* $(,)?) $body:block
+    )*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            $($param: out_buffer_exports!(@c_type $kind), $($len: usize,)?)*
+            out_data: *mut *mut u8,
+            out_len: *mut usize,
+        ) -> i32 {
+            respond(out_data, out_len, || {
+                $(let $param = out_buffer_exports!(@read $kind $param $(, $len, $what)?);)*
+                $body
+            })
+        }
+    )*};
 }
 
-/// RuntimeIdentity: the occurrence id of an input event.
-///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_root_occurrence_id(
-    business_key: *const u8,
-    business_key_len: usize,
-    input_sequence: i64,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let key = unsafe { read_bytes(business_key, business_key_len, "serialized business key") }?;
-        identity::root_occurrence_id(key, input_sequence)
-    })
-}
+/// [`CallDescriber`] as an export's parameter: null is `None`.
+type OptionalCallDescriber = Option<CallDescriber>;
+/// The caller's context for its [`CallDescriber`], never read here.
+type DescriberContext = *mut c_void;
+/// Where [`durable_journal_execution_identity_new`] writes the new handle.
+type OutHandle = *mut *mut ExecutionIdentity;
+/// A handle from [`durable_journal_execution_identity_new`].
+type ExecutionHandle = *mut ExecutionIdentity;
 
-/// RuntimeIdentity: the id of one action execution.
-///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_action_execution_id(
-    triggering_occurrence: *const u8,
-    triggering_occurrence_len: usize,
-    action_name: *const u8,
-    action_name_len: usize,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let occurrence = unsafe { read_str(triggering_occurrence, triggering_occurrence_len, "triggering occurrence") }?;
-        let action = unsafe { read_str(action_name, action_name_len, "action name") }?;
-        identity::action_execution_id(occurrence, action)
-    })
-}
+out_buffer_exports! {
+    /// The 16-hex args digest of a call tree `{"args": [...], "kwargs": {...}}`
+    /// (UTF-8 JSON, see docs/identity.md).
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_args_digest(tree: bytes(tree_len) "call tree") {
+        identity::args_digest_from_json(tree)
+    }
 
-/// RuntimeIdentity: the id of the `emission_ordinal`-th emitted event.
-///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_emitted_occurrence_id(
-    producer_execution: *const u8,
-    producer_execution_len: usize,
-    emission_ordinal: i64,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let execution = unsafe { read_str(producer_execution, producer_execution_len, "producer execution") }?;
-        identity::emitted_occurrence_id(execution, emission_ordinal)
-    })
-}
+    /// The durable id of a Python call ([`identity::call_durable_id`] decides):
+    /// `durable_id` unchanged when it is not null, and `describe` is then never
+    /// called; else `"{function_id}::{digest of the call tree}"` of what
+    /// `describe(context, ...)` hands back.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions; `describe` is null or a
+    /// function that follows [`CallDescriber`].
+    fn durable_journal_call_durable_id(
+        durable_id: optional_text(durable_id_len) "durable_id",
+        describe: OptionalCallDescriber,
+        context: DescriberContext,
+    ) {
+        identity::call_durable_id(durable_id, || unsafe { described_call(describe, context) })
+    }
 
-/// RuntimeIdentity: a generated call id.
-///
-/// # Safety
-/// Pointer arguments follow the module conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_generated_call_id(
-    namespace: *const u8,
-    namespace_len: usize,
-    session_id: *const u8,
-    session_id_len: usize,
-    call_ordinal: i64,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let namespace = unsafe { read_str(namespace, namespace_len, "call namespace") }?;
-        let session = unsafe { read_str(session_id, session_id_len, "session id") }?;
-        identity::generated_call_id(namespace, session, call_ordinal)
-    })
-}
+    /// `"tool-call:" + tool_call_id`.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_tool_call_durable_id(tool_call_id: text(tool_call_id_len) "tool call id") {
+        identity::tool_call_durable_id(tool_call_id)
+    }
 
-/// Creates the ordinal allocators of one execution. On success
-/// `*out_handle` holds a handle for [`durable_journal_execution_identity_free`]
-/// and the out buffer is empty; on failure it holds the message.
-///
-/// # Safety
-/// Pointer arguments follow the module conventions; `out_handle` must be
-/// writable.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_execution_identity_new(
-    execution_id: *const u8,
-    execution_id_len: usize,
-    out_handle: *mut *mut ExecutionIdentity,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
+    /// RuntimeIdentity: the occurrence id of an input event.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_root_occurrence_id(business_key: bytes(business_key_len) "serialized business key", input_sequence: i64) {
+        identity::root_occurrence_id(business_key, input_sequence)
+    }
+
+    /// RuntimeIdentity: the id of one action execution.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_action_execution_id(
+        triggering_occurrence: text(triggering_occurrence_len) "triggering occurrence",
+        action_name: text(action_name_len) "action name",
+    ) {
+        identity::action_execution_id(triggering_occurrence, action_name)
+    }
+
+    /// RuntimeIdentity: the id of the `emission_ordinal`-th emitted event.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_emitted_occurrence_id(producer_execution: text(producer_execution_len) "producer execution", emission_ordinal: i64) {
+        identity::emitted_occurrence_id(producer_execution, emission_ordinal)
+    }
+
+    /// RuntimeIdentity: a generated call id.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_generated_call_id(
+        namespace: text(namespace_len) "call namespace",
+        session_id: text(session_id_len) "session id",
+        call_ordinal: i64,
+    ) {
+        identity::generated_call_id(namespace, session_id, call_ordinal)
+    }
+
+    /// Creates the ordinal allocators of one execution. On success
+    /// `*out_handle` holds a handle for [`durable_journal_execution_identity_free`]
+    /// and the out buffer is empty; on failure it holds the message.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions; `out_handle` must be
+    /// writable.
+    fn durable_journal_execution_identity_new(execution_id: text(execution_id_len) "execution id", out_handle: OutHandle) {
         if out_handle.is_null() {
             return Err(Error::InvalidArgument("out_handle is null".into()));
         }
-        let execution = unsafe { read_str(execution_id, execution_id_len, "execution id") }?;
-        let handle = Box::new(ExecutionIdentity::new(execution)?);
+        let handle = Box::new(ExecutionIdentity::new(execution_id)?);
         // SAFETY: checked non-null; the caller guarantees it is writable.
         unsafe { *out_handle = Box::into_raw(handle) };
         Ok(String::new())
-    })
-}
+    }
 
-/// The occurrence id of the next emitted event. `existing_id` (nullable) is
-/// the id the event already carries: not null is an `IllegalState` error.
-///
-/// # Safety
-/// `handle` must be a live handle; other pointers follow the conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_execution_identity_emit(
-    handle: *mut ExecutionIdentity,
-    existing_id: *const u8,
-    existing_id_len: usize,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let existing = unsafe { read_optional_str(existing_id, existing_id_len, "existing id") }?;
-        with_execution(handle, |ids| ids.emit(existing))
-    })
-}
+    /// The occurrence id of the next emitted event. `existing_id` (nullable) is
+    /// the id the event already carries: not null is an `IllegalState` error.
+    ///
+    /// # Safety
+    /// `handle` must be a live handle; other pointers follow the conventions.
+    fn durable_journal_execution_identity_emit(handle: ExecutionHandle, existing_id: optional_text(existing_id_len) "existing id") {
+        with_execution(handle, |ids| ids.emit(existing_id))
+    }
 
-/// The next generated call id for `target` in `session_id`.
-///
-/// # Safety
-/// `handle` must be a live handle; other pointers follow the conventions.
-#[no_mangle]
-pub unsafe extern "C" fn durable_journal_execution_identity_next_call_id(
-    handle: *mut ExecutionIdentity,
-    target: *const u8,
-    target_len: usize,
-    session_id: *const u8,
-    session_id_len: usize,
-    out_data: *mut *mut u8,
-    out_len: *mut usize,
-) -> i32 {
-    respond(out_data, out_len, || {
-        let target = unsafe { read_str(target, target_len, "call target") }?;
-        let session = unsafe { read_str(session_id, session_id_len, "session id") }?;
-        with_execution(handle, |ids| ids.next_call_id(target, session))
-    })
+    /// The next generated call id for `target` in `session_id`.
+    ///
+    /// # Safety
+    /// `handle` must be a live handle; other pointers follow the conventions.
+    fn durable_journal_execution_identity_next_call_id(
+        handle: ExecutionHandle,
+        target: text(target_len) "call target",
+        session_id: text(session_id_len) "session id",
+    ) {
+        with_execution(handle, |ids| ids.next_call_id(target, session_id))
+    }
 }
 
 /// Frees a handle from [`durable_journal_execution_identity_new`]; null is

@@ -283,7 +283,7 @@ fn scratch_dir() -> &'static Path {
 /// writes them; `call_trees` are the shared identity vectors' trees).
 pub fn seeds(call_trees: &[Vec<u8>]) -> Vec<(&'static str, Vec<u8>)> {
     use crate::journal::JournalChange;
-    use crate::model::CallResult;
+    use crate::model::{CallResult, Outcome};
 
     let mut seeds: Vec<(&'static str, Vec<u8>)> = Vec::new();
     let json_states: [&[u8]; 5] = [
@@ -303,8 +303,8 @@ pub fn seeds(call_trees: &[Vec<u8>]) -> Vec<(&'static str, Vec<u8>)> {
         StateKey::new(BusinessKey::Typed { type_name: "org.Row".into(), bytes: vec![1, 2] }, 9, "a", EventIdentity::Occurrence("occ:3".into())),
     ];
     let state = ActionState::from_json(json_states[0]).expect("seed state");
-    let ok = CallResult::completed("tool-call:x", Some(b"\"a\"".to_vec()), None);
-    let failed = CallResult::completed("chat", None, Some(b"{\"exceptionClass\":\"E\"}".to_vec()));
+    let ok = CallResult::completed("tool-call:x", Outcome::success(Some(b"\"a\"".to_vec())));
+    let failed = CallResult::completed("chat", Outcome::failure(b"{\"exceptionClass\":\"E\"}".to_vec()));
     let batch = vec![CallResult::pending("b1"), CallResult::pending("b2")];
     let extension = crate::store::diff::StateExtension {
         calls_from: 0,

@@ -10,7 +10,7 @@ mod divergence;
 pub use divergence::{CallIdentity, Divergence, DivergencePolicy, EntryAddress};
 
 use crate::error::{Error, Result};
-use crate::model::{ActionState, CallResult, CallStatus};
+use crate::model::{ActionState, CallResult, CallStatus, Outcome};
 
 /// One persisted mutation, small enough for an append-only store to write
 /// as a delta instead of rewriting the whole ActionState.
@@ -199,15 +199,9 @@ impl Journal {
 
     /// Appends a terminal slot at the index (cutting any tail there) and
     /// persists it; the index moves past it.
-    pub fn record_call_completion(
-        &mut self,
-        function_id: &str,
-        result: Option<Vec<u8>>,
-        exception: Option<Vec<u8>>,
-        persister: &mut dyn Persister,
-    ) -> Result<()> {
+    pub fn record_call_completion(&mut self, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
         self.check_index_within_journal()?;
-        let slot = CallResult::completed(function_id, result, exception);
+        let slot = CallResult::completed(function_id, outcome);
         self.put_at_index(slot, persister)?;
         self.index += 1;
         Ok(())
@@ -222,28 +216,15 @@ impl Journal {
     }
 
     /// Replaces the PENDING slot at the index with its outcome; index +1.
-    pub fn finalize_current_call(
-        &mut self,
-        function_id: &str,
-        result: Option<Vec<u8>>,
-        exception: Option<Vec<u8>>,
-        persister: &mut dyn Persister,
-    ) -> Result<()> {
-        self.finalize_call_at(self.index, function_id, result, exception, persister)?;
+    pub fn finalize_current_call(&mut self, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
+        self.finalize_call_at(self.index, function_id, outcome, persister)?;
         self.index += 1;
         Ok(())
     }
 
     /// Replaces the PENDING slot at absolute position `index`; the call index
     /// does not move (batches advance it once at the end).
-    pub fn finalize_call_at(
-        &mut self,
-        index: usize,
-        function_id: &str,
-        result: Option<Vec<u8>>,
-        exception: Option<Vec<u8>>,
-        persister: &mut dyn Persister,
-    ) -> Result<()> {
+    pub fn finalize_call_at(&mut self, index: usize, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
         let refusal = match self.state.call_results.get(index) {
             None => Some("no slot".to_string()),
             Some(slot) if !slot.is_for(function_id) => {
@@ -259,11 +240,11 @@ impl Journal {
         // have written one): finalizing changes its outcome, not its identity.
         let terminal = CallResult {
             args_digest: self.state.call_results[index].args_digest.clone(),
-            ..CallResult::completed(function_id, result, exception)
+            ..CallResult::completed(function_id, outcome)
         };
         let previous = std::mem::replace(&mut self.state.call_results[index], terminal);
-        let outcome = persister.persist(&self.state, JournalChange::Replace { index, slot: &self.state.call_results[index] });
-        if let Err(err) = outcome {
+        let persisted = persister.persist(&self.state, JournalChange::Replace { index, slot: &self.state.call_results[index] });
+        if let Err(err) = persisted {
             self.state.call_results[index] = previous;
             return Err(persist_error(err));
         }
@@ -405,19 +386,13 @@ impl Journal {
 
     /// Records the outcome of a call that [`Journal::begin_call`] said to run:
     /// finalizes its PENDING slot when there is one, else appends the outcome.
-    pub fn complete_call(
-        &mut self,
-        function_id: &str,
-        result: Option<Vec<u8>>,
-        exception: Option<Vec<u8>>,
-        persister: &mut dyn Persister,
-    ) -> Result<()> {
+    pub fn complete_call(&mut self, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
         let pending_here = matches!(self.current_call_result(),
             Some(slot) if slot.is_for(function_id) && slot.is_pending());
         if pending_here {
-            self.finalize_current_call(function_id, result, exception, persister)
+            self.finalize_current_call(function_id, outcome, persister)
         } else {
-            self.record_call_completion(function_id, result, exception, persister)
+            self.record_call_completion(function_id, outcome, persister)
         }
     }
 

@@ -26,7 +26,7 @@ mod capi;
 
 pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, NoPersist, Persister};
-pub use model::{ActionState, CallResult, CallStatus};
+pub use model::{ActionState, CallResult, CallStatus, Outcome};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.

@@ -61,15 +61,46 @@ pub struct CallResult {
     pub exception_payload: Option<Vec<u8>>,
 }
 
+/// How a call ended, as its terminal slot records it (spec §1.1): the
+/// result's JSON (`None` for a null or void return, still a recorded
+/// success) and the failure's JSON. The slot is FAILED exactly when there is
+/// an exception payload. The bridges hand over both payloads as the caller
+/// gave them, so a failure may carry a result payload too; it is kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub result: Option<Vec<u8>>,
+    pub exception: Option<Vec<u8>>,
+}
+
+impl Outcome {
+    /// The call returned `result` (`None`: it returned null).
+    pub fn success(result: Option<Vec<u8>>) -> Outcome {
+        Outcome { result, exception: None }
+    }
+
+    /// The call threw; `exception` is its serialized failure.
+    pub fn failure(exception: Vec<u8>) -> Outcome {
+        Outcome { result: None, exception: Some(exception) }
+    }
+
+    pub fn status(&self) -> CallStatus {
+        if self.exception.is_some() {
+            CallStatus::Failed
+        } else {
+            CallStatus::Succeeded
+        }
+    }
+}
+
 impl CallResult {
-    /// A terminal slot: FAILED iff an exception payload is given.
-    pub fn completed(
-        function_id: impl Into<String>,
-        result_payload: Option<Vec<u8>>,
-        exception_payload: Option<Vec<u8>>,
-    ) -> CallResult {
-        let status = if exception_payload.is_some() { CallStatus::Failed } else { CallStatus::Succeeded };
-        CallResult { status: Some(status), result_payload, exception_payload, ..CallResult::with_id(function_id) }
+    /// A terminal slot holding `outcome`.
+    pub fn completed(function_id: impl Into<String>, outcome: Outcome) -> CallResult {
+        CallResult {
+            status: Some(outcome.status()),
+            result_payload: outcome.result,
+            exception_payload: outcome.exception,
+            ..CallResult::with_id(function_id)
+        }
     }
 
     pub fn pending(function_id: impl Into<String>) -> CallResult {

@@ -3,13 +3,17 @@
 //! job would) without its lock and without changing a byte; `verify`'s exit
 //! status says intact, torn tail or corrupt; `compact` takes the lock.
 
+#[path = "support/file_store_entry.rs"]
+mod file_store_entry;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, ErrorCode, Journal};
+use durable_journal::{ActionState, ErrorCode, Journal, Outcome};
+use file_store_entry::store_with_empty_entry;
 
 const OK: i32 = 0;
 const ERROR: i32 = 1;
@@ -41,13 +45,11 @@ const FAILURE: &[u8] = br#"{"exceptionClass":"java.io.IOException","message":"ti
 /// A store with a chat action of three calls (succeeded, failed, pending)
 /// and a completed plan action, left open.
 fn busy_store(dir: &Path) -> FileStore {
-    let mut store = FileStore::open(dir).unwrap();
     let k = chat_key();
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::default();
+    let (mut store, mut journal) = store_with_empty_entry(dir, &k);
     let mut persister = StorePersister::new(&mut store, &k);
-    journal.record_call_completion("llm", Some(br#"{"text":"hello"}"#.to_vec()), None, &mut persister).unwrap();
-    journal.record_call_completion("tool:search", None, Some(FAILURE.to_vec()), &mut persister).unwrap();
+    journal.record_call_completion("llm", Outcome::success(Some(br#"{"text":"hello"}"#.to_vec())), &mut persister).unwrap();
+    journal.record_call_completion("tool:search", Outcome::failure(FAILURE.to_vec()), &mut persister).unwrap();
     journal.append_pending_call("tool:mail", &mut persister).unwrap();
     let k = plan_key();
     store.put(&k, &ActionState::default()).unwrap();

@@ -19,7 +19,7 @@ use std::fmt::Debug;
 use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, StateKey, StorePersister, DEFAULT_MAX_RECORD_BYTES,
 };
-use durable_journal::{ActionState, CallResult, CallStep, ErrorCode, Journal, JournalChange, Result};
+use durable_journal::{ActionState, CallResult, CallStep, ErrorCode, Journal, JournalChange, Outcome, Result};
 use serde_json::json;
 
 /// How the contract opens, checkpoints and restores one kind of store.
@@ -106,7 +106,7 @@ fn input(state: ActionState) -> String {
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
-    CallResult::completed(id, Some(payload.to_vec()), None)
+    CallResult::completed(id, Outcome::success(Some(payload.to_vec())))
 }
 
 fn ids(state: &ActionState) -> Vec<String> {
@@ -143,14 +143,14 @@ fn every_journal_mutation_reaches_the_store_through_the_persister<B: Backend>() 
         assert_eq!(store.get(&k).unwrap().unwrap().call_results, journal.state().call_results);
     };
 
-    journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut StorePersister::new(store, &k)).unwrap();
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(store, &k)).unwrap();
     check(store, &journal);
     journal.append_pending_call("b", &mut StorePersister::new(store, &k)).unwrap();
     check(store, &journal);
-    journal.finalize_current_call("b", None, Some(b"boom".to_vec()), &mut StorePersister::new(store, &k)).unwrap();
+    journal.finalize_current_call("b", Outcome::failure(b"boom".to_vec()), &mut StorePersister::new(store, &k)).unwrap();
     check(store, &journal);
     journal.reserve_pending_batch(&["c", "d", "e"], &mut StorePersister::new(store, &k)).unwrap();
-    journal.finalize_call_at(3, "d", Some(vec![]), None, &mut StorePersister::new(store, &k)).unwrap();
+    journal.finalize_call_at(3, "d", Outcome::success(Some(vec![])), &mut StorePersister::new(store, &k)).unwrap();
     check(store, &journal);
     journal.clear_call_results_from_and_persist(3, &mut StorePersister::new(store, &k)).unwrap();
     check(store, &journal);
@@ -169,7 +169,7 @@ fn a_journal_mutation_without_a_stored_entry_is_refused_and_undone<B: Backend>()
     let (_backend, mut store) = B::open_new();
     let k = user(1);
     let mut journal = Journal::default();
-    let err = journal.record_call_completion("a", None, None, &mut StorePersister::new(&mut store, &k)).unwrap_err();
+    let err = journal.record_call_completion("a", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap_err();
     assert_eq!(err.code(), ErrorCode::PersistFailed, "{err}");
     assert!(err.to_string().contains("put the ActionState first"), "{err}");
     assert!(journal.is_empty());
@@ -291,7 +291,7 @@ fn an_action_in_flight_replays_its_journal_from_the_store<B: Backend>() {
     for (id, reconcilable) in [("a", false), ("b", true)] {
         let mut persister = StorePersister::new(&mut store, &k);
         assert_eq!(journal.begin_call(id, reconcilable, &mut persister).unwrap(), CallStep::Execute);
-        journal.complete_call(id, Some(id.as_bytes().to_vec()), None, &mut persister).unwrap();
+        journal.complete_call(id, Outcome::success(Some(id.as_bytes().to_vec())), &mut persister).unwrap();
     }
 
     assert_eq!(
@@ -315,8 +315,8 @@ fn exact_data_comes_back_whole_and_through_journal_deltas<B: Backend>() {
     assert!(matches!(journal.begin_call("tool-call:a", false, &mut StorePersister::new(&mut store, &k)).unwrap(), CallStep::Replay(_)));
     journal.advance_call_index_by(2).unwrap();
     assert_eq!(journal.begin_call(search, true, &mut StorePersister::new(&mut store, &k)).unwrap(), CallStep::Reconcile);
-    journal.complete_call(search, Some(b"r".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
-    journal.record_call_completion("next", None, None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.complete_call(search, Outcome::success(Some(b"r".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("next", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap();
     let stored = store.get(&k).unwrap().unwrap();
     assert_eq!(stored, *journal.state());
     let json = String::from_utf8(stored.to_json()).unwrap();
@@ -334,11 +334,11 @@ fn a_record_over_the_default_limit_is_refused_writes_nothing_and_the_store_goes_
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
     let huge = vec![b'r'; DEFAULT_MAX_RECORD_BYTES as usize + 1];
-    let err = journal.record_call_completion("huge", Some(huge), None, &mut StorePersister::new(&mut store, &k)).unwrap_err();
+    let err = journal.record_call_completion("huge", Outcome::success(Some(huge)), &mut StorePersister::new(&mut store, &k)).unwrap_err();
     assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
     assert!(err.to_string().contains(&format!("over the limit of {DEFAULT_MAX_RECORD_BYTES} bytes")), "{err}");
     assert!(journal.is_empty(), "the call is not recorded: it runs again on replay");
-    journal.record_call_completion("after", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("after", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["after"]);
     let marker = backend.marker(&mut store).unwrap();
     let mut restored = backend.restore(store, &[marker]).unwrap();
@@ -366,9 +366,9 @@ fn a_restore_from_its_own_markers_keeps_every_entry_those_written_after_them_too
     let k = user(2);
     store.put(&k, &state_with_event("in flight")).unwrap();
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
-    journal.record_call_completion("before", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
     let second = backend.marker(&mut store).unwrap();
-    journal.record_call_completion("after", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
     journal.append_pending_call("pending", &mut StorePersister::new(&mut store, &k)).unwrap();
 
     let mut restored = backend.restore(store, &[first, second]).unwrap();

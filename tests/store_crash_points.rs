@@ -25,7 +25,7 @@ use durable_journal::store::{
     ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, LogSink, LogStore,
     StateKey, StorePersister,
 };
-use durable_journal::{ActionState, Journal, NoPersist, Result};
+use durable_journal::{ActionState, Journal, NoPersist, Outcome, Result};
 
 /// Set in the child: `<file|log> <store dir> <acks file>`.
 const CHILD_ENV: &str = "DURABLE_JOURNAL_CRASH_CHILD";
@@ -87,7 +87,7 @@ fn model(ops: &[Op]) -> HashMap<u32, Option<ActionState>> {
             }
             Op::Call(n, call) => {
                 let journal = journals.get_mut(&n).unwrap();
-                journal.record_call_completion(&format!("call-{call}"), Some(result(n, call)), None, &mut NoPersist).unwrap();
+                journal.record_call_completion(&format!("call-{call}"), Outcome::success(Some(result(n, call))), &mut NoPersist).unwrap();
             }
             Op::Complete(n) => journals.get_mut(&n).unwrap().mark_completed(&mut NoPersist).unwrap(),
             Op::Prune(n) => {
@@ -222,7 +222,7 @@ fn run<S: ActionStateStore>(store: &mut S, acks: &mut File, mut marker: impl FnM
             Op::Call(n, call) => {
                 let journal = journals.get_mut(&n).unwrap();
                 let id = format!("call-{call}");
-                journal.record_call_completion(&id, Some(result(n, call)), None, &mut StorePersister::new(store, &key(n))).unwrap();
+                journal.record_call_completion(&id, Outcome::success(Some(result(n, call))), &mut StorePersister::new(store, &key(n))).unwrap();
             }
             Op::Complete(n) => journals.get_mut(&n).unwrap().mark_completed(&mut StorePersister::new(store, &key(n))).unwrap(),
             Op::Prune(n) => store.prune_state(&user(n), 0).unwrap(),

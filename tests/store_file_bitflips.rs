@@ -6,7 +6,7 @@
 use std::fs;
 
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, Error, Journal};
+use durable_journal::{ActionState, Error, Journal, Outcome};
 use serde_json::json;
 
 fn key(seq: i64) -> StateKey {
@@ -27,7 +27,7 @@ fn small_store(dir: &std::path::Path) -> (Vec<u8>, Vec<ActionState>) {
     for call in ["chat", "tool-call:a", "tool-call:b"] {
         let k = key(2);
         let mut persister = StorePersister::new(&mut store, &k);
-        journal.record_call_completion(call, Some(call.as_bytes().to_vec()), None, &mut persister).unwrap();
+        journal.record_call_completion(call, Outcome::success(Some(call.as_bytes().to_vec())), &mut persister).unwrap();
     }
     states[1] = journal.state().clone();
     let segment = store.segment_path().unwrap();

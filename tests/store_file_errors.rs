@@ -7,6 +7,8 @@
 
 #[path = "support/other_process_lock.rs"]
 mod other_process_lock;
+#[path = "support/file_store_entry.rs"]
+mod file_store_entry;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,8 @@ use std::process::{Command, Stdio};
 use durable_journal::store::{
     ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
 };
-use durable_journal::{ActionState, Error, ErrorCode, Journal};
+use durable_journal::{ActionState, Error, ErrorCode, Outcome};
+use file_store_entry::store_with_empty_entry;
 use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
@@ -106,12 +109,10 @@ fn group_commit_needs_a_batch_of_at_least_one() {
 #[test]
 fn every_put_and_journal_change_is_fsynced_before_it_returns_by_default() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
     let k = key(1);
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::default();
+    let (mut store, mut journal) = store_with_empty_entry(dir.path(), &k);
     journal.append_pending_call("a", &mut StorePersister::new(&mut store, &k)).unwrap();
-    journal.finalize_current_call("a", None, None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.finalize_current_call("a", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap();
     assert_eq!(store.stats().unwrap().syncs, 3);
 
     // Dropping entries may be lost in a crash without harm, so they wait
@@ -178,17 +179,15 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
         eprintln!("SKIPPED: cannot mount a tmpfs here; the /dev/full unit test covers write failures");
         return;
     };
-    let mut store = FileStore::open(&disk.mount_point).unwrap();
     let k = key(1);
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::default();
+    let (mut store, mut journal) = store_with_empty_entry(&disk.mount_point, &k);
     journal
-        .record_call_completion("small", Some(vec![1; 100]), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("small", Outcome::success(Some(vec![1; 100])), &mut StorePersister::new(&mut store, &k))
         .unwrap();
     let before = store.stats().unwrap().segment_bytes;
 
     let err = journal
-        .record_call_completion("huge", Some(vec![2; 128 * 1024]), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("huge", Outcome::success(Some(vec![2; 128 * 1024])), &mut StorePersister::new(&mut store, &k))
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     assert!(err.to_string().contains("No space left on device"), "{err}");
@@ -196,7 +195,7 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
     assert_eq!(fs::metadata(store.segment_path().unwrap()).unwrap().len(), before, "the partial record is cut off");
 
     // The store stays usable once a write fits again.
-    journal.record_call_completion("next", Some(vec![3; 100]), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("next", Outcome::success(Some(vec![3; 100])), &mut StorePersister::new(&mut store, &k)).unwrap();
     store.close().unwrap();
     let mut reopened = FileStore::open(&disk.mount_point).unwrap();
     assert_eq!(reopened.recovery_report().torn_tail, None);

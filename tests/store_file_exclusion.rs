@@ -6,13 +6,16 @@
 
 #[path = "support/other_process_lock.rs"]
 mod other_process_lock;
+#[path = "support/file_store_entry.rs"]
+mod file_store_entry;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use durable_journal::store::file::LOCK_FILE;
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, ErrorCode, Journal};
+use durable_journal::{ActionState, ErrorCode, Outcome};
+use file_store_entry::store_with_empty_entry;
 use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
@@ -89,18 +92,16 @@ fn compact_behind_the_back_of(dir: &Path, segment: &Path) -> PathBuf {
 #[test]
 fn a_store_whose_segment_was_compacted_away_fails_its_next_write_and_loses_nothing_acknowledged() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
     let k = key(1);
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::default();
-    journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    let (mut store, mut journal) = store_with_empty_entry(dir.path(), &k);
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
     let segment = store.segment_path().unwrap();
     assert!(segment.ends_with(segment_name(1)));
 
     let compacted = compact_behind_the_back_of(dir.path(), &segment);
 
     let err = journal
-        .record_call_completion("b", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     let message = err.to_string();

@@ -11,7 +11,7 @@ use durable_journal::store::{
     ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, StateKey,
     StorePersister,
 };
-use durable_journal::{ActionState, CallResult, CallStep, Error, ErrorCode, Journal};
+use durable_journal::{ActionState, CallResult, CallStep, Error, ErrorCode, Journal, Outcome};
 use serde_json::json;
 
 fn key(seq: i64) -> StateKey {
@@ -23,7 +23,7 @@ fn event(text: &str) -> ActionState {
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
-    CallResult::completed(id, Some(payload.to_vec()), None)
+    CallResult::completed(id, Outcome::success(Some(payload.to_vec())))
 }
 
 /// Records `n` calls of `payload_len` bytes for the action at `k`.
@@ -32,7 +32,7 @@ fn record_calls(store: &mut FileStore, k: &StateKey, n: usize, payload_len: usiz
     for i in 0..n {
         let id = format!("call-{i}");
         let mut persister = StorePersister::new(store, k);
-        journal.record_call_completion(&id, Some(vec![i as u8; payload_len]), None, &mut persister).unwrap();
+        journal.record_call_completion(&id, Outcome::success(Some(vec![i as u8; payload_len])), &mut persister).unwrap();
     }
     journal
 }
@@ -100,7 +100,7 @@ fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
         let before_last = store.stats().unwrap().segment_bytes;
         let k = key(1);
         journal
-            .record_call_completion("last", Some(vec![7; 300]), None, &mut StorePersister::new(&mut store, &k))
+            .record_call_completion("last", Outcome::success(Some(vec![7; 300])), &mut StorePersister::new(&mut store, &k))
             .unwrap();
         let segment = segment_of(&store);
         store.close().unwrap();
@@ -317,11 +317,11 @@ fn journal_writes_after_the_marker_are_kept_and_replayed_after_failover() {
         store.put(&k, &event("go")).unwrap();
         let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
         journal
-            .record_call_completion("before", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+            .record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k))
             .unwrap();
         let marker = store.get_recovery_marker().unwrap();
         journal
-            .record_call_completion("after", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+            .record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
             .unwrap();
         journal.begin_call("pending", true, &mut StorePersister::new(&mut store, &k)).unwrap();
         // The process dies here. Every acknowledged write is already
@@ -381,7 +381,7 @@ fn exact_data_survives_reopen_and_compaction() {
         store.put(&key(1), &state).unwrap();
         let mut journal = Journal::new(state.clone());
         journal.advance_call_index_by(3).unwrap();
-        journal.complete_call("py.search::0123456789abcdef", Some(b"r".to_vec()), None, &mut StorePersister::new(&mut store, &key(1))).unwrap();
+        journal.complete_call("py.search::0123456789abcdef", Outcome::success(Some(b"r".to_vec())), &mut StorePersister::new(&mut store, &key(1))).unwrap();
         store.close().unwrap();
     }
     let mut store = FileStore::open(dir.path()).unwrap();

@@ -14,7 +14,7 @@ use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, FileStore, MemoryStore, RecoveryMarker, StateKey, StoreId,
     StorePersister,
 };
-use durable_journal::{ActionState, Error, Journal};
+use durable_journal::{ActionState, Error, Journal, Outcome};
 use serde_json::json;
 
 fn key(seq: i64) -> StateKey {
@@ -33,7 +33,7 @@ fn store_with_calls(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u64>) {
     for call in ["call-a", "call-b"] {
         starts.push(store.stats().unwrap().segment_bytes);
         let payload = Some(call.as_bytes().to_vec());
-        journal.record_call_completion(call, payload, None, &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal.record_call_completion(call, Outcome::success(payload), &mut StorePersister::new(&mut store, &k)).unwrap();
     }
     starts.push(store.stats().unwrap().segment_bytes);
     store.put(&key(2), &ActionState::default()).unwrap();

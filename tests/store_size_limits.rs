@@ -8,7 +8,7 @@ use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, FileStore, FileStoreOptions, MemoryStore, StateKey, StoreLimits,
     StorePersister, MAX_LIMIT_BYTES,
 };
-use durable_journal::{ActionState, CallResult, ErrorCode, Journal};
+use durable_journal::{ActionState, CallResult, ErrorCode, Journal, Outcome};
 
 fn key(n: i64) -> StateKey {
     StateKey::new(BusinessKey::Str("user".into()), n, "act", EventIdentity::Occurrence(format!("e{n}")))
@@ -28,11 +28,11 @@ fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, 
     let k = key(1);
     store.put(&k, &ActionState::default()).unwrap();
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
-    journal.record_call_completion("small", Some(b"\"ok\"".to_vec()), None, &mut StorePersister::new(store, &k)).unwrap();
+    journal.record_call_completion("small", Outcome::success(Some(b"\"ok\"".to_vec())), &mut StorePersister::new(store, &k)).unwrap();
 
     // One call's record over the limit per record.
     let err = journal
-        .record_call_completion("big", Some(vec![b'x'; 1_000]), None, &mut StorePersister::new(store, &k))
+        .record_call_completion("big", Outcome::success(Some(vec![b'x'; 1_000])), &mut StorePersister::new(store, &k))
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
     let message = err.to_string();
@@ -43,7 +43,7 @@ fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, 
 
     // A whole-state put over the limit: refused too, the entry unchanged.
     let mut whole = ActionState::default();
-    whole.call_results.push(CallResult::completed("other", Some(vec![b'z'; 2_000]), None));
+    whole.call_results.push(CallResult::completed("other", Outcome::success(Some(vec![b'z'; 2_000]))));
     assert_eq!(store.put(&k, &whole).unwrap_err().code(), ErrorCode::SizeLimitExceeded);
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["small"]);
 
@@ -51,7 +51,7 @@ fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, 
     let mut recorded = vec!["small".to_string()];
     let refused = loop {
         let id = format!("call-{}", recorded.len());
-        match journal.record_call_completion(&id, Some(vec![b'y'; 600]), None, &mut StorePersister::new(store, &k)) {
+        match journal.record_call_completion(&id, Outcome::success(Some(vec![b'y'; 600])), &mut StorePersister::new(store, &k)) {
             Ok(()) => recorded.push(id),
             Err(e) => break e,
         }
@@ -64,7 +64,7 @@ fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, 
     // Still usable: other entries, and this one once rewritten smaller.
     store.put(&key(2), &ActionState::default()).unwrap();
     let mut smaller = ActionState::default();
-    smaller.call_results.push(CallResult::completed("fresh", Some(b"1".to_vec()), None));
+    smaller.call_results.push(CallResult::completed("fresh", Outcome::success(Some(b"1".to_vec()))));
     store.put(&k, &smaller).unwrap();
     let mut reopened = reopen(store);
     assert_eq!(ids(&reopened.get(&k).unwrap().unwrap()), ["fresh"]);
@@ -98,7 +98,7 @@ fn a_refused_record_leaves_the_file_as_it_was() {
     let before = store.stats().unwrap();
     let segment = std::fs::read(store.segment_path().unwrap()).unwrap();
     let mut big = ActionState::default();
-    big.call_results.push(CallResult::completed("big", Some(vec![0; 5_000]), None));
+    big.call_results.push(CallResult::completed("big", Outcome::success(Some(vec![0; 5_000]))));
     assert_eq!(store.put(&key(1), &big).unwrap_err().code(), ErrorCode::SizeLimitExceeded);
     let after = store.stats().unwrap();
     assert_eq!((after.bytes_appended, after.records_appended), (before.bytes_appended, before.records_appended));

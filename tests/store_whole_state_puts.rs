@@ -12,7 +12,7 @@ use std::fs;
 use action_bytes::{action_key, initial_state, slot, whole_state_put_bytes, whole_state_put_json_bytes, PAYLOAD};
 use durable_journal::store::{ActionStateStore, Durability, FileStore, MemoryStore, StateKey};
 use durable_journal::model::JsonString;
-use durable_journal::{ActionState, CallResult};
+use durable_journal::{ActionState, CallResult, Outcome};
 use serde_json::json;
 
 fn put_bytes(n: usize, reconcilable: bool) -> u64 {
@@ -47,7 +47,7 @@ fn with_each_store(test: impl Fn(&mut dyn ActionStateStore)) {
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
-    CallResult::completed(id, Some(payload.to_vec()), None)
+    CallResult::completed(id, Outcome::success(Some(payload.to_vec())))
 }
 
 /// Every kind of step a whole-state caller takes, from the initial state
@@ -62,9 +62,9 @@ fn state_sequence() -> Vec<ActionState> {
     next(&|s| s.call_results.push(ok("chat", b"{\"text\":\"hi\"}")));
     next(&|s| s.call_results.push(CallResult::pending("tool-call:search")));
     next(&|s| s.call_results[1] = ok("tool-call:search", b"[1,2]"));
-    next(&|s| s.call_results.push(CallResult::completed("tool-call:mail", None, Some(b"{\"boom\":1}".to_vec()))));
+    next(&|s| s.call_results.push(CallResult::completed("tool-call:mail", Outcome::failure(b"{\"boom\":1}".to_vec()))));
     next(&|s| s.call_results.push(ok("null-result", b"")));
-    next(&|s| s.call_results.push(CallResult::completed("none", None, None)));
+    next(&|s| s.call_results.push(CallResult::completed("none", Outcome::success(None))));
     // A re-run diverges at slot 1: the tail is cut, then a new call recorded.
     next(&|s| s.call_results.truncate(1));
     next(&|s| s.call_results.push(ok("tool-call:other", &[0xff, 0, 0x80])));

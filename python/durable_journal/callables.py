@@ -135,20 +135,6 @@ def function_name(func: Callable[..., Any], *, lambdas: bool = False) -> str:
     return _function_id(func, target, "", lambdas=lambdas)
 
 
-def _resolve(
-    func: Any,
-    positional: List[BoundValue],
-    keywords: Dict[Any, BoundValue],
-    prefix: str,
-    enclosing: Tuple[Any, ...],
-) -> Union[ResolvedCall, RecursiveReference]:
-    """``resolve_call`` for a callable found at ``prefix`` (empty for the
-    call itself, else the path of the captured variable holding it), inside
-    the functions ``enclosing`` whose captured values are being resolved."""
-    target, positional, keywords = _peel(func, positional, keywords, prefix)
-    return _named_call(func, target, positional, keywords, prefix, enclosing)
-
-
 def _peel(
     func: Any,
     positional: List[BoundValue],
@@ -193,15 +179,19 @@ def _peel(
     raise _unnamed(func, f"it has more than {MAX_LAYERS} layers of wrappers (a __wrapped__ cycle?)", prefix)
 
 
-def _named_call(
+def _resolve(
     func: Any,
-    target: Any,
     positional: List[BoundValue],
     keywords: Dict[Any, BoundValue],
     prefix: str,
     enclosing: Tuple[Any, ...],
 ) -> Union[ResolvedCall, RecursiveReference]:
-    """The call of ``target``, a named function, with what it captured."""
+    """``resolve_call`` for a callable found at ``prefix`` (empty for the
+    call itself, else the path of the captured variable holding it), inside
+    the functions ``enclosing`` whose captured values are being resolved:
+    the call of the named function under ``func``'s layers, with what it
+    captured."""
+    target, positional, keywords = _peel(func, positional, keywords, prefix)
     function_id = _function_id(func, target, prefix)
     if CAPTURED_KEYWORD in keywords:
         raise TypeError(

@@ -153,3 +153,30 @@ fn abi_version_is_reported() {
     assert_eq!(unsafe { durable_journal_abi_version(&mut version) }, OK);
     assert_eq!(version, ABI_VERSION);
 }
+
+/// The exports' C signatures, as `python/durable_journal/_native.py`
+/// declares them: this stops compiling when an export's parameters change,
+/// which would be an ABI change (and a new `ABI_VERSION`).
+#[test]
+fn exports_keep_their_c_signatures() {
+    type Text = *const u8;
+    type OutData = *mut *mut u8;
+    type OutLen = *mut usize;
+    type Handle = *mut ExecutionIdentity;
+    let text_only: [unsafe extern "C" fn(Text, usize, OutData, OutLen) -> i32; 2] =
+        [durable_journal_args_digest, durable_journal_tool_call_durable_id];
+    let text_and_number: [unsafe extern "C" fn(Text, usize, i64, OutData, OutLen) -> i32; 2] =
+        [durable_journal_root_occurrence_id, durable_journal_emitted_occurrence_id];
+    let two_texts: unsafe extern "C" fn(Text, usize, Text, usize, OutData, OutLen) -> i32 = durable_journal_action_execution_id;
+    let two_texts_and_number: unsafe extern "C" fn(Text, usize, Text, usize, i64, OutData, OutLen) -> i32 =
+        durable_journal_generated_call_id;
+    let described: unsafe extern "C" fn(Text, usize, Option<CallDescriber>, *mut c_void, OutData, OutLen) -> i32 =
+        durable_journal_call_durable_id;
+    let new_handle: unsafe extern "C" fn(Text, usize, *mut Handle, OutData, OutLen) -> i32 = durable_journal_execution_identity_new;
+    let emit: unsafe extern "C" fn(Handle, Text, usize, OutData, OutLen) -> i32 = durable_journal_execution_identity_emit;
+    let next_call_id: unsafe extern "C" fn(Handle, Text, usize, Text, usize, OutData, OutLen) -> i32 =
+        durable_journal_execution_identity_next_call_id;
+    let guarded: (unsafe extern "C" fn(*mut u32) -> i32, unsafe extern "C" fn(*mut u8, usize) -> i32, unsafe extern "C" fn(Handle) -> i32) =
+        (durable_journal_abi_version, durable_journal_free_buffer, durable_journal_execution_identity_free);
+    let _ = (text_only, text_and_number, two_texts, two_texts_and_number, described, new_handle, emit, next_call_id, guarded);
+}

@@ -96,6 +96,10 @@ pub struct JvmClasses {
     pub appending_await: JMethodID,
     /// `Throwable.toString()`.
     pub throwable_to_string: JMethodID,
+    /// `identity.PendingCall.functionIdUtf8()`, returning `byte[]`.
+    pub pending_call_function_id: JMethodID,
+    /// `identity.PendingCall.callTreeJson()`, returning `byte[]`.
+    pub pending_call_tree: JMethodID,
 }
 
 static CLASSES: OnceLock<JvmClasses> = OnceLock::new();
@@ -131,6 +135,9 @@ impl JvmClasses {
             jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"))?;
         let appending_await = method_of(env, jni_str!("io/durablejournal/store/LogTransport$Appending"), jni_str!("await"), jni_sig!("()[J"))?;
         let throwable_to_string = method_of(env, jni_str!("java/lang/Throwable"), jni_str!("toString"), jni_sig!("()Ljava/lang/String;"))?;
+        let pending_call = jni_str!("io/durablejournal/identity/PendingCall");
+        let pending_call_function_id = method_of(env, pending_call, jni_str!("functionIdUtf8"), jni_sig!("()[B"))?;
+        let pending_call_tree = method_of(env, pending_call, jni_str!("callTreeJson"), jni_sig!("()[B"))?;
         Ok(JvmClasses {
             journal_exception: Constructible::bind(env, jni_str!("io/durablejournal/JournalException"), jni_sig!("(ILjava/lang/String;)V"))?,
             non_deterministic_replay: Constructible::bind(env, jni_str!("io/durablejournal/NonDeterministicReplayException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
@@ -147,6 +154,8 @@ impl JvmClasses {
             transport_submit,
             appending_await,
             throwable_to_string,
+            pending_call_function_id,
+            pending_call_tree,
         })
     }
 }

@@ -22,8 +22,9 @@ use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicI64, AtomicU8, Ordering};
 
 use jni::sys::jlong;
+use jni::{Env, EnvUnowned};
 
-use super::BridgeResult;
+use super::{BridgeResult, ThrowJavaException};
 use crate::error::Error;
 
 /// No call holds the object.
@@ -121,6 +122,28 @@ impl<T> Drop for Borrowed<'_, T> {
             drop(unsafe { free(self.owned) });
         }
     }
+}
+
+/// The whole body of an export that creates a native object for a Java
+/// owner: `make` reads the arguments and builds the value, Java gets its
+/// handle ([`into_raw`]), or 0 and the exception `make`'s error becomes.
+pub fn create<'l, T>(mut env: EnvUnowned<'l>, make: impl FnOnce(&mut Env<'l>) -> BridgeResult<T>) -> jlong {
+    env.with_env(|env| Ok(into_raw(make(env)?))).resolve::<ThrowJavaException>()
+}
+
+/// The whole body of a Java owner's `destroy(long)` export: [`release`],
+/// then drops the value now or leaves it to the call that still holds it. A
+/// panic while dropping becomes a Java exception.
+///
+/// # Safety
+/// As for [`release`].
+pub unsafe fn destroy<T>(mut env: EnvUnowned<'_>, ptr: jlong) {
+    // SAFETY: the caller's guarantee, passed on.
+    env.with_env(|_| -> BridgeResult<()> {
+        drop(unsafe { release::<T>(ptr) });
+        Ok(())
+    })
+    .resolve::<ThrowJavaException>()
 }
 
 /// The owner lets go of the value behind `ptr`: `Some(value)` to dispose of

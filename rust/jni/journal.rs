@@ -12,7 +12,7 @@ use super::handle::{self, Borrowed};
 use super::{byte_array_or_null, for_each_element, index_arg, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
 use crate::journal::{CallStep, DivergencePolicy, Journal, JournalChange, Persister};
-use crate::model::{ActionState, CallResult, CallStatus, JsonString};
+use crate::model::{ActionState, CallResult, CallStatus, JsonString, Outcome};
 
 /// What a Java handle points at: the journal and, when it persists into a
 /// native store, that store's persister. Without one, every persisted
@@ -96,21 +96,19 @@ fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResul
     Ok(classes(env)?.journal_slot.new_object(env, &args)?)
 }
 
-fn create(env: &mut Env<'_>, state_json: &JByteArray<'_>) -> BridgeResult<jlong> {
-    let state = ActionState::from_json(&required_bytes(env, state_json, "actionState")?)?;
-    Ok(handle::into_raw(JournalHandle { journal: Journal::new(state), native_persister: None }))
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
+    handle::create(env, |env| {
+        let state = ActionState::from_json(&required_bytes(env, &state_json, "actionState")?)?;
+        Ok(JournalHandle { journal: Journal::new(state), native_persister: None })
+    })
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
-    env.with_env(|env| create(env, &state_json)).resolve::<ThrowJavaException>()
-}
-
-#[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
-    // SAFETY: the Java owner releases its handle once and forgets it.
-    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { handle::release::<JournalHandle>(ptr) })) })
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    // SAFETY: `ptr` is a journal handle (from `create` or the store's
+    // `openContext`), which its Java owner releases once and forgets.
+    unsafe { handle::destroy::<JournalHandle>(env, ptr) }
 }
 
 #[no_mangle]
@@ -189,18 +187,27 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_takeUnreportedDiverg
     env.with_env(|env| take_divergence(env, ptr)).resolve::<ThrowJavaException>()
 }
 
-/// The arguments of every "record an outcome" primitive.
-fn outcome_args(env: &Env<'_>, id: &JByteArray<'_>, result: &JByteArray<'_>, exception: &JByteArray<'_>) -> BridgeResult<(String, Option<Vec<u8>>, Option<Vec<u8>>)> {
-    Ok((required_utf8(env, id, "functionId")?, optional_bytes(env, result)?, optional_bytes(env, exception)?))
+/// Decodes the arguments every "record an outcome" primitive takes (the
+/// call's id, its result and exception payloads, each byte[] or null) and
+/// applies `record` to them with the handle's persister.
+fn record_outcome<'l, R>(
+    env: &mut Env<'l>,
+    ptr: jlong,
+    cb: &JObject<'l>,
+    id: &JByteArray<'_>,
+    result: &JByteArray<'_>,
+    exception: &JByteArray<'_>,
+    record: impl FnOnce(&mut Journal, &str, Outcome, &mut dyn Persister) -> Result<R>,
+) -> BridgeResult<R> {
+    let id = required_utf8(env, id, "functionId")?;
+    let outcome = Outcome { result: optional_bytes(env, result)?, exception: optional_bytes(env, exception)? };
+    mutate(env, ptr, cb, |j, p| record(j, &id, outcome, p))
 }
 
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_recordCallCompletion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
-    env.with_env(|env| {
-        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
-        mutate(env, ptr, &cb, |j, p| j.record_call_completion(&id, r, e, p))
-    })
-    .resolve::<ThrowJavaException>()
+    env.with_env(|env| record_outcome(env, ptr, &cb, &id, &result, &exception, Journal::record_call_completion))
+        .resolve::<ThrowJavaException>()
 }
 
 /// Records a call's outcome; returns whether the next call without a
@@ -209,9 +216,8 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_recordCallCompletion
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) -> jboolean {
     env.with_env(|env| {
-        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
-        mutate(env, ptr, &cb, |j, p| {
-            j.complete_call(&id, r, e, p)?;
+        record_outcome(env, ptr, &cb, &id, &result, &exception, |j, id, outcome, p| {
+            j.complete_call(id, outcome, p)?;
             Ok(j.next_call_just_runs())
         })
     })
@@ -220,19 +226,15 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut
 
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCurrentCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
-    env.with_env(|env| {
-        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
-        mutate(env, ptr, &cb, |j, p| j.finalize_current_call(&id, r, e, p))
-    })
-    .resolve::<ThrowJavaException>()
+    env.with_env(|env| record_outcome(env, ptr, &cb, &id, &result, &exception, Journal::finalize_current_call))
+        .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCallAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
     env.with_env(|env| {
         let index = index_arg(index, "call result index")?;
-        let (id, r, e) = outcome_args(env, &id, &result, &exception)?;
-        mutate(env, ptr, &cb, |j, p| j.finalize_call_at(index, &id, r, e, p))
+        record_outcome(env, ptr, &cb, &id, &result, &exception, |j, id, outcome, p| j.finalize_call_at(index, id, outcome, p))
     })
     .resolve::<ThrowJavaException>()
 }

@@ -389,10 +389,10 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_share<'l>(mut
 
 /// Frees a handle from `share` without closing the store (its owner does).
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_releaseShare<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
-    // SAFETY: the Java owner releases its handle once and forgets it.
-    env.with_env(|_| -> BridgeResult<()> { Ok(drop(unsafe { super::handle::release::<super::store::StoreHandleShare>(ptr) })) })
-        .resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_releaseShare<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+    // SAFETY: `ptr` is a store share handle, which its Java owner releases
+    // once and forgets.
+    unsafe { super::handle::destroy::<super::store::StoreHandleShare>(env, ptr) }
 }
 
 #[no_mangle]

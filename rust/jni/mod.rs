@@ -3,7 +3,11 @@
 //! Conventions every export follows:
 //! - Each `Java_*` export runs inside
 //!   `env.with_env(|env| ...).resolve::<ThrowJavaException>()`, usually as a
-//!   one-line call into a private function returning `Result`.
+//!   one-line call into a private function returning `Result`, or through a
+//!   helper that does it for a whole kind of export: [`handle::create`] and
+//!   [`handle::destroy`] for a native object's lifecycle, the journal's
+//!   `record_outcome` for the primitives that record a call's outcome, and
+//!   `utf8_exports!` in [`identity`] for the exports whose answer is a string.
 //!   `with_env` catches panics; [`ThrowJavaException`] turns a [`BridgeError`]
 //!   or a panic into a Java exception and never overwrites a pending one.
 //! - Strings that carry identity cross as UTF-8 `byte[]` (never `jstring`,

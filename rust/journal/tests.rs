@@ -30,12 +30,12 @@ fn journal_of(slots: Vec<CallResult>) -> Journal {
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
-    CallResult::completed(id, Some(payload.to_vec()), None)
+    CallResult::completed(id, Outcome::success(Some(payload.to_vec())))
 }
 
 #[test]
 fn match_hits_terminal_slot_and_advances() {
-    let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", None, Some(b"e".to_vec()))]);
+    let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", Outcome::failure(b"e".to_vec()))]);
     assert_eq!(j.match_next_or_clear_subsequent("a").unwrap(), Some(ok("a", b"1")));
     assert_eq!(j.current_call_index(), 1);
     let hit = j.match_next_or_clear_subsequent("b").unwrap().unwrap();
@@ -64,7 +64,7 @@ fn match_on_different_id_truncates_in_memory_without_persisting() {
 
 #[test]
 fn null_success_is_a_hit_distinct_from_no_slot() {
-    let mut j = journal_of(vec![CallResult::completed("a", None, None)]);
+    let mut j = journal_of(vec![CallResult::completed("a", Outcome::success(None))]);
     let hit = j.match_next_or_clear_subsequent("a").unwrap().unwrap();
     assert_eq!(hit.result_payload, None);
     assert_eq!(hit.effective_status(), CallStatus::Succeeded);
@@ -74,8 +74,8 @@ fn null_success_is_a_hit_distinct_from_no_slot() {
 fn record_appends_persists_and_advances() {
     let mut j = Journal::default();
     let mut p = Recorder::default();
-    j.record_call_completion("a", Some(b"1".to_vec()), None, &mut p).unwrap();
-    j.record_call_completion("b", None, Some(b"x".to_vec()), &mut p).unwrap();
+    j.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut p).unwrap();
+    j.record_call_completion("b", Outcome::failure(b"x".to_vec()), &mut p).unwrap();
     assert_eq!(p.changes, vec!["put 0 a -> 1", "put 1 b -> 2"]);
     assert_eq!(j.current_call_index(), 2);
     assert_eq!(j.call_result_at(1).unwrap().effective_status(), CallStatus::Failed);
@@ -99,7 +99,7 @@ fn append_pending_requires_the_end_of_the_journal() {
 fn finalize_replaces_pending_slot_and_advances() {
     let mut j = journal_of(vec![CallResult::pending("a")]);
     let mut p = Recorder::default();
-    j.finalize_current_call("a", Some(b"v".to_vec()), None, &mut p).unwrap();
+    j.finalize_current_call("a", Outcome::success(Some(b"v".to_vec())), &mut p).unwrap();
     assert_eq!(p.changes, vec!["replace 0 a -> 1"]);
     assert_eq!(j.current_call_index(), 1);
     assert_eq!(j.call_result_at(0), Some(&ok("a", b"v")));
@@ -115,7 +115,7 @@ fn finalize_errors_leave_the_journal_unchanged() {
     ];
     for (slots, reason) in cases {
         let mut j = journal_of(slots.clone());
-        let err = j.finalize_current_call("a", None, None, &mut p).unwrap_err();
+        let err = j.finalize_current_call("a", Outcome::success(None), &mut p).unwrap_err();
         assert_eq!(err.code(), ErrorCode::NoMatchingPendingSlot);
         assert!(err.to_string().contains(reason), "{err}");
         assert_eq!(j.state().call_results, slots);
@@ -139,14 +139,14 @@ fn batch_reserves_once_finalizes_at_absolute_slots_and_advances() {
     let mut p = Recorder::default();
     j.reserve_pending_batch(&["x", "y", "z"], &mut p).unwrap();
     assert_eq!(p.changes, vec!["batch 0 3 -> 3"]);
-    j.finalize_call_at(2, "z", Some(b"3".to_vec()), None, &mut p).unwrap();
-    j.finalize_call_at(0, "x", Some(b"1".to_vec()), None, &mut p).unwrap();
+    j.finalize_call_at(2, "z", Outcome::success(Some(b"3".to_vec())), &mut p).unwrap();
+    j.finalize_call_at(0, "x", Outcome::success(Some(b"1".to_vec())), &mut p).unwrap();
     assert_eq!(j.current_call_index(), 0);
     assert!(j.call_result_at(1).unwrap().is_pending(), "a call never started stays pending");
     j.advance_call_index_by(3).unwrap();
     assert_eq!(j.current_call_index(), 3);
     assert_eq!(j.advance_call_index_by(1).unwrap_err().code(), ErrorCode::IndexOutOfRange);
-    assert_eq!(j.finalize_call_at(7, "q", None, None, &mut p).unwrap_err().code(), ErrorCode::NoMatchingPendingSlot);
+    assert_eq!(j.finalize_call_at(7, "q", Outcome::success(None), &mut p).unwrap_err().code(), ErrorCode::NoMatchingPendingSlot);
 }
 
 #[test]
@@ -172,11 +172,11 @@ fn failed_persist_undoes_every_kind_of_mutation() {
     let mut failing = Recorder { fail: true, ..Recorder::default() };
 
     let mut j = journal_of(original.clone());
-    assert_eq!(j.record_call_completion("z", None, None, &mut failing).unwrap_err().code(), ErrorCode::PersistFailed);
+    assert_eq!(j.record_call_completion("z", Outcome::success(None), &mut failing).unwrap_err().code(), ErrorCode::PersistFailed);
     assert_eq!((j.state().call_results.clone(), j.current_call_index()), (original.clone(), 0));
 
     j.match_next_or_clear_subsequent("a").unwrap();
-    assert!(j.finalize_current_call("b", None, None, &mut failing).is_err());
+    assert!(j.finalize_current_call("b", Outcome::success(None), &mut failing).is_err());
     assert_eq!((j.state().call_results.clone(), j.current_call_index()), (original.clone(), 1));
 
     assert!(j.clear_call_results_from_and_persist(0, &mut failing).is_err());
@@ -208,7 +208,7 @@ fn run(j: &mut Journal, id: &str, reconcilable: bool, p: &mut Recorder) -> CallS
     if step != CallStep::Execute && step != CallStep::Reconcile {
         return step;
     }
-    j.complete_call(id, Some(b"new".to_vec()), None, p).unwrap();
+    j.complete_call(id, Outcome::success(Some(b"new".to_vec())), p).unwrap();
     step
 }
 
@@ -244,7 +244,7 @@ fn different_id_clears_the_tail_on_both_paths() {
 #[test]
 fn terminal_match_replays_without_persisting_on_both_paths() {
     for reconcilable in [false, true] {
-        for slot in [ok("a", b"v"), CallResult::completed("a", None, None), CallResult::completed("a", None, Some(b"e".to_vec()))] {
+        for slot in [ok("a", b"v"), CallResult::completed("a", Outcome::success(None)), CallResult::completed("a", Outcome::failure(b"e".to_vec()))] {
             let mut j = journal_of(vec![slot.clone()]);
             let mut p = Recorder::default();
             assert_eq!(j.begin_call("a", reconcilable, &mut p).unwrap(), CallStep::Replay(slot));
@@ -267,7 +267,7 @@ fn pending_match_executes_without_reconciler_and_reconciles_with_one() {
 
 #[test]
 fn chat_retries_consume_slots_by_position() {
-    let failure = |m: &str| CallResult::completed("chat", None, Some(m.as_bytes().to_vec()));
+    let failure = |m: &str| CallResult::completed("chat", Outcome::failure(m.as_bytes().to_vec()));
     let mut j = journal_of(vec![failure("1"), failure("2"), ok("chat", b"answer")]);
     let mut p = Recorder::default();
     assert_eq!(j.begin_call("chat", false, &mut p).unwrap(), CallStep::Replay(failure("1")));
@@ -313,7 +313,7 @@ fn a_slot_with_a_null_id_matches_no_call_so_a_rerun_cuts_the_journal_there() {
 #[test]
 fn a_pending_slot_with_a_null_id_cannot_be_finalized_and_says_so() {
     let mut j = from_flink_agents(r#"{"functionId":null,"status":"PENDING"}"#);
-    let err = j.finalize_current_call("null", None, None, &mut NoPersist).unwrap_err();
+    let err = j.finalize_current_call("null", Outcome::success(None), &mut NoPersist).unwrap_err();
     assert!(err.to_string().contains("another call ('null')"), "{err}");
 }
 
@@ -353,7 +353,7 @@ fn a_fresh_batch_runs_every_call_and_reserves_their_slots_with_one_persist() {
 
 #[test]
 fn a_recorded_batch_replays_every_call_and_persists_nothing() {
-    let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", None, Some(b"e".to_vec()))]);
+    let mut j = journal_of(vec![ok("a", b"1"), CallResult::completed("b", Outcome::failure(b"e".to_vec()))]);
     let mut p = Recorder::default();
     assert_eq!(j.begin_batch(&["a", "b"], &mut p).unwrap(), vec![false, false]);
     assert!(p.changes.is_empty());

@@ -204,7 +204,7 @@ fn args_digest_is_kept_as_read_and_empty_where_there_was_none() {
         {"functionId":"b","argsDigest":null,"status":"SUCCEEDED","resultPayload":null,"exceptionPayload":null},
         {"functionId":"c","status":"SUCCEEDED","resultPayload":null,"exceptionPayload":null}]}"#;
     let mut state = ActionState::from_json(json).unwrap();
-    state.call_results.push(CallResult::completed("d", None, None));
+    state.call_results.push(CallResult::completed("d", Outcome::success(None)));
     let written = String::from_utf8(state.to_json()).unwrap();
     for expected in [
         r#"{"functionId":"a","argsDigest":"3f2a9c","#,
@@ -218,7 +218,7 @@ fn args_digest_is_kept_as_read_and_empty_where_there_was_none() {
 
 #[test]
 fn slots_are_written_with_exactly_the_fields_flink_agents_knows() {
-    let state = ActionState { call_results: vec![CallResult::completed("f", Some(vec![1, 2]), None)], ..Default::default() };
+    let state = ActionState { call_results: vec![CallResult::completed("f", Outcome::success(Some(vec![1, 2])))], ..Default::default() };
     assert_eq!(
         String::from_utf8(state.to_json()).unwrap(),
         r#"{"sensoryMemoryUpdates":[],"shortTermMemoryUpdates":[],"outputEvents":[],"callResults":[{"functionId":"f","argsDigest":"","status":"SUCCEEDED","resultPayload":"AQI=","exceptionPayload":null}],"completed":false}"#

@@ -383,6 +383,7 @@ pub fn read_action_state(r: &mut Reader<'_>) -> DecodeResult<ActionState> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Outcome;
 
     fn body(text: &str) -> OpaqueJson {
         OpaqueJson::parse(text).unwrap()
@@ -423,9 +424,9 @@ mod tests {
             short_term_memory_updates: vec![],
             output_events: vec![body(r#"{"@class":"org.example.OutputEvent"}"#), body("null")],
             call_results: vec![
-                CallResult::completed("a", Some(vec![]), None),
-                CallResult::completed("b", None, None),
-                CallResult::completed("c", None, Some(b"boom".to_vec())),
+                CallResult::completed("a", Outcome::success(Some(vec![]))),
+                CallResult::completed("b", Outcome::success(None)),
+                CallResult::completed("c", Outcome::failure(b"boom".to_vec())),
                 CallResult::pending("d"),
                 CallResult { status: None, ..CallResult::pending("legacy") },
             ],
@@ -454,7 +455,7 @@ mod tests {
         let lone: JsonString = serde_json::from_str(r#""tool-call:\uD83D""#).unwrap();
         let state = ActionState {
             call_results: vec![
-                CallResult { function_id: None, ..CallResult::completed("x", Some(b"1".to_vec()), None) },
+                CallResult { function_id: None, ..CallResult::completed("x", Outcome::success(Some(b"1".to_vec()))) },
                 CallResult { function_id: Some(lone.clone()), ..CallResult::pending("x") },
                 CallResult { args_digest: None, ..CallResult::pending("null digest") },
                 CallResult { args_digest: Some("3f2a9c".into()), ..CallResult::pending("digest") },
@@ -478,8 +479,8 @@ mod tests {
                 sensory_memory_updates: vec![body(r#"{"path":"a","value":1}"#)],
                 output_events: vec![body(r#""out""#)],
                 call_results: vec![
-                    CallResult::completed("a", Some(vec![1, 2]), None),
-                    CallResult::completed("c", None, Some(b"boom".to_vec())),
+                    CallResult::completed("a", Outcome::success(Some(vec![1, 2]))),
+                    CallResult::completed("c", Outcome::failure(b"boom".to_vec())),
                     CallResult::pending("d"),
                     CallResult { status: None, ..CallResult::pending("legacy") },
                 ],

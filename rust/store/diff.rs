@@ -132,12 +132,12 @@ fn finalizes(stored: &CallResult, slot: &CallResult) -> bool {
 mod tests {
     use super::*;
     use crate::store::key::{BusinessKey, EventIdentity, StateKey};
-    use crate::model::JsonString;
+    use crate::model::{JsonString, Outcome};
     use crate::store::table::StateTable;
     use serde_json::json;
 
     fn ok(id: &str) -> CallResult {
-        CallResult::completed(id, Some(id.as_bytes().to_vec()), None)
+        CallResult::completed(id, Outcome::success(Some(id.as_bytes().to_vec())))
     }
 
     fn with_calls(calls: Vec<CallResult>) -> ActionState {
@@ -271,7 +271,7 @@ mod tests {
         new.call_results.push(ok("d"));
         assert_eq!(delta_of(&stored, &new), "batch 0+4");
         let mut exception = stored.clone();
-        exception.call_results[1] = CallResult::completed("b", None, Some(b"boom".to_vec()));
+        exception.call_results[1] = CallResult::completed("b", Outcome::failure(b"boom".to_vec()));
         assert_eq!(delta_of(&stored, &exception), "batch 1+2");
     }
 }

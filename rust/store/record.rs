@@ -198,6 +198,7 @@ pub fn decode(payload: &[u8]) -> DecodeResult<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Outcome;
     use crate::store::key::EventIdentity;
 
     fn key() -> StateKey {
@@ -206,7 +207,7 @@ mod tests {
 
     #[test]
     fn every_record_type_round_trips() {
-        let slot = CallResult::completed("f", Some(vec![1; 10]), None);
+        let slot = CallResult::completed("f", Outcome::success(Some(vec![1; 10])));
         let batch = vec![CallResult::pending("a"), CallResult::pending("b")];
         let changes = [
             JournalChange::Put { index: 2, slot: &slot },
@@ -254,11 +255,11 @@ mod tests {
     fn a_slot_record_costs_its_payload_plus_a_small_constant() {
         let small = encode_change(
             &key(),
-            JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![]), None) },
+            JournalChange::Put { index: 0, slot: &CallResult::completed("f", Outcome::success(Some(vec![]))) },
         );
         let big = encode_change(
             &key(),
-            JournalChange::Put { index: 0, slot: &CallResult::completed("f", Some(vec![0; 1024]), None) },
+            JournalChange::Put { index: 0, slot: &CallResult::completed("f", Outcome::success(Some(vec![0; 1024]))) },
         );
         assert_eq!(big.len() - small.len(), 1024);
     }

@@ -217,6 +217,7 @@ impl Persister for SharedStorePersister {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Outcome;
     use crate::error::ErrorCode;
     use crate::store::{BusinessKey, EventIdentity};
 
@@ -230,12 +231,12 @@ mod tests {
         let (mut journal, mut persister) = store.open_journal(key(), None).unwrap();
         assert!(store.lock().unwrap().store().get(&key()).unwrap().is_some(), "opening put the initial state");
 
-        journal.record_call_completion("chat", Some(b"1".to_vec()), None, &mut persister).unwrap();
+        journal.record_call_completion("chat", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
         let stored = store.lock().unwrap().store().get(&key()).unwrap().unwrap();
         assert_eq!(stored.call_results.len(), 1, "the call reached the store");
 
         store.lock().unwrap().store().close().unwrap();
-        let err = journal.record_call_completion("tool-call:t", None, None, &mut persister).unwrap_err();
+        let err = journal.record_call_completion("tool-call:t", Outcome::success(None), &mut persister).unwrap_err();
         assert_eq!(err.code(), ErrorCode::Closed, "{err}");
         assert_eq!(journal.len(), 1, "the refused write was undone in memory");
     }
@@ -244,7 +245,7 @@ mod tests {
     fn opening_an_existing_entry_resumes_its_journal() {
         let store = SharedStore::new(AnyStore::Memory(MemoryStore::new()));
         let (mut first, mut persister) = store.open_journal(key(), None).unwrap();
-        first.record_call_completion("chat", Some(b"1".to_vec()), None, &mut persister).unwrap();
+        first.record_call_completion("chat", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
         let (again, _) = store.open_journal(key(), Some(ActionState::default())).unwrap();
         assert_eq!(again.len(), 1, "the stored entry wins over the initial state");
     }

@@ -282,7 +282,7 @@ fn apply_change(entry: &mut Entry, change: JournalChange<'_>, log_bytes: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CallResult;
+    use crate::model::{CallResult, Outcome};
 
     fn key(bk: &str, seq: i64) -> StateKey {
         StateKey::new(BusinessKey::Str(bk.into()), seq, "act", EventIdentity::Occurrence(format!("{bk}-{seq}")))
@@ -320,7 +320,7 @@ mod tests {
         t.put(&key("a", 1), ActionState::default(), 1);
         assert!(t.check(&key("a", 1), JournalChange::Put { index: 1, slot: &CallResult::pending("f") }).is_err());
         assert!(t.check(&key("a", 1), JournalChange::Truncate { from: 1 }).is_err());
-        let done = CallResult::completed("f", None, None);
+        let done = CallResult::completed("f", Outcome::success(None));
         assert!(t.check(&key("a", 1), JournalChange::Replace { index: 0, slot: &done }).is_err());
     }
 }

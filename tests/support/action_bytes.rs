@@ -7,7 +7,7 @@
 use durable_journal::store::{
     ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
 };
-use durable_journal::{ActionState, CallResult, Journal};
+use durable_journal::{ActionState, CallResult, Journal, Outcome};
 use serde_json::json;
 
 pub const PAYLOAD: usize = 1024;
@@ -27,7 +27,7 @@ pub fn slot_id(i: usize) -> String {
 
 /// Call `i`'s terminal slot.
 pub fn slot(i: usize) -> CallResult {
-    CallResult::completed(slot_id(i), Some(vec![b'x'; PAYLOAD]), None)
+    CallResult::completed(slot_id(i), Outcome::success(Some(vec![b'x'; PAYLOAD])))
 }
 
 /// Bytes the file store appends for one action with `n` calls: the initial
@@ -42,7 +42,7 @@ pub fn file_store_bytes(n: usize, reconcilable: bool, durability: Durability) ->
     for i in 0..n {
         let mut persister = StorePersister::new(&mut store, &k);
         journal.begin_call(&slot_id(i), reconcilable, &mut persister).unwrap();
-        journal.complete_call(&slot_id(i), slot(i).result_payload, None, &mut persister).unwrap();
+        journal.complete_call(&slot_id(i), Outcome::success(slot(i).result_payload), &mut persister).unwrap();
     }
     journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
     store.stats().unwrap().bytes_appended

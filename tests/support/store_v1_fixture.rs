@@ -10,7 +10,7 @@
 #![allow(dead_code)] // each includer uses a part
 
 use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, StateKey};
-use durable_journal::{ActionState, CallResult, JournalChange};
+use durable_journal::{ActionState, CallResult, JournalChange, Outcome};
 
 pub const FIXTURE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/store-v1");
 
@@ -29,7 +29,7 @@ fn state(input: &str) -> ActionState {
 }
 
 fn ok(id: &str, payload: &[u8]) -> CallResult {
-    CallResult::completed(id, Some(payload.to_vec()), None)
+    CallResult::completed(id, Outcome::success(Some(payload.to_vec())))
 }
 
 /// Every key the operations touch, those left without an entry included.
@@ -51,7 +51,7 @@ pub fn before_compaction(store: &mut dyn ActionStateStore) {
     store.put(&k, &state("hello")).unwrap();
     store.apply(&k, JournalChange::Put { index: 0, slot: &ok("llm", b"{\"text\":\"hi\"}") }).unwrap();
     store.apply(&k, JournalChange::Put { index: 1, slot: &CallResult::pending("tool:search") }).unwrap();
-    let failed = CallResult::completed("tool:search", None, Some(b"{\"class\":\"java.io.IOException\"}".to_vec()));
+    let failed = CallResult::completed("tool:search", Outcome::failure(b"{\"class\":\"java.io.IOException\"}".to_vec()));
     store.apply(&k, JournalChange::Replace { index: 1, slot: &failed }).unwrap();
     store.apply(&k, JournalChange::Complete).unwrap();
     store.put(&key("carol", 1, "tool"), &state("pruned before the snapshot")).unwrap();
@@ -73,5 +73,5 @@ pub fn after_compaction(store: &mut dyn ActionStateStore) {
     let k2 = key("alice", 2, "chat");
     store.put(&k2, &state("empty payload and no payload")).unwrap();
     store.apply(&k2, JournalChange::Put { index: 0, slot: &ok("empty", b"") }).unwrap();
-    store.apply(&k2, JournalChange::Put { index: 1, slot: &CallResult::completed("none", None, None) }).unwrap();
+    store.apply(&k2, JournalChange::Put { index: 1, slot: &CallResult::completed("none", Outcome::success(None)) }).unwrap();
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, Persister};
-use crate::model::{ActionState, CallResult, CallStatus};
+use crate::model::{ActionState, CallResult, CallStatus, Outcome};
 
 /// Counts persisted changes.
 #[derive(Default)]
@@ -51,7 +51,7 @@ fn expected_diff() -> Divergence {
     Divergence::between(
         Some(&EntryAddress { key: "str:user-1".into(), sequence_number: 4, action: "reply".into() }),
         1,
-        &CallResult { args_digest: Some("d1".into()), ..CallResult::completed("b", None, Some(b"x".to_vec())) },
+        &CallResult { args_digest: Some("d1".into()), ..CallResult::completed("b", Outcome::failure(b"x".to_vec())) },
         "x",
         None,
     )
@@ -79,7 +79,7 @@ fn warn_cuts_counts_and_keeps_the_diff_for_one_report() {
         assert_eq!(j.diverged_calls(), 1);
         assert_eq!(j.take_unreported_divergence(), Some(expected_diff()));
         assert_eq!(j.take_unreported_divergence(), None, "reported once");
-        j.complete_call("x", None, None, &mut p).unwrap();
+        j.complete_call("x", Outcome::success(None), &mut p).unwrap();
         assert_eq!(j.begin_call("y", false, &mut p).unwrap(), CallStep::Execute, "past the end: no divergence");
         assert_eq!(j.diverged_calls(), 1);
     }

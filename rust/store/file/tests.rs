@@ -5,7 +5,7 @@ use std::fs::OpenOptions;
 
 use super::*;
 use crate::error::ErrorCode;
-use crate::model::CallResult;
+use crate::model::{CallResult, Outcome};
 use crate::store::key::EventIdentity;
 use crate::store::StorePersister;
 use crate::Journal;
@@ -25,12 +25,12 @@ fn a_write_that_hits_a_full_disk_fails_the_put_and_changes_nothing() {
     let mut journal = Journal::new(ActionState::default());
     store.put(&key(1), journal.state()).unwrap();
     let k = key(1);
-    journal.record_call_completion("a", Some(b"1".to_vec()), None, &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
     let before = store.stats().unwrap();
 
     store.replace_segment_file_for_test(dev_full());
     let err = journal
-        .record_call_completion("b", Some(b"2".to_vec()), None, &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
         .unwrap_err();
 
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
@@ -38,7 +38,7 @@ fn a_write_that_hits_a_full_disk_fails_the_put_and_changes_nothing() {
     assert_eq!(journal.len(), 1, "the journal undid the unrecorded call");
     assert_eq!(
         store.get(&k).unwrap().unwrap().call_results,
-        vec![CallResult::completed("a", Some(b"1".to_vec()), None)]
+        vec![CallResult::completed("a", Outcome::success(Some(b"1".to_vec())))]
     );
     let after = store.stats().unwrap();
     assert_eq!((after.records_appended, after.segment_bytes), (before.records_appended, before.segment_bytes));

@@ -15,6 +15,7 @@ use std::io::Read;
 use super::layout::Lineage;
 use super::record_key;
 use crate::error::{Error, Result};
+use crate::store::codec::{DecodeResult, Reader, Writer};
 use crate::store::record::{self, Record};
 use crate::store::file::InspectedEntry;
 use crate::store::table::StateTable;
@@ -31,24 +32,25 @@ pub struct DumpedRecord {
     pub value: Option<Vec<u8>>,
 }
 
+/// The value length of a tombstone.
+const TOMBSTONE: i32 = -1;
+
 /// Encodes records in the dump framing (what the Java tool writes; for tests).
 pub fn encode_dump(records: &[DumpedRecord]) -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    out.push(VERSION);
+    let mut w = Writer::new();
+    w.raw(MAGIC);
+    w.u8(VERSION);
     for r in records {
-        out.extend_from_slice(&r.partition.to_le_bytes());
-        out.extend_from_slice(&r.offset.to_le_bytes());
-        out.extend_from_slice(&(r.key.len() as u32).to_le_bytes());
-        out.extend_from_slice(&r.key);
+        w.u32(r.partition);
+        w.u64(r.offset);
+        w.bytes(&r.key);
         match &r.value {
-            Some(value) => {
-                out.extend_from_slice(&(value.len() as i32).to_le_bytes());
-                out.extend_from_slice(value);
-            }
-            None => out.extend_from_slice(&(-1i32).to_le_bytes()),
+            Some(value) => w.i32(i32::try_from(value.len()).expect("a Kafka record value is smaller than 2 GiB")),
+            None => w.i32(TOMBSTONE),
         }
+        w.raw(r.value.as_deref().unwrap_or_default());
     }
-    out
+    w.into_bytes()
 }
 
 /// Reads a dump to its end.
@@ -62,33 +64,24 @@ pub fn read_dump(mut input: impl Read) -> Result<Vec<DumpedRecord>> {
     if bytes[4] != VERSION {
         return Err(refuse(format!("unsupported version {}", bytes[4])));
     }
-    let mut cursor = Cursor { bytes: &bytes, at: 5 };
+    let mut r = Reader::new(&bytes);
+    r.raw(5).expect("the magic and version were checked above");
     let mut records = Vec::new();
-    while cursor.at < bytes.len() {
-        let partition = u32::from_le_bytes(cursor.take(4)?.try_into().expect("4 bytes"));
-        let offset = u64::from_le_bytes(cursor.take(8)?.try_into().expect("8 bytes"));
-        let key_len = u32::from_le_bytes(cursor.take(4)?.try_into().expect("4 bytes")) as usize;
-        let key = cursor.take(key_len)?.to_vec();
-        let value_len = i32::from_le_bytes(cursor.take(4)?.try_into().expect("4 bytes"));
-        let value = if value_len < 0 { None } else { Some(cursor.take(value_len as usize)?.to_vec()) };
-        records.push(DumpedRecord { partition, offset, key, value });
+    while !r.is_at_end() {
+        records.push(read_record(&mut r).map_err(|e| refuse(format!("cut short: {e}")))?);
     }
     Ok(records)
 }
 
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let slice = self.bytes.get(self.at..self.at + n).ok_or_else(|| {
-            Error::InvalidArgument(format!("not a Kafka journal dump (KafkaJournalTool dump): cut short at byte {}", self.at))
-        })?;
-        self.at += n;
-        Ok(slice)
-    }
+fn read_record(r: &mut Reader<'_>) -> DecodeResult<DumpedRecord> {
+    let partition = r.u32()?;
+    let offset = r.u64()?;
+    let key = r.bytes()?.to_vec();
+    let value = match r.i32()? {
+        len if len < 0 => None,
+        len => Some(r.raw(len as usize)?.to_vec()),
+    };
+    Ok(DumpedRecord { partition, offset, key, value })
 }
 
 /// A record a restore could not use: where it is and why.
