@@ -1,5 +1,6 @@
 package io.durablejournal;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
 
 /**
@@ -33,6 +34,6 @@ public interface DurableCallable<T> {
 
     /** A durable call from its id, result type, body and reconciler (null for none). */
     static <T> DurableCallable<T> of(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
-        return new LambdaDurableCallable<>(id, resultClass, body, reconciler);
+        return new LambdaDurableCallable<>(Objects.requireNonNull(id, "id"), resultClass, body, reconciler);
     }
 }

@@ -3,15 +3,20 @@ package io.durablejournal;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
-/** What {@link DurableCallable#of} builds: the four parts of a durable call, given as values. */
-final class LambdaDurableCallable<T> implements DurableCallable<T> {
+/**
+ * What {@link DurableCallable#of} builds: the four parts of a durable call, given as values. Not
+ * final: the core's tests extend it with calls that count their runs, and with a call that lacks
+ * an id, for the runner to refuse.
+ */
+class LambdaDurableCallable<T> implements DurableCallable<T> {
     private final String id;
     private final Class<T> resultClass;
     private final Callable<T> body;
     private final Callable<T> reconciler;
 
     LambdaDurableCallable(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
-        this.id = Objects.requireNonNull(id, "id");
+        // A null id is refused by the runner at the call (DurableCallable.of refuses it up front).
+        this.id = id;
         this.resultClass = Objects.requireNonNull(resultClass, "resultClass");
         this.body = Objects.requireNonNull(body, "body");
         this.reconciler = reconciler;

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * as if the job died before the outcome was recorded. ({@link DurableCallable#of} is the one a
  * user writes; this one is for counting.)
  */
-public final class CountingCall<T> implements DurableCallable<T>, org.apache.flink.agents.api.context.DurableCallable<T> {
+public final class CountingCall<T> extends LambdaDurableCallable<T>
+        implements org.apache.flink.agents.api.context.DurableCallable<T> {
     /** The process dying mid-call: an Error, so neither runtime records it as the call's failure. */
     public static final class Crash extends Error {
         private static final long serialVersionUID = 1L;
@@ -24,20 +25,36 @@ public final class CountingCall<T> implements DurableCallable<T>, org.apache.fli
 
     public final String id;
     public final Class<T> type;
-    private final Callable<T> body;
-    private final Callable<T> reconcile;
     /** How often the body ran. */
-    public final AtomicInteger calls = new AtomicInteger();
+    public final AtomicInteger calls;
     /** How often the reconciler ran. */
-    public final AtomicInteger reconciles = new AtomicInteger();
-    public final AtomicBoolean crashing = new AtomicBoolean();
+    public final AtomicInteger reconciles;
+    public final AtomicBoolean crashing;
 
     /** @param reconcile null: the call has no reconciler */
     public CountingCall(String id, Class<T> type, Callable<T> body, Callable<T> reconcile) {
+        this(id, type, body, reconcile, new AtomicInteger(), new AtomicInteger(), new AtomicBoolean());
+    }
+
+    /** A {@link DurableCallable#of} call whose body and reconciler count their runs. */
+    private CountingCall(String id, Class<T> type, Callable<T> body, Callable<T> reconcile, AtomicInteger calls,
+            AtomicInteger reconciles, AtomicBoolean crashing) {
+        super(id, type, () -> {
+            calls.incrementAndGet();
+            T value = body.call();
+            if (crashing.get()) {
+                throw new Crash("the job died while " + id + " ran");
+            }
+            return value;
+        }, reconcile == null ? null : () -> {
+            reconciles.incrementAndGet();
+            return reconcile.call();
+        });
         this.id = id;
         this.type = type;
-        this.body = body;
-        this.reconcile = reconcile;
+        this.calls = calls;
+        this.reconciles = reconciles;
+        this.crashing = crashing;
     }
 
     /** A call of {@code body}, without a reconciler. */
@@ -48,36 +65,5 @@ public final class CountingCall<T> implements DurableCallable<T>, org.apache.fli
     /** A call that returns {@code value}. */
     public static CountingCall<String> returning(String id, String value) {
         return of(id, String.class, () -> value);
-    }
-
-    @Override
-    public String getId() {
-        return id;
-    }
-
-    @Override
-    public Class<T> getResultClass() {
-        return type;
-    }
-
-    @Override
-    public T call() throws Exception {
-        calls.incrementAndGet();
-        T value = body.call();
-        if (crashing.get()) {
-            throw new Crash("the job died while " + id + " ran");
-        }
-        return value;
-    }
-
-    @Override
-    public Callable<T> reconciler() {
-        if (reconcile == null) {
-            return null;
-        }
-        return () -> {
-            reconciles.incrementAndGet();
-            return reconcile.call();
-        };
     }
 }

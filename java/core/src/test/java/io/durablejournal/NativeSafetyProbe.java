@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -179,10 +180,7 @@ final class NativeSafetyProbe {
             NativeActionStateStore store = ActionStateStores.inMemory();
             DurableExecutionContext stored = store.openContext("k", i, "act", EventIdentity.rootOccurrence("k", i), null);
             stored.recordCallCompletion("a", null, null);
-            owners.add(context);
-            owners.add(ids);
-            owners.add(store);
-            owners.add(stored);
+            Collections.addAll(owners, context, ids, store, stored);
         }
         return owners;
     }

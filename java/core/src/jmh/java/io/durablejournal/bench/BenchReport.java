@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.bench.BenchSupport.Persistence;
 import io.durablejournal.bench.BenchSupport.Recorder;
 import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,16 +27,27 @@ public final class BenchReport {
     private static final int[] RECORD_CALLS = {10, 100};
     private static final int[] PAYLOADS = {100, 10240};
 
-    /** A JMH score in nanoseconds per operation, with the lowest and highest measured iteration. */
+    /** A JMH metric in nanoseconds per operation: its score, with the lowest and highest measured iteration. */
     private static final class Score {
         final double ns;
         final double minNs;
         final double maxNs;
 
-        Score(double ns, double minNs, double maxNs) {
-            this.ns = ns;
-            this.minNs = minNs;
-            this.maxNs = maxNs;
+        /** @param metric a result's {@code primaryMetric} or one of its {@code secondaryMetrics} */
+        Score(JsonNode metric) {
+            double scale = nanosPer(metric.get("scoreUnit").asText());
+            double min = Double.NaN;
+            double max = Double.NaN;
+            for (JsonNode fork : metric.path("rawData")) {
+                for (JsonNode iteration : fork) {
+                    double value = iteration.asDouble() * scale;
+                    min = Double.isNaN(min) ? value : Math.min(min, value);
+                    max = Double.isNaN(max) ? value : Math.max(max, value);
+                }
+            }
+            ns = metric.get("score").asDouble() * scale;
+            minNs = min;
+            maxNs = max;
         }
 
         @Override
@@ -85,26 +99,12 @@ public final class BenchReport {
                 params.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asText()));
                 sorted.forEach((name, value) -> key.append(' ').append(name).append('=').append(value));
             }
-            scores.put(key.toString(), scoreOf(result.get("primaryMetric")));
+            scores.put(key.toString(), new Score(result.get("primaryMetric")));
             JsonNode cpu = result.path("secondaryMetrics").get(CpuTimeProfiler.LABEL);
             if (cpu != null) {
-                cpuScores.put(key.toString(), scoreOf(cpu));
+                cpuScores.put(key.toString(), new Score(cpu));
             }
         }
-    }
-
-    private static Score scoreOf(JsonNode metric) {
-        double scale = nanosPer(metric.get("scoreUnit").asText());
-        double min = Double.NaN;
-        double max = Double.NaN;
-        for (JsonNode fork : metric.path("rawData")) {
-            for (JsonNode iteration : fork) {
-                double value = iteration.asDouble() * scale;
-                min = Double.isNaN(min) ? value : Math.min(min, value);
-                max = Double.isNaN(max) ? value : Math.max(max, value);
-            }
-        }
-        return new Score(metric.get("score").asDouble() * scale, min, max);
     }
 
     private Score score(String benchmark, String params) {
@@ -138,33 +138,18 @@ public final class BenchReport {
         System.out.println("   taken to store the completed action; the store's journal opened at once (before) vs resuming");
         Table operator = new Table("payload", "get + openContext + snapshot", "get + resuming", "vs openContext", "wall clock",
                 "of which store.get");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score before = cpu("RecoveryBenchmark.storeGetThenOpenContext", params);
-            Score after = cpu("RecoveryBenchmark.storeGetThenResuming", params);
-            Score get = cpu("RecoveryBenchmark.storeGetOnly", params);
-            if (before != null && after != null) {
-                operator.row(size(payload), before.toString(), after.toString(), versus(before, after),
-                        wallVersus("RecoveryBenchmark.storeGetThenOpenContext", params, "RecoveryBenchmark.storeGetThenResuming", params),
-                        get == null ? "-" : get.toString());
-            }
-        }
-        operator.print();
+        printPerPayload(operator, PAYLOADS, this::cpu, (s, params) -> new String[] {s[0].toString(), s[1].toString(),
+            versus(s[0], s[1]),
+            wallVersus("RecoveryBenchmark.storeGetThenOpenContext", params, "RecoveryBenchmark.storeGetThenResuming", params),
+            orDash(cpu("RecoveryBenchmark.storeGetOnly", params))},
+                "RecoveryBenchmark.storeGetThenOpenContext", "RecoveryBenchmark.storeGetThenResuming");
     }
 
     /** A table of Flink Agents' benchmark against ours, a row per payload: CPU times, the speed-up, the wall-clock one. */
     private void printAgainstFlinkAgents(String theirTitle, String theirBenchmark, String ourTitle, String ourBenchmark) {
         Table table = new Table("payload", theirTitle, ourTitle, "vs Flink Agents", "wall clock");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score theirs = cpu(theirBenchmark, params);
-            Score ours = cpu(ourBenchmark, params);
-            if (theirs != null && ours != null) {
-                table.row(size(payload), theirs.toString(), ours.toString(), versus(theirs, ours),
-                        wallVersus(theirBenchmark, params, ourBenchmark, params));
-            }
-        }
-        table.print();
+        printPerPayload(table, PAYLOADS, this::cpu, (s, params) -> new String[] {s[0].toString(), s[1].toString(),
+            versus(s[0], s[1]), wallVersus(theirBenchmark, params, ourBenchmark, params)}, theirBenchmark, ourBenchmark);
     }
 
     /** Where our recovery's time goes: creating the context, the 16 hits, and what a first miss would add. */
@@ -175,20 +160,11 @@ public final class BenchReport {
         System.out.println("   as JSON and parsed by the core). From the file store: the journal opened, then one crossing per hit.");
         Table table = new Table("payload", "create + close", "16 hits", "native journal open (first miss)", "of which serialize",
                 "file store open", "16 hits");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score ours = cpu("RecoveryBenchmark.ours", params);
-            Score create = cpu("RecoveryBenchmark.oursOpenOnly", params);
-            Score nativeOpen = cpu("RecoveryBenchmark.oursNativeJournalOpen", params);
-            Score serialize = cpu("RecoveryBenchmark.oursSerializeOnly", params);
-            Score file = cpu("RecoveryBenchmark.fileStore", params);
-            Score fileOpen = cpu("RecoveryBenchmark.fileStoreOpenOnly", params);
-            if (ours != null && create != null && nativeOpen != null && serialize != null && file != null && fileOpen != null) {
-                table.row(size(payload), create.toString(), time(ours.ns - create.ns), nativeOpen.toString(), serialize.toString(),
-                        fileOpen.toString(), time(file.ns - fileOpen.ns));
-            }
-        }
-        table.print();
+        // The hits are what a whole re-run takes beyond its open.
+        printPerPayload(table, PAYLOADS, this::cpu, (s, params) -> new String[] {s[0].toString(), time(s[1].ns - s[0].ns),
+            s[2].toString(), s[3].toString(), s[4].toString(), time(s[5].ns - s[4].ns)},
+                "RecoveryBenchmark.oursOpenOnly", "RecoveryBenchmark.ours", "RecoveryBenchmark.oursNativeJournalOpen",
+                "RecoveryBenchmark.oursSerializeOnly", "RecoveryBenchmark.fileStoreOpenOnly", "RecoveryBenchmark.fileStore");
         printPayloadDecode();
     }
 
@@ -199,19 +175,10 @@ public final class BenchReport {
         System.out.println("   does, against the Java check, the native check, and decodeResult (native from "
                 + "4096 B)");
         Table table = new Table("payload", "Jackson", "Java check", "native check", "decodeResult", "vs Jackson");
-        for (int payload : new int[] {100, 1024, 4096, 10240}) {
-            String params = "payloadBytes=" + payload;
-            String decoder = "io.durablejournal.PayloadDecodeBenchmark.";
-            Score jackson = score(decoder + "jackson", params);
-            Score java = score(decoder + "javaCheck", params);
-            Score nativeCheck = score(decoder + "nativeCheck", params);
-            Score decode = score(decoder + "decodeResult", params);
-            if (jackson != null && java != null && nativeCheck != null && decode != null) {
-                table.row(size(payload), jackson.toString(), java.toString(), nativeCheck.toString(), decode.toString(),
-                        versus(jackson, decode));
-            }
-        }
-        table.print();
+        String decoder = "io.durablejournal.PayloadDecodeBenchmark.";
+        printPerPayload(table, new int[] {100, 1024, 4096, 10240}, this::score, (s, params) -> new String[] {s[0].toString(),
+            s[1].toString(), s[2].toString(), s[3].toString(), versus(s[0], s[3])},
+                decoder + "jackson", decoder + "javaCheck", decoder + "nativeCheck", decoder + "decodeResult");
     }
 
     private void printReplay() {
@@ -220,18 +187,12 @@ public final class BenchReport {
         System.out.println("   vs the same 16 callables run by new RunnerContextImpl(null); Jackson decoding the 16 results for reference");
         Table table = new Table("payload", "replay (16 calls)", "baseline: no context", "ratio", "cost per call",
                 "Jackson decode per result");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score replay = score("ReplayBenchmark.replay", params);
-            Score base = score("ReplayBenchmark.baselineNoContext", params);
+        printPerPayload(table, PAYLOADS, this::score, (s, params) -> {
             Score decode = score("ReplayBenchmark.decodeOnly", params);
-            if (replay != null && base != null) {
-                table.row(size(payload), replay.toString(), base.toString(), ratio(replay.ns / base.ns),
-                        time((replay.ns - base.ns) / BenchSupport.REPLAY_CALLS),
-                        decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS));
-            }
-        }
-        table.print();
+            return new String[] {s[0].toString(), s[1].toString(), ratio(s[0].ns / s[1].ns),
+                time((s[0].ns - s[1].ns) / BenchSupport.REPLAY_CALLS),
+                decode == null ? "-" : time(decode.ns / BenchSupport.REPLAY_CALLS)};
+        }, "ReplayBenchmark.replay", "ReplayBenchmark.baselineNoContext");
     }
 
     private void printRecord() {
@@ -265,17 +226,10 @@ public final class BenchReport {
         System.out.println();
         System.out.println("4. JNI boundary: reading a slot's 4-tuple (result payload copied) vs getCurrentCallIndex(), the cheapest native call");
         Table table = new Table("payload", "getCurrentCallIndex", "getCurrentCallResultFields", "ratio", "getCallResultFieldsAt(8)", "ratio");
-        for (int payload : PAYLOADS) {
-            String params = "payloadBytes=" + payload;
-            Score base = score("JniBoundaryBenchmark.baselineCurrentCallIndex", params);
-            Score current = score("JniBoundaryBenchmark.currentCallResultFields", params);
-            Score at = score("JniBoundaryBenchmark.callResultFieldsAt", params);
-            if (base != null && current != null && at != null) {
-                table.row(size(payload), base.toString(), current.toString(), ratio(current.ns / base.ns),
-                        at.toString(), ratio(at.ns / base.ns));
-            }
-        }
-        table.print();
+        printPerPayload(table, PAYLOADS, this::score, (s, params) -> new String[] {s[0].toString(), s[1].toString(),
+            ratio(s[1].ns / s[0].ns), s[2].toString(), ratio(s[2].ns / s[0].ns)},
+                "JniBoundaryBenchmark.baselineCurrentCallIndex", "JniBoundaryBenchmark.currentCallResultFields",
+                "JniBoundaryBenchmark.callResultFieldsAt");
     }
 
     private void printHandleOwner() {
@@ -365,9 +319,45 @@ public final class BenchReport {
         table.print();
     }
 
+    /** How a table reads a benchmark's time: {@link #cpu} or {@link #score} (wall clock). */
+    private interface Measure {
+        Score of(String benchmark, String params);
+    }
+
+    /** The cells of a payload's row after its size, from its benchmarks' scores (in the order named) and parameters. */
+    private interface Cells {
+        String[] of(Score[] scores, String params);
+    }
+
+    /**
+     * Prints {@code table} with a row per payload: its size, then the {@code cells} of the scores
+     * of {@code benchmarks} at that payload. A payload where one of them was not measured (a
+     * filtered run) has no row.
+     */
+    private static void printPerPayload(Table table, int[] payloads, Measure measure, Cells cells, String... benchmarks) {
+        for (int payload : payloads) {
+            String params = "payloadBytes=" + payload;
+            Score[] scores = new Score[benchmarks.length];
+            for (int i = 0; i < benchmarks.length; i++) {
+                scores[i] = measure.of(benchmarks[i], params);
+            }
+            if (!Arrays.asList(scores).contains(null)) {
+                List<String> row = new ArrayList<>();
+                row.add(size(payload));
+                row.addAll(Arrays.asList(cells.of(scores, params)));
+                table.row(row.toArray(new String[0]));
+            }
+        }
+        table.print();
+    }
+
+    private static String orDash(Score score) {
+        return score == null ? "-" : score.toString();
+    }
+
     /** A plain-text table whose columns are as wide as their widest cell. */
     private static final class Table {
-        private final java.util.List<String[]> rows = new java.util.ArrayList<>();
+        private final List<String[]> rows = new ArrayList<>();
 
         Table(String... header) {
             rows.add(header);

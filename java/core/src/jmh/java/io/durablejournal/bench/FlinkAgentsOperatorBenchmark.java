@@ -134,11 +134,7 @@ public class FlinkAgentsOperatorBenchmark {
 
     /** What Flink Agents' operator does for one action task of the key's input {@code seqNum}. */
     private void runAction(long seqNum, boolean complete) throws Exception {
-        ActionState state = store.get(KEY, seqNum, action, event);
-        if (state == null) {
-            store.put(KEY, seqNum, action, event, new ActionState(event));
-            state = store.get(KEY, seqNum, action, event);
-        }
+        ActionState state = servedState(seqNum);
         RunnerContextImpl context = new RunnerContextImpl(null, () -> { }, null, null, "jmh");
         context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(KEY, seqNum, action, event, state,
                 (key, s, a, e, st) -> store.put(key, s, a, e, st)));
@@ -152,5 +148,15 @@ public class FlinkAgentsOperatorBenchmark {
             done.markCompleted();
             store.put(KEY, seqNum, action, event, done);
         }
+    }
+
+    /** The state Flink Agents' operator serves an action task: the stored one, or on a miss a fresh one, put and read back. */
+    private ActionState servedState(long seqNum) throws Exception {
+        ActionState stored = store.get(KEY, seqNum, action, event);
+        if (stored != null) {
+            return stored;
+        }
+        store.put(KEY, seqNum, action, event, new ActionState(event));
+        return store.get(KEY, seqNum, action, event);
     }
 }

@@ -144,24 +144,17 @@ public final class NativeHandle {
         }
     }
 
-    /** Runs one native call on the object. */
+    /** Runs one native call on the object that answers an int ({@link #apply}). */
     public int applyAsInt(LongToIntFunction call) {
-        long h = acquire();
-        try {
-            return call.applyAsInt(h);
-        } finally {
-            release();
-        }
+        return apply(call::applyAsInt);
     }
 
-    /** Runs one native call on the object. */
+    /** Runs one native call on the object that answers nothing ({@link #apply}). */
     public void accept(LongConsumer call) {
-        long h = acquire();
-        try {
+        apply(h -> {
             call.accept(h);
-        } finally {
-            release();
-        }
+            return null;
+        });
     }
 
     /** Ends the native call {@link #acquire()} started; runs a release deferred during it. */

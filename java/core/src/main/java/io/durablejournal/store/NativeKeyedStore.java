@@ -23,15 +23,15 @@ abstract class NativeKeyedStore implements ActionStateStore {
     NativeKeyedStore() {}
 
     /** What the native store counts since it was opened. */
-    abstract AppendCounters stats();
+    abstract StoreStats stats();
 
-    /** {@link AppendCounters#entries()} of {@link #stats()}. */
+    /** {@link StoreStats#entries()} of {@link #stats()}. */
     @Override
     public long liveEntries() {
         return stats().entries();
     }
 
-    /** {@link AppendCounters#bytesAppended()} of {@link #stats()}. */
+    /** {@link StoreStats#bytesAppended()} of {@link #stats()}. */
     @Override
     public long bytesAppended() {
         return stats().bytesAppended();

@@ -45,6 +45,23 @@ class ActionStateStoreTest extends StoreFixture {
         assertEquals(kind.equals("memory"), store.stats().bytesAppended() == -1, "StoreStats: -1 for the in-memory store");
     }
 
+    /** One StoreStats for every store: what a store does not keep is NOT_KEPT, and its toString leaves it out. */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void theCountersAStoreDoesNotKeepAreNotKept(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        store.put("k", 0, "act", EVENT, new ActionState());
+        StoreStats stats = store.stats();
+        assertEquals(1, stats.entries());
+        assertEquals(StoreStats.NOT_KEPT, stats.tombstonesAppended(), "only the log store has tombstones");
+        assertEquals(StoreStats.NOT_KEPT, stats.tombstonesPending());
+        assertEquals(StoreStats.NOT_KEPT, stats.recordsLoaded());
+        assertEquals(kind.equals("memory"), stats.syncs() == StoreStats.NOT_KEPT, "only the file store fsyncs");
+        assertTrue(stats.toString().startsWith("StoreStats{entries=1"), stats.toString());
+        assertFalse(stats.toString().contains("tombstones"), stats.toString());
+        assertEquals(kind.equals("file"), stats.toString().contains("syncs="), stats.toString());
+    }
+
     @Test
     void eachJournalMutationIsOneDeltaRecordOfConstantSize() throws Exception {
         NativeActionStateStore store = open("file");

@@ -94,6 +94,12 @@ class LogStoreConcurrencyTest {
                 assertEquals("result-" + a, new String(stored.getCallResults().get(0).getResultPayload(), StandardCharsets.UTF_8));
             }
             assertEquals(2L * ACTIONS, store.stats().recordsAppended(), "one record per put and per call");
+            LogStoreStats stats = store.stats();
+            assertEquals(ACTIONS, stats.entries());
+            assertEquals(0, stats.tombstonesAppended(), "nothing pruned");
+            assertEquals(StoreStats.NOT_KEPT, stats.syncs(), "the log store keeps none of the file store's counters");
+            assertTrue(stats.toString().startsWith("LogStoreStats{") && stats.toString().contains("tombstonesAppended=0")
+                    && !stats.toString().contains("syncs"), stats.toString());
         } finally {
             threads.shutdownNow();
         }

@@ -119,7 +119,8 @@ final class ActionFailureGuard {
             constant[1] = (byte) (text.length >>> 8);
             constant[2] = (byte) text.length;
             System.arraycopy(text, 0, constant, 3, text.length);
-            return indexOf(classFile(type), constant) >= 0;
+            // Latin-1 maps each byte to one char: a search for the bytes, done by String.
+            return new String(classFile(type), StandardCharsets.ISO_8859_1).contains(new String(constant, StandardCharsets.ISO_8859_1));
         }
     };
 
@@ -134,19 +135,6 @@ final class ActionFailureGuard {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the class file " + resource, e);
         }
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     private static String codeSource(Class<?> type) {

@@ -42,14 +42,7 @@ final class EventDigests {
     private static final CanonicalObject NOT_A_NUMBER = CanonicalObject.of("json.NaN", Collections.emptyMap());
     private static final int CACHED_EVENTS = 256;
 
-    private final Map<UUID, EventIdentity> recent = new LinkedHashMap<UUID, EventIdentity>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<UUID, EventIdentity> eldest) {
-            return size() > CACHED_EVENTS;
-        }
-    };
+    private final Map<UUID, EventIdentity> recent = BoundedMap.leastRecentlyUsed(CACHED_EVENTS);
 
     /** The event's identity in the store. */
     EventIdentity identityOf(Event event) {

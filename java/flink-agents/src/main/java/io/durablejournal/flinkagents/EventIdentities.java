@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.durablejournal.store.EventIdentity;
 import java.io.IOException;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -40,14 +39,7 @@ final class EventIdentities {
     private static final int MAX_REEMITTED = 65_536;
 
     /** The id a re-emitted event had when its action emitted it, by the id it has now. */
-    private final Map<UUID, UUID> reemittedIds = new LinkedHashMap<UUID, UUID>(16, 0.75f, false) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<UUID, UUID> eldest) {
-            return size() > MAX_REEMITTED;
-        }
-    };
+    private final Map<UUID, UUID> reemittedIds = BoundedMap.firstPutFirstDropped(MAX_REEMITTED);
     private final EventDigests digests = new EventDigests();
     /**
      * The last root occurrence derived, with its key text and sequence number: the operator asks

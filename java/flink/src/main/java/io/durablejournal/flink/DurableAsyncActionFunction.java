@@ -2,10 +2,11 @@ package io.durablejournal.flink;
 
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.store.ActionStateStore;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -110,8 +111,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     // Task thread only:
     private transient long nextOrdinal;
-    /** Records handed to the executor and not yet confirmed emitted, in ordinal order. */
-    private transient ArrayDeque<Invocation<K>> unconfirmed;
+    /** Records handed to the executor and not yet confirmed emitted: by ordinal, their store entry (key, sequence number). */
+    private transient NavigableMap<Long, Tuple2<K, Long>> unconfirmed;
 
     DurableAsyncActionFunction(String pipeline, String actionName, AgentAction<IN, OUT> action, TypeInformation<OUT> outputType,
             TypeInformation<K> keyType, ActionStateStoreFactory storeFactory, int maxInFlight, DivergencePolicy divergencePolicy) {
@@ -150,7 +151,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         prunableState = pruneEntryByEntry
                 ? context.getOperatorStateStore().getUnionListState(prunable)
                 : context.getOperatorStateStore().getListState(prunable);
-        unconfirmed = new ArrayDeque<>();
+        unconfirmed = new TreeMap<>();
         journal = SubtaskJournal.initialize(context, getRuntimeContext(), storeFactory, pruneEntryByEntry);
         if (journal.store() != null && context.isRestored()) {
             // Emitted before the restored checkpoint, so never replayed from it: their prune may
@@ -190,7 +191,7 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
         ActionStateStore store = journal.store();
         if (store != null) {
             collectConfirmed();
-            unconfirmed.addLast(new Invocation<>(ordinal, key, record.seq()));
+            unconfirmed.put(ordinal, Tuple2.of(key, record.seq()));
         }
         CompletableFuture<Boolean> previous = lastOfKey.get(key);
         CompletableFuture<Boolean> mine = (previous != null ? previous : CompletableFuture.completedFuture(true))
@@ -259,11 +260,9 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     /** Moves the records the ledger has confirmed emitted from {@link #unconfirmed} to the prunable. */
     private void collectConfirmed() {
-        long through = ledger.confirmedThrough();
-        while (!unconfirmed.isEmpty() && unconfirmed.peekFirst().ordinal <= through) {
-            Invocation<K> emitted = unconfirmed.pollFirst();
-            journal.prunes().add(emitted.key, emitted.seq);
-        }
+        NavigableMap<Long, Tuple2<K, Long>> confirmed = unconfirmed.headMap(ledger.confirmedThrough(), true);
+        confirmed.values().forEach(entry -> journal.prunes().add(entry.f0, entry.f1));
+        confirmed.clear();
     }
 
     @Override
@@ -316,17 +315,5 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     public String toString() {
         return "DurableAsyncActionFunction{" + actionName + ", " + (storeFactory == null ? "no journal" : storeFactory)
                 + ", maxInFlight=" + maxInFlight + "}";
-    }
-
-    private static final class Invocation<K> {
-        final long ordinal;
-        final K key;
-        final long seq;
-
-        Invocation(long ordinal, K key, long seq) {
-            this.ordinal = ordinal;
-            this.key = key;
-            this.seq = seq;
-        }
     }
 }

@@ -95,14 +95,11 @@ public final class KafkaJournalTool {
 
     /** Reads every record of {@code topic}, partition by partition, and hands it to {@code each}. */
     private static long readAll(Properties client, String topic, RecordSink each) throws IOException {
-        Properties props = new Properties();
-        props.putAll(client);
+        Properties props = clientWith(client, Map.of("enable.auto.commit", "false", "auto.offset.reset", "earliest",
+                "key.deserializer", ByteArrayDeserializer.class.getName(),
+                "value.deserializer", ByteArrayDeserializer.class.getName()));
         // No group.id: assigned partitions, nothing committed, no group joined.
         props.remove("group.id");
-        props.put("enable.auto.commit", "false");
-        props.put("auto.offset.reset", "earliest");
-        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
         long records = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
             List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60));
@@ -125,6 +122,14 @@ public final class KafkaJournalTool {
             }
         }
         return records;
+    }
+
+    /** A copy of the user's client properties with what the tool's consumer or producer needs set over them. */
+    private static Properties clientWith(Properties client, Map<String, String> settings) {
+        Properties props = new Properties();
+        props.putAll(client);
+        props.putAll(settings);
+        return props;
     }
 
     @FunctionalInterface
@@ -166,12 +171,8 @@ public final class KafkaJournalTool {
                 live.computeIfAbsent(partition, p -> new HashMap<>()).put(ByteBuffer.wrap(key), value != null);
             }
         });
-        Properties props = new Properties();
-        props.putAll(client);
-        props.put("acks", "all");
-        props.put("enable.idempotence", "true");
-        props.put("key.serializer", ByteArraySerializer.class.getName());
-        props.put("value.serializer", ByteArraySerializer.class.getName());
+        Properties props = clientWith(client, Map.of("acks", "all", "enable.idempotence", "true",
+                "key.serializer", ByteArraySerializer.class.getName(), "value.serializer", ByteArraySerializer.class.getName()));
         long tombstones = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             List<Future<RecordMetadata>> sent = new ArrayList<>();
