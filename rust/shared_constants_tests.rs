@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::error::ErrorCode;
 use crate::identity::canonical::MAX_NESTING;
+use crate::jni::journal as jni_journal;
 use crate::store::key;
 
 fn shared() -> Value {
@@ -47,6 +48,19 @@ fn key_and_event_kinds_match_the_shared_table() {
     let events = &all["event_identity_kinds"];
     assert_eq!(number(events, "OCCURRENCE"), i64::from(key::TAG_OCCURRENCE));
     assert_eq!(number(events, "ATTRIBUTES"), i64::from(key::TAG_ATTRIBUTES));
+}
+
+#[test]
+fn jni_step_kinds_and_slot_statuses_match_the_shared_table() {
+    let all = shared();
+    let steps = &all["call_step_kinds"];
+    assert_eq!(number(steps, "RUN"), i64::from(jni_journal::STEP_RUN));
+    assert_eq!(number(steps, "RECONCILE"), i64::from(jni_journal::STEP_RECONCILE));
+    assert_eq!(number(steps, "REPLAY"), i64::from(jni_journal::STEP_REPLAY));
+    let statuses = &all["journal_slot_statuses"];
+    assert_eq!(number(statuses, "PENDING"), i64::from(jni_journal::SLOT_PENDING));
+    assert_eq!(number(statuses, "SUCCEEDED"), i64::from(jni_journal::SLOT_SUCCEEDED));
+    assert_eq!(number(statuses, "FAILED"), i64::from(jni_journal::SLOT_FAILED));
 }
 
 #[test]

@@ -74,10 +74,11 @@ fn mutate<'l, R>(
     Ok(outcome?)
 }
 
-/// `JournalSlot` status codes: the order of Java's `CallResult.Status`.
-const SLOT_PENDING: jint = 0;
-const SLOT_SUCCEEDED: jint = 1;
-const SLOT_FAILED: jint = 2;
+/// `JournalSlot` status codes: the order of Java's `CallResult.Status`
+/// (`journal_slot_statuses` in tests/vectors/constants.json).
+pub(crate) const SLOT_PENDING: jint = 0;
+pub(crate) const SLOT_SUCCEEDED: jint = 1;
+pub(crate) const SLOT_FAILED: jint = 2;
 
 /// A slot as a new `JournalSlot(functionId (UTF-8 byte[]), status, result,
 /// exception)`, or null; Java turns the id bytes into its String.
@@ -288,10 +289,11 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mu
     env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.mark_completed(p))).resolve::<ThrowJavaException>()
 }
 
-/// `CallStep` kinds, shared with `CallStep.java`.
-const STEP_RUN: jint = 0;
-const STEP_RECONCILE: jint = 1;
-const STEP_REPLAY: jint = 2;
+/// `CallStep` kinds, shared with `CallStep.java` (`call_step_kinds` in
+/// tests/vectors/constants.json).
+pub(crate) const STEP_RUN: jint = 0;
+pub(crate) const STEP_RECONCILE: jint = 1;
+pub(crate) const STEP_REPLAY: jint = 2;
 
 fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<JObject<'l>> {
     let id = required_utf8(env, id, "functionId")?;

@@ -9,7 +9,7 @@ import io.durablejournal.internal.CalledFromNative;
  * null for the common "run" without a divergence report ({@link #RUN_BODY}).
  */
 final class CallStep {
-    /** Codes of {@link #kind}, shared with {@code STEP_*} in rust/jni/journal.rs. */
+    /** Codes of {@link #kind}, shared with {@code STEP_*} in rust/jni/journal.rs (call_step_kinds in tests/vectors/constants.json). */
     static final int RUN = 0;
     static final int RECONCILE = 1;
     static final int REPLAY = 2;

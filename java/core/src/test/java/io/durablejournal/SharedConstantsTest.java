@@ -70,6 +70,20 @@ class SharedConstantsTest {
     }
 
     @Test
+    void callStepKindsAndSlotStatusesMatchTheSharedTable() throws Exception {
+        JsonNode all = shared();
+        for (Map.Entry<String, Integer> kind : table(all.get("call_step_kinds")).entrySet()) {
+            assertEquals(kind.getValue(), staticInt("io.durablejournal.CallStep", kind.getKey()), kind.getKey());
+        }
+        // JournalSlot reads the status as an ordinal of CallResult.Status.
+        Map<String, Integer> statuses = new LinkedHashMap<>();
+        for (CallResult.Status status : CallResult.Status.values()) {
+            statuses.put(status.name(), status.ordinal());
+        }
+        assertEquals(table(all.get("journal_slot_statuses")), statuses);
+    }
+
+    @Test
     void canonicalNestingLimitMatches() throws Exception {
         assertEquals(shared().get("canonical_max_nesting").intValue(), staticInt("io.durablejournal.identity.CanonicalTree", "MAX_NESTING"));
     }
