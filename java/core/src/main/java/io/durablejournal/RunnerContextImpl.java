@@ -67,6 +67,17 @@ public class RunnerContextImpl {
     }
 
     /**
+     * The class loader a replayed failure's class is looked up in (a recorded failure is rethrown
+     * as its own class where that loader finds it): the callable's own. A runtime that wraps its
+     * users' calls in a callable of its own, whose class may sit in a parent loader (an adapter in
+     * Flink's {@code lib/}, the user's exception classes in the job jar), overrides this to name
+     * the loader of the user's call.
+     */
+    protected ClassLoader userClassLoader(DurableCallable<?> callable) {
+        return callable.getClass().getClassLoader();
+    }
+
+    /**
      * Runs a batch of calls in parallel on the executor (spec §2.5): pending slots are reserved
      * once, each outcome is finalized at its absolute slot in input order, and the index then
      * moves past the batch. Recorded outcomes replay; the first failure is rethrown after every
@@ -114,7 +125,7 @@ public class RunnerContextImpl {
         Callable<T> reconciler = callable.reconciler();
         CallStep step = context.beginCall(id, reconciler != null);
         if (step.kind == CallStep.REPLAY) {
-            return replay(id, step.result, step.exception, resultClass, callable.getClass().getClassLoader());
+            return replay(id, step.result, step.exception, resultClass, userClassLoader(callable));
         }
         OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
         try {
@@ -296,8 +307,7 @@ public class RunnerContextImpl {
         private Object replayAt(int i) throws Exception {
             DurableCallable<?> callable = callables.get(i);
             JournalSlot slot = context.slotAt(start + i);
-            return replay(callable.getId(), slot.result, slot.exception, callable.getResultClass(),
-                    callable.getClass().getClassLoader());
+            return replay(callable.getId(), slot.result, slot.exception, callable.getResultClass(), userClassLoader(callable));
         }
     }
 

@@ -252,6 +252,13 @@ final class JournaledRunnerContext implements RunnerContext {
             this.flinkAgents = flinkAgents;
         }
 
+        /** The user's Flink Agents callable's loader, not the adapter's ({@link CallAdapter} wraps every call). */
+        @Override
+        protected ClassLoader userClassLoader(io.durablejournal.DurableCallable<?> callable) {
+            Object users = callable instanceof CallAdapter ? ((CallAdapter<?>) callable).callable : callable;
+            return users.getClass().getClassLoader();
+        }
+
         @Override
         protected <T> T runAsync(Callable<T> body) throws Exception {
             ContinuationActionExecutor executor = null;

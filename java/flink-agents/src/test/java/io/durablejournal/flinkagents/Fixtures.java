@@ -12,6 +12,7 @@ import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateSerde;
 import org.apache.flink.agents.runtime.actionstate.CallResult;
+import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.api.common.JobID;
 
 /** Flink Agents objects for the store tests: the demo agent's actions, its events and states. */
@@ -46,6 +47,25 @@ final class Fixtures {
     /** The input event of request {@code i}, with a new random id each time, as Flink Agents makes it. */
     static InputEvent input(int i) {
         return new InputEvent(SupportRequest.number(i));
+    }
+
+    /**
+     * Flink Agents' runner context as its operator hands it to an action: the store asked for the
+     * entry (on a miss a fresh state put and asked for again, as {@code processActionTaskForKey}
+     * does) and Flink Agents' own journal over the state it served, whose persister must never be
+     * reached once the adapter installs the native journal.
+     */
+    static RunnerContextImpl operatorContext(JournalActionStateStore store, String key, long seqNum, Action action,
+            InputEvent event, AgentPlan plan) {
+        ActionState state = store.get(key, seqNum, action, event);
+        if (state == null) {
+            store.put(key, seqNum, action, event, new ActionState(event));
+            state = store.get(key, seqNum, action, event);
+        }
+        RunnerContextImpl context = new RunnerContextImpl(null, () -> { }, plan, null, "job");
+        context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(key, seqNum, action, event, state,
+                (k, s, a, e, st) -> { throw new AssertionError("Flink Agents' persister must not be reached"); }));
+        return context;
     }
 
     /** An ActionState on {@code event} with {@code calls} successful Java calls of {@code payload} each. */

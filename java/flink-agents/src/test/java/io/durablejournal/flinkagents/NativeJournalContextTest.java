@@ -36,14 +36,7 @@ class NativeJournalContextTest {
      * state and get it again; then its own journal over that state), and the adapter's install.
      */
     private RunnerContextImpl runAction(JournalActionStateStore store, String key, long seqNum, InputEvent event) {
-        ActionState state = store.get(key, seqNum, draft, event);
-        if (state == null) {
-            store.put(key, seqNum, draft, event, new ActionState(event));
-            state = store.get(key, seqNum, draft, event);
-        }
-        RunnerContextImpl context = new RunnerContextImpl(null, () -> { }, plan, null, "job");
-        context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(key, seqNum, draft, event, state,
-                (k, s, a, e, st) -> { throw new AssertionError("Flink Agents' persister must not be reached"); }));
+        RunnerContextImpl context = Fixtures.operatorContext(store, key, seqNum, draft, event, plan);
         NativeJournalContext journal = JournalActionStateStore.installJournal(context);
         assertSame(journal, context.getDurableExecutionContext());
         return context;

@@ -66,14 +66,8 @@ public class SplitEntryReplayTest {
 
     /** The operator's processActionTaskForKey up to the action (get; on a miss put and get), then the action. */
     private static ActionState runAction(JournalActionStateStore store, Action action, InputEvent event) throws Exception {
-        ActionState state = store.get("user-1", 1, action, event);
-        if (state == null) {
-            store.put("user-1", 1, action, event, new ActionState(event));
-            state = store.get("user-1", 1, action, event);
-        }
-        RunnerContextImpl context = new RunnerContextImpl(null, () -> { }, null, null, "job");
-        context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext("user-1", 1, action, event, state,
-                (k, s, a, e, st) -> { throw new AssertionError("Flink Agents' persister must not be reached"); }));
+        RunnerContextImpl context = Fixtures.operatorContext(store, "user-1", 1, action, event, null);
+        ActionState state = context.getDurableExecutionContext().getActionState();
         action.getExec().call(event, context);
         // The attempt ends here, as at a failover: the entry stays unfinished in the store.
         ((NativeJournalContext) context.getDurableExecutionContext()).release();
