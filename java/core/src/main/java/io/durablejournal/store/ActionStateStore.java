@@ -15,7 +15,9 @@ import java.util.List;
  * inside a key means nothing); any other object is a typed key made of its class name and the
  * UTF-8 of its {@code toString()}, which must therefore be deterministic and must distinguish
  * the values that should be distinct keys. A class that does not override {@code toString()}
- * is refused with an {@link IllegalArgumentException}.
+ * is refused with an {@link IllegalArgumentException}. A {@link GroupedKey} is its key, placed
+ * in the key group it names (only the log store has key groups): every method taking a key takes
+ * one.
  *
  * <p>Implementations are thread-safe. Every method except {@link #close()} throws {@link
  * IllegalStateException} once the store is closed; null arguments throw {@link

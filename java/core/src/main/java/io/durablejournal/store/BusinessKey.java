@@ -37,10 +37,14 @@ final class BusinessKey {
     /**
      * String, Long, Integer and byte[] map to their own kinds; any other object becomes a typed
      * key of its class name and the UTF-8 of its {@code toString()}, which must be overridden
-     * (Object's identity-hash form would differ in every JVM and lose every journal).
+     * (Object's identity-hash form would differ in every JVM and lose every journal). A {@link
+     * GroupedKey} is its {@link GroupedKey#key() key}: the key group is not part of the address.
      */
     static BusinessKey of(Object key) {
         Objects.requireNonNull(key, "key");
+        if (key instanceof GroupedKey) {
+            key = ((GroupedKey) key).key();
+        }
         if (key instanceof String) {
             return new BusinessKey(STR, 0, Utf8.encode((String) key, "key"), null);
         }

@@ -35,6 +35,7 @@ import java.util.function.ToIntFunction;
 public final class LogActionStateStore extends NativeKeyedStore {
     private final LogTransport transport;
     private final ToIntFunction<Object> keyGroupOf;
+    private final int maxParallelism;
     private final int firstKeyGroup;
     private final int lastKeyGroup;
     /** The store's own handle: its history, loads, markers, and close. */
@@ -49,10 +50,11 @@ public final class LogActionStateStore extends NativeKeyedStore {
     /** Held while reading the log into the store (the transport's reader serves one read at a time). */
     private final Object loading = new Object();
 
-    private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int firstKeyGroup, int lastKeyGroup,
-            long handle) {
+    private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int maxParallelism, int firstKeyGroup,
+            int lastKeyGroup, long handle) {
         this.transport = transport;
         this.keyGroupOf = keyGroupOf;
+        this.maxParallelism = maxParallelism;
         this.firstKeyGroup = firstKeyGroup;
         this.lastKeyGroup = lastKeyGroup;
         this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
@@ -61,8 +63,9 @@ public final class LogActionStateStore extends NativeKeyedStore {
     /**
      * A store over {@code transport} owning key groups {@code firstKeyGroup..lastKeyGroup} of
      * {@code maxParallelism}; {@code keyGroupOf} gives a business key's key group (Flink's {@code
-     * KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism)}). It takes ownership of the
-     * transport (closing the store closes it, as does a failure here).
+     * KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism)}), except for a {@link
+     * GroupedKey}, which names its own. It takes ownership of the transport (closing the store
+     * closes it, as does a failure here).
      */
     public static LogActionStateStore open(LogTransport transport, int maxParallelism, int firstKeyGroup, int lastKeyGroup,
             ToIntFunction<Object> keyGroupOf) {
@@ -81,7 +84,7 @@ public final class LogActionStateStore extends NativeKeyedStore {
                 NativeStore.close(handle);
                 throw e;
             }
-            return new LogActionStateStore(transport, keyGroupOf, firstKeyGroup, lastKeyGroup, handle);
+            return new LogActionStateStore(transport, keyGroupOf, maxParallelism, firstKeyGroup, lastKeyGroup, handle);
         } catch (RuntimeException | Error e) {
             transport.close();
             throw e;
@@ -180,11 +183,14 @@ public final class LogActionStateStore extends NativeKeyedStore {
         }
     }
 
-    /** The key with its key group bound (and loaded first if it is another subtask's). */
+    /**
+     * The key with its key group bound (and loaded first if it is another subtask's): a {@link
+     * GroupedKey}'s own, else {@code keyGroupOf} of the key.
+     */
     @Override
     BusinessKey keyOf(Object key) {
         BusinessKey k = BusinessKey.of(key);
-        int keyGroup = keyGroupOf.applyAsInt(key);
+        int keyGroup = keyGroupFor(key);
         if (bindKeyGroup(k, keyGroup) >= 0) {
             synchronized (loading) {
                 // Another thread may have loaded it while this one waited.
@@ -194,6 +200,18 @@ public final class LogActionStateStore extends NativeKeyedStore {
             }
         }
         return k;
+    }
+
+    private int keyGroupFor(Object key) {
+        if (!(key instanceof GroupedKey)) {
+            return keyGroupOf.applyAsInt(key);
+        }
+        int keyGroup = ((GroupedKey) key).keyGroup();
+        if (keyGroup >= maxParallelism) {
+            throw new IllegalArgumentException(key + " is outside the key groups 0.." + (maxParallelism - 1) + " of " + this
+                    + " (its max parallelism is " + maxParallelism + ")");
+        }
+        return keyGroup;
     }
 
     private int bindKeyGroup(BusinessKey k, int keyGroup) {

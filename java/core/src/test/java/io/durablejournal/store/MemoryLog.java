@@ -15,6 +15,8 @@ class MemoryLog implements LogTransport {
     private final byte[] logId;
     /** Per partition, each record as {key, value}; a null value is a tombstone. */
     private final List<List<byte[][]>> records = new ArrayList<>();
+    /** Partition reads so far, by every store over this log: how a test sees a key group loaded. */
+    private int partitionReads;
 
     MemoryLog(String name, int partitions) {
         this.name = name;
@@ -57,6 +59,7 @@ class MemoryLog implements LogTransport {
 
     @Override
     public synchronized void read(int partition, long endOffset, RecordBatches batches) {
+        partitionReads++;
         int end = (int) endOffset;
         long[] offsets = new long[end];
         byte[][] keys = new byte[end][];
@@ -67,6 +70,10 @@ class MemoryLog implements LogTransport {
             values[i] = records.get(partition).get(i)[1];
         }
         batches.accept(offsets, keys, values);
+    }
+
+    synchronized int partitionReads() {
+        return partitionReads;
     }
 
     /** The records stay for the next store over this log. */
