@@ -33,6 +33,13 @@ public class GuardedActionExecutionOperator<IN, OUT> extends ActionExecutionOper
         this.guard = guard;
         this.store = timedStore.journal();
         this.timedStore = timedStore;
+        // Flink Agents looks an entry up by the key's text first: the store needs the key itself
+        // (the operator's current key) to place the text in the key's key group.
+        store.keyedBy(this::currentKeyOrNull);
+    }
+
+    private Object currentKeyOrNull() {
+        return getKeyedStateBackend() == null ? null : getCurrentKey();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.SubtaskScope;
 import io.durablejournal.flink.SubtaskStores;
 import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.GroupedKey;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.store.ResumingEntry;
 import io.durablejournal.store.StoreStats;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
@@ -20,8 +22,7 @@ import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
 import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
 /**
  * Flink Agents' {@link ActionStateStore} SPI over durable-journal's stores: one per subtask,
@@ -39,8 +40,10 @@ import org.slf4j.LoggerFactory;
  *       the key's text makes both find it. The key type's {@code toString()} must be deterministic
  *       across JVMs and tell distinct keys apart (strings, numbers, {@code Row} and tuples do; a
  *       {@code _} in it means nothing); a key class that does not override {@code toString()}
- *       is refused with an {@link IllegalArgumentException}. (The Kafka store groups entries by
- *       the key group of this text, which is Flink's for a {@code String} key.)</li>
+ *       is refused with an {@link IllegalArgumentException}. A store that restores at any
+ *       parallelism (the Kafka store, which groups entries by Flink key group) is given the
+ *       text in the Flink key's own key group ({@link GroupedKey}), so the subtask that owns the
+ *       key owns its journals whatever the key's type.</li>
  *   <li><b>action</b>: its name, unique in the agent plan (Flink Agents' Kafka store uses the
  *       action's identity hash code, which differs in every JVM).</li>
  *   <li><b>event</b>: the input record's root occurrence (key and sequence number) for the input
@@ -55,7 +58,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class JournalActionStateStore implements ActionStateStore, Serializable {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(JournalActionStateStore.class);
 
     private final ActionStateStoreFactory stores;
     private final int subtask;
@@ -65,12 +67,13 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private final JobID jobId;
 
     private transient io.durablejournal.store.ActionStateStore store;
+    /** The operator's current Flink key (null outside a keyed call), or null: see {@link #keyedBy}. */
+    private transient Supplier<Object> currentKey;
     private transient boolean closed;
     private transient EventIdentities events;
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
     private transient Map<String, Long> prunedThrough;
     private transient ReplayCounts replays;
-    private transient boolean warnedOfKeyGroups;
     /** The native journals opened and not yet released, by entry. */
     private transient Map<JournalAddress, NativeJournalContext> openJournals;
     /** The entry the store can answer a {@code get} of without the native store, if any. */
@@ -142,14 +145,13 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     @Override
     public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
         String keyText = keyText(key);
-        warnOfKeyGroupsOnce(key);
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
         EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
-        JournalAddress address = new JournalAddress(keyText, seqNum, action.getName(), eventIdentity);
+        JournalAddress address = new JournalAddress(keyText, storeKey(key, keyText), seqNum, action.getName(), eventIdentity);
         NativeJournalContext journal = state.isCompleted() ? openJournals.get(address) : null;
         if (journal == null || !journal.completeInJournal(state)) {
-            opened.putJson(keyText, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
+            opened.putJson(address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
         }
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
@@ -178,7 +180,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         String keyText = keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
-        JournalAddress address = new JournalAddress(keyText, seqNum, action.getName(), eventIdentity);
+        JournalAddress address = new JournalAddress(keyText, storeKey(key, keyText), seqNum, action.getName(), eventIdentity);
         NativeJournalContext journaling = openJournals.get(address);
         if (journaling != null && journaling.isOpen()) {
             // The action's native journal holds its calls; the operator completes the state.
@@ -198,7 +200,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (action.getExec() instanceof JournaledJavaFunction) {
             return getForNativeJournal(opened, address, key, action, event);
         }
-        byte[] found = opened.getJson(keyText, seqNum, action.getName(), eventIdentity);
+        byte[] found = opened.getJson(address.storeKey, seqNum, action.getName(), eventIdentity);
         if (found == null) {
             known.missing(address);
             return null;
@@ -224,7 +226,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     private ActionState getForNativeJournal(io.durablejournal.store.ActionStateStore opened, JournalAddress address, Object key,
             Action action, Event event) {
-        ResumingEntry found = opened.getResuming(address.keyText, address.seqNum, address.actionName, address.event);
+        ResumingEntry found = opened.getResuming(address.storeKey, address.seqNum, address.actionName, address.event);
         if (found == null) {
             known.missing(address);
             return null;
@@ -284,7 +286,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     synchronized io.durablejournal.DurableExecutionContext openJournal(JournalAddress address, NativeJournalContext owner) {
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
-        io.durablejournal.DurableExecutionContext journal = opened.openContext(address.keyText, address.seqNum,
+        io.durablejournal.DurableExecutionContext journal = opened.openContext(address.storeKey, address.seqNum,
                 address.actionName, address.event, null);
         NativeJournalContext previous = openJournals.put(address, owner);
         if (previous != null && previous != owner) {
@@ -372,7 +374,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (pruned != null && pruned >= seqNum) {
             return;
         }
-        opened.pruneState(keyText, seqNum);
+        opened.pruneState(storeKey(key, keyText), seqNum);
         prunedThrough.put(keyText, seqNum);
         openJournals.entrySet().removeIf(entry -> {
             boolean prunedEntry = entry.getKey().keyText.equals(keyText) && entry.getKey().seqNum <= seqNum;
@@ -479,17 +481,38 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     }
 
     /**
-     * A store that restores at any parallelism (the Kafka store) groups entries by the key group
-     * of the key's text, which is Flink's own only for a {@code String} key: another key type
-     * works, but its subtask loads key groups it does not own from the store on first use.
+     * Names where the operator's current Flink key is read: Flink Agents' operator asks for an
+     * entry by the key's text first ({@code key.toString()}), under the key it is processing, and
+     * the store needs that key to place the text in the key's key group ({@link #storeKey}).
      */
-    private void warnOfKeyGroupsOnce(Object key) {
-        if (!warnedOfKeyGroups && !(key instanceof String) && stores.restoresAtAnyParallelism()) {
-            warnedOfKeyGroups = true;
-            LOG.warn("{}: the Flink keys are {}, not Strings: their journals are grouped by the key groups of their text, not"
-                    + " Flink's, and the subtask reads such key groups from the store on first use; key the stream by a"
-                    + " String", describe(), key.getClass().getName());
+    synchronized void keyedBy(Supplier<Object> operatorsCurrentKey) {
+        this.currentKey = Objects.requireNonNull(operatorsCurrentKey, "operatorsCurrentKey");
+    }
+
+    /**
+     * What the store's calls are given as the key: its text, in the Flink key's own key group when
+     * the store restores at any parallelism (the Kafka store groups entries by key group, and
+     * would otherwise group them by the text's, which is Flink's only for a {@code String} key).
+     * A {@code String} the operator passes for a key of another type (its text) is that key's.
+     */
+    private Object storeKey(Object key, String keyText) {
+        if (!stores.restoresAtAnyParallelism()) {
+            return keyText;
         }
+        Object flinkKey = key instanceof String ? flinkKeyOfText(keyText) : key;
+        if (flinkKey instanceof String) {
+            return keyText;
+        }
+        return GroupedKey.of(keyText, KeyGroupRangeAssignment.assignToKeyGroup(flinkKey, maxParallelism));
+    }
+
+    /** The operator's current key when {@code keyText} is its text, else the text (a {@code String} key). */
+    private Object flinkKeyOfText(String keyText) {
+        Object current = currentKey == null ? null : currentKey.get();
+        if (current == null || current instanceof String || !keyText.equals(current.toString())) {
+            return keyText;
+        }
+        return current;
     }
 
     /** The text the store files a Flink key under (see the class comment). */
