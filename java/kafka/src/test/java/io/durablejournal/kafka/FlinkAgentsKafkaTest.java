@@ -8,15 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.SubtaskScope;
 import io.durablejournal.flinkagents.DurableAgents;
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.flinkagents.demo.SideEffects;
 import io.durablejournal.flinkagents.demo.SupportAgent;
 import io.durablejournal.flinkagents.demo.SupportRequest;
+import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.GroupedKey;
 import io.durablejournal.testing.Checkpoints;
+import io.durablejournal.testing.DecoratedStores;
 import io.durablejournal.testing.Failures;
 import io.durablejournal.testing.JobTest;
+import io.durablejournal.testing.ForwardingStore;
 import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.RepeatedRuns;
 import java.io.IOException;
@@ -28,13 +34,18 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,11 +142,106 @@ class FlinkAgentsKafkaTest {
     @ValueSource(ints = {3, 1})
     @LongJobTimeout
     void actionsInterruptedAtParallelism2FindTheirJournalsAtAnotherParallelism(int restoredParallelism) throws Exception {
-        assertTrue(someUserMoves(restoredParallelism), "a user of requests " + GATE + ".." + CRASH + " changes subtask");
-        ActionStateStoreFactory stores = kafkaStores("journal-agents-rescale");
+        assertTrue(someUserMoves(restoredParallelism, request -> request.user), "a user of requests " + GATE + ".." + CRASH
+                + " changes subtask");
+        crashAndRestoreAt(restoredParallelism, kafkaStores("journal-agents-rescale"), false);
+    }
+
+    /**
+     * The same with the requests keyed by the user's number (a {@code Long}, whose key group is not
+     * its text's): every store call of a subtask is in a key group the subtask owns (so no store
+     * loads a key group of another subtask), and the restored subtask that owns a user's Flink key
+     * group finds the user's journal.
+     */
+    @Test
+    @LongJobTimeout
+    void aLongKeyedJobsJournalsAreInTheKeysFlinkKeyGroups() throws Exception {
+        assertTrue(someUserMoves(3, FlinkAgentsKafkaTest::userNumber), "a user of requests " + GATE + ".." + CRASH
+                + " changes subtask");
+        assertTrue(someTextIsElsewhere(), "a user's text belongs to another subtask than the user's number at parallelism 2");
+        String runId = UUID.randomUUID().toString();
+        FOREIGN_KEY_GROUPS.put(runId, new ConcurrentLinkedQueue<>());
+        try {
+            ActionStateStoreFactory stores = new DecoratedStores(kafkaStores("journal-agents-long-keys"),
+                    (store, scope) -> new KeyGroupWatch(store, scope, runId));
+            crashAndRestoreAt(3, stores, true);
+            assertEquals(List.of(), new ArrayList<>(FOREIGN_KEY_GROUPS.get(runId)), "no store call outside its subtask's key groups");
+        } finally {
+            FOREIGN_KEY_GROUPS.remove(runId);
+        }
+    }
+
+    /** Per run, the store calls whose key is in a key group its subtask does not own. */
+    private static final Map<String, Queue<String>> FOREIGN_KEY_GROUPS = new ConcurrentHashMap<>();
+
+    /** A subtask's store that records every call whose key is in a key group the subtask does not own. */
+    private static final class KeyGroupWatch extends ForwardingStore {
+        private final SubtaskScope scope;
+        private final String runId;
+
+        KeyGroupWatch(io.durablejournal.store.ActionStateStore store, SubtaskScope scope, String runId) {
+            super(store);
+            this.scope = scope;
+            this.runId = runId;
+        }
+
+        private Object watched(String call, Object key) {
+            int keyGroup = key instanceof GroupedKey ? ((GroupedKey) key).keyGroup() : scope.keyGroupOf(key);
+            if (keyGroup < scope.firstKeyGroup() || keyGroup > scope.lastKeyGroup()) {
+                FOREIGN_KEY_GROUPS.get(runId).add(call + "(" + key + ") in " + scope);
+            }
+            return key;
+        }
+
+        @Override
+        public void put(Object key, long seqNum, String actionName, EventIdentity event, io.durablejournal.ActionState state) {
+            super.put(watched("put", key), seqNum, actionName, event, state);
+        }
+
+        @Override
+        public io.durablejournal.ActionState get(Object key, long seqNum, String actionName, EventIdentity event) {
+            return super.get(watched("get", key), seqNum, actionName, event);
+        }
+
+        @Override
+        public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event,
+                io.durablejournal.ActionState initial) {
+            return super.openContext(watched("openContext", key), seqNum, actionName, event, initial);
+        }
+
+        @Override
+        public void pruneState(Object key, long seqNumUpTo) {
+            super.pruneState(watched("pruneState", key), seqNumUpTo);
+        }
+    }
+
+    private static Object userNumber(SupportRequest request) {
+        return new AgentJob.ByUserNumber().getKey(request);
+    }
+
+    /** Whether the subtask owning a user's text at parallelism 2 is not the one owning the user's number. */
+    private static boolean someTextIsElsewhere() {
+        for (int i = 0; i < REQUESTS; i++) {
+            SupportRequest request = SupportRequest.number(i);
+            Object number = userNumber(request);
+            if (subtaskOf(number, 2) != subtaskOf(number.toString(), 2)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The crash fails the job for good at parallelism 2 (its checkpoint retained), and the job is
+     * restored from it at {@code restoredParallelism}: every side effect ran once, and the
+     * interrupted action replayed its call from the topic.
+     */
+    private void crashAndRestoreAt(int restoredParallelism, ActionStateStoreFactory stores, boolean keyedByUserNumber)
+            throws Exception {
         Path checkpoints = Files.createDirectories(tmp.resolve("checkpoints"));
 
         AgentJob.Settings first = settings("rescale", stores);
+        first.keyedByUserNumber = keyedByUserNumber;
         Configuration failsForGood = KafkaRescaleTest.flinkConfiguration(checkpoints);
         failsForGood.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         Exception crashed = assertThrows(Exception.class, () -> run(failsForGood, first));
@@ -147,6 +253,7 @@ class FlinkAgentsKafkaTest {
         second.gateAt = -1;
         second.crashAt = -1;
         second.parallelism = restoredParallelism;
+        second.keyedByUserNumber = keyedByUserNumber;
         Configuration restore = KafkaRescaleTest.flinkConfiguration(checkpoints);
         restore.set(StateRecoveryOptions.SAVEPOINT_PATH, Checkpoints.latestRetained(checkpoints).toUri().toString());
         // The collect sink has no uid: its id follows the chaining, which the parallelism changes.
@@ -169,10 +276,13 @@ class FlinkAgentsKafkaTest {
         assertEquals(REQUESTS - CRASH - 1, outcome.draftRuns, "only the requests after the crash drafted after the restore");
     }
 
-    /** Whether a user with a journal after the checkpoint belongs to another subtask at {@code parallelism} than at 2. */
-    private static boolean someUserMoves(int parallelism) {
+    /**
+     * Whether a user with a journal after the checkpoint belongs to another subtask at {@code
+     * parallelism} than at 2, keyed by {@code keyOf}.
+     */
+    private static boolean someUserMoves(int parallelism, Function<SupportRequest, Object> keyOf) {
         for (int i = GATE; i <= CRASH; i++) {
-            String user = SupportRequest.number(i).user;
+            Object user = keyOf.apply(SupportRequest.number(i));
             if (subtaskOf(user, 2) != subtaskOf(user, parallelism)) {
                 return true;
             }
@@ -184,7 +294,7 @@ class FlinkAgentsKafkaTest {
      * The subtask that owns {@code user} at {@code parallelism}: these jobs keep Flink's default max
      * parallelism, the key groups of the Kafka store ({@link KafkaActionStateStores#DEFAULT_MAX_PARALLELISM}).
      */
-    private static int subtaskOf(String user, int parallelism) {
+    private static int subtaskOf(Object user, int parallelism) {
         int keyGroups = KafkaActionStateStores.DEFAULT_MAX_PARALLELISM;
         return KeyGroupRangeAssignment.assignKeyToParallelOperator(user, keyGroups, parallelism);
     }

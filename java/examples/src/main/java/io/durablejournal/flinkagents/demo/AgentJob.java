@@ -24,6 +24,7 @@ import org.apache.flink.agents.runtime.CompileUtils;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.KeyedStream;
@@ -61,6 +62,8 @@ public final class AgentJob {
          * the machine's local disk there); null: nothing.
          */
         public Runnable atCrash;
+        /** Keys the requests by the user's number (a {@code Long}, {@link ByUserNumber}) instead of the user's name. */
+        public boolean keyedByUserNumber;
 
         ActionStateStoreFactory storeFactory() {
             return stores != null ? stores : ActionStateStoreFactory.fileStores(storeDir().toString());
@@ -120,12 +123,14 @@ public final class AgentJob {
         try {
             long started = System.nanoTime();
             env.setParallelism(settings.parallelism);
-            KeyedStream<SupportRequest, String> requests = env
+            DataStream<SupportRequest> source = env
                     .addSource(new RequestSource<>(SupportRequest::number, settings.requests, settings.gateAt,
                             settings.burstEnd(), Staging.failover(runId)), "requests", Types.POJO(SupportRequest.class))
                     .setParallelism(1)
-                    .uid("requests")
-                    .keyBy(new ByUser(), Types.STRING);
+                    .uid("requests");
+            KeyedStream<SupportRequest, ?> requests = settings.keyedByUserNumber
+                    ? source.keyBy(new ByUserNumber(), Types.LONG)
+                    : source.keyBy(new ByUser(), Types.STRING);
             AgentPlan plan = plan(runId, settings.sideEffectFile());
             DataStream<String> answers;
             if (settings.journal) {
@@ -167,6 +172,16 @@ public final class AgentJob {
     /** Keys requests by user. */
     public static final class ByUser extends UserKey<SupportRequest> {
         private static final long serialVersionUID = 1L;
+    }
+
+    /** Keys requests by the user's number: {@code user_2} is {@code 2L}. */
+    public static final class ByUserNumber implements KeySelector<SupportRequest, Long> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Long getKey(SupportRequest request) {
+            return Long.valueOf(request.user.substring(request.user.lastIndexOf('_') + 1));
+        }
     }
 
     /** Hands each answer to the run's {@link Staging}. */
