@@ -259,6 +259,14 @@ fn bind_key_group(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, key_group: j
     Ok(to_load.map_or(-1, |partition| partition as jint))
 }
 
+/// [`bind_key_group`] for a key group the Java key names (`GroupedKey`).
+fn bind_named_key_group(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, key_group: jint) -> BridgeResult<jint> {
+    let business_key = business_key(env, key)?;
+    let key_group = key_groups(key_group, key_group)?.first;
+    let to_load = with_log(ptr, |store| store.bind_named_key_group(&business_key, key_group))?;
+    Ok(to_load.map_or(-1, |partition| partition as jint))
+}
+
 fn prune_at(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, seq: jlong) -> BridgeResult<()> {
     let business_key = business_key(env, key)?;
     with_log(ptr, |store| store.prune_entries_at(&business_key, seq))
@@ -340,6 +348,11 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_finishLoad<'l
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
     env.with_env(|env| bind_key_group(env, ptr, &key, key_group)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindNamedKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
+    env.with_env(|env| bind_named_key_group(env, ptr, &key, key_group)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -425,10 +425,10 @@ impl LogStore {
             return Err(corrupt(format!("key group {key_group} does not belong in this partition")));
         }
         let (state_key, ordinal) = record_key::entry(key).map_err(|e| corrupt(format!("record key: {e}")))?;
-        let bound = *self.key_groups.entry(state_key.business_key.clone()).or_insert(key_group);
-        if bound != key_group {
-            return Err(corrupt(format!("business key in key groups {bound} and {key_group}")));
-        }
+        // A business key may have entries in two key groups: the one a caller
+        // names (`bind_named_key_group`) and the one of its hash, where an
+        // earlier build put them. Each entry keeps its own key group.
+        self.key_groups.entry(state_key.business_key.clone()).or_insert(key_group);
         let Some(value) = value else {
             self.forget(&state_key);
             self.stats.records_loaded += 1;
@@ -479,7 +479,30 @@ impl LogStore {
                 self.key_groups.insert(business_key.clone(), key_group);
             }
         }
-        Ok(if self.is_loaded(key_group) { None } else { Some(self.layout.partition_of(key_group)) })
+        Ok(self.partition_to_load(key_group))
+    }
+
+    /// [`LogStore::bind_key_group`] for a key group the caller names instead
+    /// of one from the business key's hash (Java's `GroupedKey`: Flink
+    /// Agents' adapter files a Flink key's entries under the key's text, in
+    /// the Flink key's key group). The key's new entries go to it. Entries
+    /// of the key this store holds in another key group (an earlier build
+    /// put a text's entries in the text's key group) stay there and are
+    /// still found, until pruned.
+    pub fn bind_named_key_group(&mut self, business_key: &BusinessKey, key_group: u32) -> Result<Option<u32>> {
+        self.open()?;
+        self.layout.check_key_group(key_group)?;
+        self.key_groups.insert(business_key.clone(), key_group);
+        Ok(self.partition_to_load(key_group))
+    }
+
+    /// None when `key_group` is loaded, else the partition to load it from.
+    fn partition_to_load(&self, key_group: u32) -> Option<u32> {
+        if self.is_loaded(key_group) {
+            None
+        } else {
+            Some(self.layout.partition_of(key_group))
+        }
     }
 
     fn is_loaded(&self, key_group: u32) -> bool {

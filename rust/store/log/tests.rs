@@ -376,6 +376,48 @@ fn a_business_key_that_changes_key_group_is_refused() {
     assert!(unbound.to_string().contains("no key group bound"), "{unbound}");
 }
 
+/// A caller that names a key's key group (Java's `GroupedKey`) after an
+/// earlier build put the key's entries in the key group of its hash: the new
+/// entries go to the named one, the earlier entry stays in its own, is found
+/// and written there, and a restore reads the key in both.
+#[test]
+fn a_named_key_group_takes_the_keys_new_entries_and_its_earlier_entries_stay_found() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut earlier = fresh(&log, ALL);
+    run_calls(&mut earlier, &key(6, 0), &["old"]);
+    let marker = earlier.marker(&log.end_offsets()).unwrap();
+    let (named, hashed) = (1, 6);
+    assert_eq!((layout().partition_of(named), layout().partition_of(hashed)), (0, 2));
+
+    let mut store = restored(&log, ALL, &[marker]);
+    assert_eq!(store.bind_named_key_group(&user(6), named).unwrap(), None);
+    assert_eq!(ids(&store.get(&key(6, 0)).unwrap().unwrap()), ["old"], "the earlier entry, in key group 6, is found");
+    let before = log.end_offsets();
+    store.put(&key(6, 1), &ActionState::default()).unwrap();
+    assert_eq!(log.end_offsets(), [before[0] + 1, before[1], before[2]], "the new entry is in the named key group's partition");
+    complete(&mut store, &key(6, 0));
+    assert_eq!(log.end_offsets(), [before[0] + 1, before[1], before[2] + 1], "the earlier entry is written in its own");
+    let marker = store.marker(&log.end_offsets()).unwrap();
+
+    // Partition 0 (the new entry) is read before partition 2 (the earlier one).
+    let mut both = restored(&log, ALL, std::slice::from_ref(&marker));
+    assert_eq!(both.stats().entries, 2);
+    assert_eq!(both.bind_named_key_group(&user(6), named).unwrap(), None);
+    assert!(both.get(&key(6, 0)).unwrap().unwrap().completed);
+    assert!(both.get(&key(6, 1)).unwrap().is_some());
+
+    // The named key group's owner alone holds the new entry only.
+    let mut owner = restored(&log, KeyGroupRange::single(named), &[marker]);
+    assert_eq!(owner.stats().entries, 1);
+    assert_eq!(owner.bind_named_key_group(&user(6), named).unwrap(), None);
+    assert!(owner.get(&key(6, 1)).unwrap().is_some());
+
+    both.prune_state(&user(6), 1).unwrap();
+    let marker = both.marker(&log.end_offsets()).unwrap();
+    assert_eq!(restored(&log, ALL, &[marker]).stats().entries, 0, "tombstones in both key groups");
+    assert!(both.bind_named_key_group(&user(6), MAX_PARALLELISM).is_err(), "outside the key groups");
+}
+
 #[test]
 fn writes_need_a_history_and_markers_are_log_markers() {
     let log = SharedLog::new(PARTITIONS);

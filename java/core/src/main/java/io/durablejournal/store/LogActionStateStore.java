@@ -191,10 +191,11 @@ public final class LogActionStateStore extends NativeKeyedStore {
     BusinessKey keyOf(Object key) {
         BusinessKey k = BusinessKey.of(key);
         int keyGroup = keyGroupFor(key);
-        if (bindKeyGroup(k, keyGroup) >= 0) {
+        boolean named = key instanceof GroupedKey;
+        if (bindKeyGroup(k, keyGroup, named) >= 0) {
             synchronized (loading) {
                 // Another thread may have loaded it while this one waited.
-                if (bindKeyGroup(k, keyGroup) >= 0) {
+                if (bindKeyGroup(k, keyGroup, named) >= 0) {
                     loadUnderLock(keyGroup, keyGroup, endOffsets());
                 }
             }
@@ -214,8 +215,14 @@ public final class LogActionStateStore extends NativeKeyedStore {
         return keyGroup;
     }
 
-    private int bindKeyGroup(BusinessKey k, int keyGroup) {
-        return onStore(h -> NativeLogStore.bindKeyGroup(h, k, keyGroup));
+    /**
+     * Binds {@code k} to {@code keyGroup}: a named one ({@link GroupedKey}) takes the key's new
+     * entries even where an earlier build put the key's entries in another key group (they stay
+     * there, found while that key group is loaded); one from {@code keyGroupOf} is refused when
+     * the key's entries are elsewhere (its hash or the max parallelism changed).
+     */
+    private int bindKeyGroup(BusinessKey k, int keyGroup, boolean named) {
+        return onStore(h -> named ? NativeLogStore.bindNamedKeyGroup(h, k, keyGroup) : NativeLogStore.bindKeyGroup(h, k, keyGroup));
     }
 
     /** Drops the entries of {@code key} at exactly {@code seqNum}, leaving any other sequence number. */

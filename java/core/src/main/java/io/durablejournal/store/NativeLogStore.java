@@ -39,6 +39,12 @@ final class NativeLogStore {
     /** -1 when the key group is loaded, else the partition to load it from. */
     static native int bindKeyGroup(long handle, BusinessKey key, int keyGroup);
 
+    /**
+     * {@link #bindKeyGroup} for a key group the caller names ({@link GroupedKey}): the key's new
+     * entries go to it, its entries held in another key group stay there.
+     */
+    static native int bindNamedKeyGroup(long handle, BusinessKey key, int keyGroup);
+
     static native void pruneAt(long handle, BusinessKey key, long seq);
 
     /**

@@ -138,6 +138,42 @@ class GroupedKeyTest extends StoreFixture {
         }
     }
 
+    /**
+     * Entries a build before GroupedKey wrote for a key's text are in the text's key group. A
+     * store that holds that key group finds them through the grouped key and keeps writing them
+     * there; the key's new entries go to the named key group. A store owning only the named key
+     * group does not have them (the calls they journaled run again).
+     */
+    @Test
+    void entriesWrittenInTheTextsKeyGroupBeforeStayFoundWhereThatKeyGroupIsLoaded() {
+        MemoryLog log = new MemoryLog("memory log", 3);
+        byte[] marker;
+        try (LogActionStateStore earlier = logStore(log, 0, MAX_PARALLELISM - 1)) {
+            earlier.startFresh(new byte[16]);
+            earlier.put("42", 0, "act", EVENT, stateWithMemory("earlier"));
+            marker = earlier.getRecoveryMarker();
+        }
+        assertArrayEquals(new long[] {0, 0, 1}, log.endOffsets(), "in key group " + TEXT_KEY_GROUP + "'s partition");
+        try (LogActionStateStore upgraded = logStore(log, 0, MAX_PARALLELISM - 1)) {
+            upgraded.rebuildState(Collections.singletonList(marker));
+            GroupedKey grouped = GroupedKey.of("42", FLINK_KEY_GROUP);
+            assertEquals(stateWithMemory("earlier"), upgraded.get(grouped, 0, "act", EVENT));
+            upgraded.put(grouped, 0, "act", EVENT, stateWithMemory("earlier, again"));
+            upgraded.put(grouped, 1, "act", EVENT, stateWithMemory("new"));
+            assertArrayEquals(new long[] {1, 0, 2}, log.endOffsets(), "the earlier entry in its key group, the new one in the named");
+            marker = upgraded.getRecoveryMarker();
+        }
+        try (LogActionStateStore both = logStore(log, 0, MAX_PARALLELISM - 1)) {
+            both.rebuildState(Collections.singletonList(marker));
+            assertEquals(2, both.stats().entries(), "a restore reads the key in both key groups");
+        }
+        try (LogActionStateStore owner = logStore(log, FLINK_KEY_GROUP, FLINK_KEY_GROUP)) {
+            owner.rebuildState(Collections.singletonList(marker));
+            assertEquals(stateWithMemory("new"), owner.get(GroupedKey.of("42", FLINK_KEY_GROUP), 1, "act", EVENT));
+            assertNull(owner.get(GroupedKey.of("42", FLINK_KEY_GROUP), 0, "act", EVENT), "the earlier entry is not in its key groups");
+        }
+    }
+
     @Test
     void theLogStoreRefusesAKeyGroupOutsideItsMaxParallelismAndWritesNothing() {
         MemoryLog log = new MemoryLog("memory log", 3);
