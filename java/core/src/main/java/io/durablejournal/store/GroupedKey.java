@@ -1,5 +1,6 @@
 package io.durablejournal.store;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -39,28 +40,25 @@ public final class GroupedKey {
         return new GroupedKey(key, keyGroup);
     }
 
-    /** The business key the entries are filed under. */
-    public Object key() {
-        return key;
-    }
-
     /** The Flink key group the entries belong in. */
     public int keyGroup() {
         return keyGroup;
     }
 
+    /** The business key the entries are filed under. */
+    public Object key() {
+        return key;
+    }
+
+    /** Equal keys in equal key groups ({@code byte[]} keys by their bytes). */
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof GroupedKey)) {
-            return false;
-        }
-        GroupedKey other = (GroupedKey) o;
-        return keyGroup == other.keyGroup && Objects.deepEquals(key, other.key);
+        return o instanceof GroupedKey && keyGroup == ((GroupedKey) o).keyGroup && Objects.deepEquals(key, ((GroupedKey) o).key);
     }
 
     @Override
     public int hashCode() {
-        return 31 * keyGroup + (key instanceof byte[] ? java.util.Arrays.hashCode((byte[]) key) : key.hashCode());
+        return 31 * keyGroup + (key instanceof byte[] ? Arrays.hashCode((byte[]) key) : key.hashCode());
     }
 
     @Override
