@@ -23,6 +23,8 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flink Agents' {@link ActionStateStore} SPI over durable-journal's stores: one per subtask,
@@ -58,6 +60,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  */
 public final class JournalActionStateStore implements ActionStateStore, Serializable {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(JournalActionStateStore.class);
 
     private final ActionStateStoreFactory stores;
     private final int subtask;
@@ -69,6 +72,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private transient io.durablejournal.store.ActionStateStore store;
     /** The operator's current Flink key (null outside a keyed call), or null: see {@link #keyedBy}. */
     private transient Supplier<Object> currentKey;
+    private transient boolean warnedOfKeyGroups;
     private transient boolean closed;
     private transient EventIdentities events;
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
@@ -499,6 +503,10 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (!stores.restoresAtAnyParallelism()) {
             return keyText;
         }
+        if (currentKey == null) {
+            warnOfKeyGroupsOnce(key);
+            return keyText;
+        }
         Object flinkKey = key instanceof String ? flinkKeyOfText(keyText) : key;
         if (flinkKey instanceof String) {
             return keyText;
@@ -506,9 +514,25 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return GroupedKey.of(keyText, KeyGroupRangeAssignment.assignToKeyGroup(flinkKey, maxParallelism));
     }
 
+    /**
+     * Without the operator's current key (a store used by another operator than {@link
+     * DurableAgents}'), a key's text cannot be told from a {@code String} key: the entries stay in
+     * the key group of the text, as before {@link GroupedKey}, and a key that is not a {@code
+     * String} is read from a key group its subtask may not own.
+     */
+    private void warnOfKeyGroupsOnce(Object key) {
+        if (!warnedOfKeyGroups && !(key instanceof String)) {
+            warnedOfKeyGroups = true;
+            LOG.warn("{}: the Flink keys are {}, not Strings, and the store does not know the operator's current key (it is"
+                    + " not under DurableAgents' operator): their journals are grouped by the key groups of their text, not"
+                    + " Flink's, and the subtask reads such key groups from the store on first use", describe(),
+                    key.getClass().getName());
+        }
+    }
+
     /** The operator's current key when {@code keyText} is its text, else the text (a {@code String} key). */
     private Object flinkKeyOfText(String keyText) {
-        Object current = currentKey == null ? null : currentKey.get();
+        Object current = currentKey.get();
         if (current == null || current instanceof String || !keyText.equals(current.toString())) {
             return keyText;
         }

@@ -91,8 +91,14 @@ class StoreKeyGroupsTest {
      * the operator (the text first, then the key), each once.
      */
     private Set<Object> keysHandedForOneAction(RecordingStores stores, Object key) {
+        return keysHandedForOneAction(stores, key, true);
+    }
+
+    private Set<Object> keysHandedForOneAction(RecordingStores stores, Object key, boolean underTheOperator) {
         try (JournalActionStateStore store = Fixtures.store(stores, 0, 1, 0)) {
-            store.keyedBy(() -> key);
+            if (underTheOperator) {
+                store.keyedBy(() -> key);
+            }
             store.rebuildState(Collections.emptyList());
             InputEvent event = Fixtures.input(1);
             assertNull(store.get(key.toString(), 1, draft, event));
@@ -116,6 +122,12 @@ class StoreKeyGroupsTest {
     void aStringKeyAndAPerSubtaskStoreGetTheText() {
         assertEquals(Collections.singleton("user_1"), keysHandedForOneAction(new RecordingStores(true), "user_1"));
         assertEquals(Collections.singleton("42"), keysHandedForOneAction(new RecordingStores(false), 42L));
+    }
+
+    /** Another operator's store cannot tell a key's text from a String key: it hands the text, as before GroupedKey. */
+    @Test
+    void withoutTheOperatorsCurrentKeyTheTextIsHanded() {
+        assertEquals(Collections.singleton("42"), keysHandedForOneAction(new RecordingStores(true), 42L, false));
     }
 
     @Test
