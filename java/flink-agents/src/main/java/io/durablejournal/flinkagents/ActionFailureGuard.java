@@ -17,7 +17,7 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor;
 import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 
 /**
- * Keeps an action that throws from losing its input in Flink Agents 0.3.1's operator.
+ * Keeps an action that throws from losing its input in Flink Agents' operator (0.3.1 and main alike).
  *
  * <p>When an action throws, {@code ActionExecutionOperator} has already taken its task out of
  * keyed state; it does not fail the task at once but enqueues a mail ({@value #RETHROW_MAIL})
@@ -37,7 +37,7 @@ import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
  * class still holds that description as a constant, and refuses to start otherwise.
  */
 final class ActionFailureGuard {
-    /** The description {@code ActionExecutionOperator.tryProcessActionTaskForKey} (0.3.1) gives its rethrow mail. */
+    /** The description {@code ActionExecutionOperator} (0.3.1 and main at 8ad3a32b) gives its rethrow mail. */
     static final String RETHROW_MAIL = "throw exception in mailbox";
 
     private volatile Mail pendingFailure;
@@ -102,10 +102,10 @@ final class ActionFailureGuard {
     static void requireRethrowMailDescribed(Class<?> operator) {
         if (!DESCRIBES_RETHROW_MAIL.get(operator)) {
             throw new IllegalStateException(operator.getName() + " (from " + codeSource(operator) + ") does not describe a mail as '"
-                    + RETHROW_MAIL + "', the mail by which Flink Agents 0.3.1's operator fails the task after an action threw; "
+                    + RETHROW_MAIL + "', the mail by which Flink Agents' operator fails the task after an action threw; "
                     + "without it this guard cannot keep a checkpoint from being taken without the failed action's input. "
-                    + "This durable-journal adapter is built for Flink Agents 0.3.1: use that version, or one whose operator "
-                    + "this adapter was updated for");
+                    + "This durable-journal adapter supports Flink Agents " + FlinkAgentsCompatibility.SUPPORTED_VERSIONS
+                    + ": use one of those, or a durable-journal release updated for this operator");
         }
     }
 

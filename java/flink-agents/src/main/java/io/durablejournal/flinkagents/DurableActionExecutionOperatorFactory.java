@@ -3,6 +3,8 @@ package io.durablejournal.flinkagents;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import java.util.Objects;
 import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
+import org.apache.flink.agents.runtime.operator.ActionExecutionOperator;
 import org.apache.flink.agents.runtime.operator.ActionExecutionOperatorFactory;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.runtime.execution.Environment;
@@ -21,6 +23,7 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
 
     private final AgentPlan agentPlan;
     private final boolean inputIsJava;
+    private final boolean pythonKeyIsPickled;
     private final ActionStateStoreFactory stores;
     private final boolean nativeJournal;
 
@@ -37,15 +40,28 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
 
     /**
      * @param nativeJournal true: the native journal decides the durable calls of Java actions;
-     *     false: Flink Agents' own journal does, over the same store (Flink Agents 0.3.1 as it is,
-     *     with its defects: a recorded {@code null} fails the replay, a recorded failure comes back
-     *     as a {@code RuntimeException})
+     *     false: Flink Agents' own journal does, over the same store (Flink Agents as it is, with
+     *     its defects: a recorded {@code null} fails the replay, a recorded failure comes back as
+     *     a {@code RuntimeException})
      */
     public DurableActionExecutionOperatorFactory(AgentPlan agentPlan, boolean inputIsJava, ActionStateStoreFactory stores,
             boolean nativeJournal) {
-        super(Objects.requireNonNull(agentPlan, "agentPlan"), inputIsJava);
+        this(agentPlan, inputIsJava, false, stores, nativeJournal);
+    }
+
+    /**
+     * @param pythonKeyIsPickled for Python input: whether its keys are pickled, as Flink Agents
+     *     main's {@code CompileUtils} says (apache/flink-agents#887); Flink Agents 0.3.1 refuses
+     *     true when the operator is created
+     */
+    public DurableActionExecutionOperatorFactory(AgentPlan agentPlan, boolean inputIsJava, boolean pythonKeyIsPickled,
+            ActionStateStoreFactory stores, boolean nativeJournal) {
+        // Flink Agents' protected constructor (the same in every supported version) takes any
+        // input; its store is never used: createStreamOperator is this class's own.
+        super(Objects.requireNonNull(agentPlan, "agentPlan"), inputIsJava, (ActionStateStore) null);
         this.agentPlan = agentPlan;
         this.inputIsJava = inputIsJava;
+        this.pythonKeyIsPickled = pythonKeyIsPickled;
         this.stores = Objects.requireNonNull(stores, "stores");
         this.nativeJournal = nativeJournal;
     }
@@ -63,7 +79,7 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
     @Override
     @SuppressWarnings("unchecked")
     public <T extends StreamOperator<OUT>> T createStreamOperator(StreamOperatorParameters<OUT> parameters) {
-        FlinkAgentsCompatibility.check();
+        FlinkAgentsShim shim = FlinkAgentsCompatibility.shim();
         // Rebuilt here, on the task manager: the plan crossed the job graph as JSON.
         AgentPlan plan = nativeJournal ? JournaledPlans.withNativeJournal(agentPlan) : agentPlan;
         Environment environment = parameters.getContainingTask().getEnvironment();
@@ -71,8 +87,9 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
         JournalActionStateStore store = new JournalActionStateStore(stores, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), task.getMaxNumberOfParallelSubtasks(), task.getAttemptNumber(),
                 environment.getJobID());
-        GuardedActionExecutionOperator<IN, OUT> operator = new GuardedActionExecutionOperator<>(plan, inputIsJava,
-                parameters.getProcessingTimeService(), parameters.getMailboxExecutor(), store, new ActionFailureGuard());
+        ActionExecutionOperator<IN, OUT> operator = shim.operator(plan, inputIsJava, pythonKeyIsPickled,
+                parameters.getProcessingTimeService(), parameters.getMailboxExecutor(),
+                new OperatorAdditions(store, new ActionFailureGuard()));
         operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
         return (T) operator;
     }
@@ -80,6 +97,6 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
     @Override
     @SuppressWarnings("rawtypes")
     public Class<? extends StreamOperator> getStreamOperatorClass(ClassLoader classLoader) {
-        return GuardedActionExecutionOperator.class;
+        return FlinkAgentsCompatibility.shim().operatorClass();
     }
 }

@@ -31,7 +31,7 @@ public class JournaledJavaFunction extends JavaFunction {
             RunnerContextImpl flinkAgents = (RunnerContextImpl) args[1];
             NativeJournalContext journal = JournalActionStateStore.installJournal(flinkAgents);
             if (journal != null) {
-                return super.call(args[0], new JournaledRunnerContext(flinkAgents, journal));
+                return super.call(args[0], FlinkAgentsCompatibility.shim().runnerContext(flinkAgents, journal));
             }
         }
         return super.call(args);

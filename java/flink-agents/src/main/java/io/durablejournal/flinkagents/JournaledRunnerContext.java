@@ -32,8 +32,10 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
  * constructor, a PENDING slot runs the call's reconciler, and a slot matches by the call's id.
  * {@code durableExecuteAsync} runs the call's body through Flink Agents' continuation executor,
  * as Flink Agents does (on JDK 21 the action yields the mailbox; before, it runs in place).
+ * A Flink Agents version whose actions expect more of their context subclasses it in its shim
+ * ({@link FlinkAgentsShim#runnerContext}).
  */
-final class JournaledRunnerContext implements RunnerContext {
+class JournaledRunnerContext implements RunnerContext {
     private final RunnerContextImpl flinkAgents;
     private final NativeJournalContext journal;
     /**

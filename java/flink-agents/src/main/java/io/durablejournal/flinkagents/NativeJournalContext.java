@@ -171,7 +171,11 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
 
     @Override
     public CallResult getCurrentCallResult() {
-        Object[] fields = journal().getCurrentCallResultFields();
+        return callResultOf(journal().getCurrentCallResultFields());
+    }
+
+    /** A slot's core fields ({@code [id, status, result, exception]}) as Flink Agents' CallResult; null stays null. */
+    private static CallResult callResultOf(Object[] fields) {
         if (fields == null) {
             return null;
         }
@@ -207,6 +211,56 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
     @Override
     public void clearCallResultsFromCurrentIndexAndPersist() {
         journal().clearCallResultsFromCurrentIndexAndPersist();
+    }
+
+    // apache/flink-agents#926's six journal methods, declared ahead of it with its signatures: a
+    // Flink Agents that adds them to DurableExecutionContext (its durableExecuteAllAsync and its
+    // Python bridge call them) reaches these overrides, and so the native journal, not its own.
+    // No supported version has them yet; the guard list (FlinkAgentsCompatibility) takes a
+    // version that does only once its shape lists them. A PENDING slot stays ours there too: the
+    // call's reconciler decides it, where #926 makes it a miss that runs again.
+
+    /** The slot at {@code index}, or null past the last (#926). */
+    public CallResult getCallResultAt(int index) {
+        return callResultOf(journal().getCallResultFieldsAt(index));
+    }
+
+    /** Appends a PENDING slot per call, in order, in one record (#926's batch of async calls). */
+    public void reservePendingBatch(List<String> functionIds, List<String> argsDigests) {
+        Objects.requireNonNull(functionIds, "functionIds");
+        Objects.requireNonNull(argsDigests, "argsDigests");
+        if (functionIds.size() != argsDigests.size()) {
+            throw new IllegalArgumentException("functionIds size (" + functionIds.size() + ") must match argsDigests size ("
+                    + argsDigests.size() + ")");
+        }
+        List<String> callIds = new java.util.ArrayList<>(functionIds.size());
+        for (int i = 0; i < functionIds.size(); i++) {
+            callIds.add(callId(functionIds.get(i), argsDigests.get(i)));
+        }
+        journal().reservePendingBatch(callIds);
+    }
+
+    /** Completes the PENDING slot at {@code index}, which must be this call's (#926). */
+    public void finalizeCallAt(int index, String functionId, String argsDigest, byte[] resultPayload, byte[] exceptionPayload) {
+        journal().finalizeCallAt(index, callId(functionId, argsDigest), resultPayload, exceptionPayload);
+    }
+
+    /** Moves the call index past {@code count} slots a batch answered (#926). */
+    public void advanceCallIndexBy(int count) {
+        journal().advanceCallIndexBy(count);
+    }
+
+    /** Drops the slots from {@code index} on, persisted (#926). */
+    public void clearCallResultsFromAndPersist(int index) {
+        journal().clearCallResultsFromAndPersist(index);
+    }
+
+    /**
+     * Drops the slots from {@code index} on (#926 leaves persisting to a later call): the native
+     * journal persists each change as it makes it, so this is {@link #clearCallResultsFromAndPersist}.
+     */
+    public void clearCallResultsFrom(int index) {
+        clearCallResultsFromAndPersist(index);
     }
 
     /** The core's id of a call: the function id, with the args digest when there is one ({@link DurableIds}). */

@@ -7,7 +7,7 @@ import org.apache.flink.agents.runtime.actionstate.ActionState;
 
 /**
  * The store Flink Agents' operator is handed: a {@link JournalActionStateStore} whose puts are
- * timed into the operator's {@link StoreMetrics} once {@link GuardedActionExecutionOperator#open}
+ * timed into the operator's {@link StoreMetrics} once {@link OperatorAdditions#opened}
  * has registered them. Flink Agents puts the whole ActionState once per durable call (and when an
  * action starts and completes), so this is the store latency every durable call pays. Calls come
  * from the subtask's mailbox thread.

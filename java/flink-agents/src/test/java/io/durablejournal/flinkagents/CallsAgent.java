@@ -4,7 +4,6 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
-import org.apache.flink.agents.api.annotation.Action;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -14,7 +13,11 @@ import org.apache.flink.agents.api.context.RunnerContext;
 public class CallsAgent extends Agent {
     static final int RESULT_CHARS = 1000;
 
-    @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
+    /** Its actions, added as every supported Flink Agents version takes them (no {@code @Action}: its form differs). */
+    public CallsAgent() {
+        AgentActions.add(this, "calls", InputEvent.EVENT_TYPE);
+    }
+
     public static void calls(Event event, RunnerContext ctx) throws Exception {
         int n = (Integer) InputEvent.fromEvent(event).getInput();
         for (int i = 0; i < n; i++) {

@@ -40,7 +40,7 @@ class DurableAgentsTest {
                 requests(env, 3).keyBy(new AgentJob.ByUser(), Types.STRING), new SupportAgent(), ActionStateStoreFactory.inMemory());
 
         assertEquals(3, agent.getParallelism(), "as Flink Agents' CompileUtils sets it");
-        assertEquals(GuardedActionExecutionOperator.class,
+        assertEquals(VersionFixtures.OPERATOR_CLASS,
                 factoryOf(agent).getStreamOperatorClass(getClass().getClassLoader()));
         assertTrue(factoryOf(agent).agentPlan().getActions().containsKey("resolve"));
         assertSame(MethodByReference.class, ((SerializerConfigImpl) env.getConfig().getSerializerConfig())

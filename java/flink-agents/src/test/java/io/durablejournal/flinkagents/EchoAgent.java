@@ -4,7 +4,6 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
-import org.apache.flink.agents.api.annotation.Action;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -17,7 +16,12 @@ import org.apache.flink.agents.api.context.RunnerContext;
 public class EchoAgent extends Agent {
     public static final String ECHO_EVENT = "echo_request";
 
-    @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
+    /** Its actions, added as every supported Flink Agents version takes them (no {@code @Action}: its form differs). */
+    public EchoAgent() {
+        AgentActions.add(this, "fanOut", InputEvent.EVENT_TYPE);
+        AgentActions.add(this, "echo", ECHO_EVENT);
+    }
+
     public static void fanOut(Event event, RunnerContext ctx) {
         String text = (String) InputEvent.fromEvent(event).getInput();
         for (int i = 0; i < 2; i++) {
@@ -27,7 +31,6 @@ public class EchoAgent extends Agent {
         }
     }
 
-    @Action(listenEventTypes = {ECHO_EVENT})
     public static void echo(Event event, RunnerContext ctx) throws Exception {
         JournalRun run = JournalRun.of(ctx.getConfig().getStr(JournalSemanticsAgent.RUN_ID, null));
         String text = (String) event.getAttr("text");

@@ -122,13 +122,14 @@ class FailedActionInputTest {
 
     @Test
     void theGuardRefusesToStartOverAnOperatorThatDoesNotDescribeTheRethrowMail() {
-        // Flink Agents 0.3.1's operator does: the guard starts (every test above runs through it).
+        // The operator of every supported Flink Agents does: the guard starts (every test above runs through it).
         ActionFailureGuard.requireRethrowMailDescribed(ActionExecutionOperator.class);
         // An operator that does not (any other class stands for one whose description changed).
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> ActionFailureGuard.requireRethrowMailDescribed(ActionExecutionOperatorFactory.class));
         assertTrue(refused.getMessage().startsWith(ActionExecutionOperatorFactory.class.getName() + " (from "), refused.getMessage());
         assertTrue(refused.getMessage().contains("does not describe a mail as 'throw exception in mailbox'"), refused.getMessage());
-        assertTrue(refused.getMessage().contains("Flink Agents 0.3.1"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("supports Flink Agents " + FlinkAgentsCompatibility.SUPPORTED_VERSIONS),
+                refused.getMessage());
     }
 }

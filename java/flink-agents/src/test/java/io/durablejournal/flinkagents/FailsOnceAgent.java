@@ -7,7 +7,6 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
-import org.apache.flink.agents.api.annotation.Action;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -19,7 +18,11 @@ public class FailsOnceAgent extends Agent {
     static final String FAILS_ONCE = "fails-once";
     static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
 
-    @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
+    /** Its actions, added as every supported Flink Agents version takes them (no {@code @Action}: its form differs). */
+    public FailsOnceAgent() {
+        AgentActions.add(this, "answer", InputEvent.EVENT_TYPE);
+    }
+
     public static void answer(Event event, RunnerContext ctx) {
         String input = (String) InputEvent.fromEvent(event).getInput();
         int attempt = ATTEMPTS.computeIfAbsent(input, i -> new AtomicInteger()).incrementAndGet();

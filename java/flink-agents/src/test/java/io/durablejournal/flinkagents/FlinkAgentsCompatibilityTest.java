@@ -1,64 +1,99 @@
 package io.durablejournal.flinkagents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
+import io.durablejournal.flinkagents.FlinkAgentsCompatibility.Shape;
+import io.durablejournal.flinkagents.FlinkAgentsCompatibility.Surface;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.agents.api.context.RunnerContext;
+import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
 import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.junit.jupiter.api.Test;
 
-/** The start-up check of the Flink Agents on the classpath ({@link FlinkAgentsCompatibility}). */
+/**
+ * The guard list and the start-up check of the Flink Agents on the classpath ({@link
+ * FlinkAgentsCompatibility}), run on each supported version ({@link VersionFixtures} names the
+ * one under test).
+ */
 class FlinkAgentsCompatibilityTest {
+    /** apache/flink-agents#926's journal methods (refs/pull/926/head), which no supported version has. */
+    private static final String[] PR_926_JOURNAL_METHODS = {
+        "getCallResultAt(int)",
+        "reservePendingBatch(java.util.List,java.util.List)",
+        "finalizeCallAt(int,java.lang.String,java.lang.String,byte[],byte[])",
+        "advanceCallIndexBy(int)",
+        "clearCallResultsFromAndPersist(int)",
+        "clearCallResultsFrom(int)",
+    };
+
     @Test
-    void flinkAgents031PassesAndItsMembersAreExactlyTheKnownOnes() {
-        FlinkAgentsCompatibility.check();
+    void theFlinkAgentsUnderTestHasItsSupportedShapeAndGetsItsShim() {
+        assertSame(VersionFixtures.SHAPE, FlinkAgentsCompatibility.check());
+        assertEquals(VersionFixtures.OPERATOR_CLASS, FlinkAgentsCompatibility.shim().operatorClass());
         assertEquals(FlinkAgentsCompatibility.JOURNAL_METHODS,
                 FlinkAgentsCompatibility.publicInstanceMethods(RunnerContextImpl.DurableExecutionContext.class));
         assertEquals(new TreeSet<>(FlinkAgentsCompatibility.RUNNER_CONTEXT_METHODS),
                 FlinkAgentsCompatibility.interfaceMethods(RunnerContext.class));
+        assertEquals(new TreeSet<>(FlinkAgentsCompatibility.STORE_METHODS),
+                FlinkAgentsCompatibility.interfaceMethods(ActionStateStore.class));
     }
 
     @Test
-    void aJournalMethodTheAdapterDoesNotKnowFailsTheStartNamingClassAndMethod() {
-        // As apache/flink-agents#926 adds to DurableExecutionContext on main.
-        Set<String> found = new TreeSet<>(FlinkAgentsCompatibility.JOURNAL_METHODS);
-        found.add("reservePendingBatch(java.util.List)");
-        List<String> problems = FlinkAgentsCompatibility.unknown("public methods of " + RunnerContextImpl.DurableExecutionContext.class.getName(),
-                found, FlinkAgentsCompatibility.JOURNAL_METHODS);
-
-        IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> FlinkAgentsCompatibility.failIfAny(problems, "version 0.4-SNAPSHOT"));
-        String message = refused.getMessage();
-        assertTrue(message.contains("RunnerContextImpl$DurableExecutionContext"), message);
-        assertTrue(message.contains("reservePendingBatch(java.util.List)"), message);
-        assertTrue(message.contains("supported: 0.3.1"), message);
-        assertTrue(message.contains("version 0.4-SNAPSHOT"), message);
+    void everySupportedShapeIsMatchedAsItselfNotAsAnEarlierOne() {
+        for (Shape shape : FlinkAgentsCompatibility.SUPPORTED) {
+            assertSame(shape, FlinkAgentsCompatibility.matching(shape.members, "version " + shape.version), shape.version);
+        }
     }
 
     @Test
-    void aChangedOperatorConstructorOrANewRunnerContextMethodIsAProblemEach() {
-        // As apache/flink-agents#887 adds a parameter to the operator's constructor.
-        List<String> problems = new ArrayList<>(FlinkAgentsCompatibility.differing("public constructors of ActionExecutionOperator",
-                Collections.singleton("ActionExecutionOperator(org.apache.flink.agents.plan.AgentPlan,java.lang.Boolean,"
-                        + "org.apache.flink.streaming.runtime.tasks.ProcessingTimeService,"
-                        + "org.apache.flink.api.common.operators.MailboxExecutor,"
-                        + "org.apache.flink.agents.runtime.actionstate.ActionStateStore,java.lang.String)"),
-                FlinkAgentsCompatibility.OPERATOR_CONSTRUCTORS));
-        Set<String> methods = new TreeSet<>(FlinkAgentsCompatibility.RUNNER_CONTEXT_METHODS);
-        methods.add("durableExecuteAll(java.util.List)");
-        problems.addAll(FlinkAgentsCompatibility.unknown("methods of RunnerContext", methods,
-                FlinkAgentsCompatibility.RUNNER_CONTEXT_METHODS));
+    void aVersionWithPr926IsRefusedNamingTheNearestVersionAndEveryNewMethod() {
+        Map<Surface, Set<String>> found = FlinkAgentsCompatibility.onClasspath();
+        for (String method : PR_926_JOURNAL_METHODS) {
+            found.get(Surface.JOURNAL).add(method);
+        }
+        found.get(Surface.RUNNER_CONTEXT).add("durableExecuteAllAsync(java.util.List)");
 
-        assertEquals(2, problems.size(), problems.toString());
-        assertTrue(problems.get(0).contains("java.lang.String)") && problems.get(0).contains("missing"), problems.get(0));
-        assertTrue(problems.get(1).contains("durableExecuteAll(java.util.List)"), problems.get(1));
-        assertEquals(Collections.emptyList(), FlinkAgentsCompatibility.unknown("x", Arrays.asList("a()"), Collections.singleton("a()")));
+        String message = assertThrows(IllegalStateException.class,
+                () -> FlinkAgentsCompatibility.matching(found, "version 0.5-SNAPSHOT")).getMessage();
+        assertTrue(message.contains("(version 0.5-SNAPSHOT; supported: 0.3.1, 0.4-main-8ad3a32b)"), message);
+        assertTrue(message.contains("Nearest supported version: " + VersionFixtures.SHAPE.version + ","), message);
+        assertTrue(message.contains("RunnerContextImpl$DurableExecutionContext that the adapter does not know: "
+                + String.join(", ", new TreeSet<>(java.util.Arrays.asList(PR_926_JOURNAL_METHODS)))), message);
+        assertTrue(message.contains("durableExecuteAllAsync(java.util.List)"), message);
+    }
+
+    @Test
+    void aNewStoreHookOrAMissingStoreMethodIsRefused() {
+        // As apache/flink-agents#1024 adds default hooks to the store SPI after 8ad3a32b.
+        Map<Surface, Set<String>> found = FlinkAgentsCompatibility.onClasspath();
+        found.get(Surface.STORE_SPI).add("setMaxParallelism(int)");
+        found.get(Surface.STORE_SPI).remove("getRecoveryMarker()");
+
+        String message = assertThrows(IllegalStateException.class,
+                () -> FlinkAgentsCompatibility.matching(found, "version unknown")).getMessage();
+        assertTrue(message.contains("ActionStateStore that the adapter does not know: setMaxParallelism(int)"), message);
+        assertTrue(message.contains("ActionStateStore that are missing: getRecoveryMarker()"), message);
+    }
+
+    @Test
+    void theNearestVersionIsTheOneWithTheFewestMembersDiffering() {
+        for (Shape shape : FlinkAgentsCompatibility.SUPPORTED) {
+            Map<Surface, Set<String>> found = new EnumMap<>(Surface.class);
+            shape.members.forEach((surface, members) -> found.put(surface, new TreeSet<>(members)));
+            found.get(Surface.JOURNAL).add("getCallResultAt(int)");
+            // A shim-called member gone: a PRESENT surface counts what is missing.
+            found.get(Surface.PLAN).remove("getConfig()");
+
+            String message = assertThrows(IllegalStateException.class,
+                    () -> FlinkAgentsCompatibility.matching(found, "version x")).getMessage();
+            assertTrue(message.contains("Nearest supported version: " + shape.version + ","), message);
+            assertTrue(message.contains("the shim calls that are missing: getConfig()"), message);
+        }
     }
 }

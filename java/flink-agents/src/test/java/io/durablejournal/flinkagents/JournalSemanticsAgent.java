@@ -4,7 +4,6 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
-import org.apache.flink.agents.api.annotation.Action;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -27,7 +26,11 @@ public class JournalSemanticsAgent extends Agent {
         }
     }
 
-    @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
+    /** Its actions, added as every supported Flink Agents version takes them (no {@code @Action}: its form differs). */
+    public JournalSemanticsAgent() {
+        AgentActions.add(this, "handle", InputEvent.EVENT_TYPE);
+    }
+
     public static void handle(Event event, RunnerContext ctx) throws Exception {
         JournalRun run = JournalRun.of(ctx.getConfig().getStr(RUN_ID, null));
         String greeting = ctx.durableExecute(AgentCall.of("greet", () -> run.ran("greet", "hello")));

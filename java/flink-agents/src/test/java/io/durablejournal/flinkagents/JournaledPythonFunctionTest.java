@@ -77,7 +77,7 @@ class JournaledPythonFunctionTest {
             store.put(KEY, SEQ, action, event, new ActionState(event));
             state = store.get(KEY, SEQ, action, event);
         }
-        context.switchActionContext(action.getName(), null, KEY);
+        VersionFixtures.switchActionContext(context, action.getName(), KEY);
         context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(KEY, SEQ, action, event, state,
                 (k, s, a, e, st) -> { throw new AssertionError("Flink Agents' own journal persisted a call"); }));
     }
@@ -178,7 +178,7 @@ class JournaledPythonFunctionTest {
      */
     private static void runToCompletion(PythonActionExecutor executor, PythonFunction function, Event event)
             throws Exception {
-        String awaitable = executor.executePythonFunction(function, event, KEY.hashCode());
+        String awaitable = VersionFixtures.executePythonFunction(executor, function, event, KEY.hashCode());
         assertTrue(awaitable != null, "the action is a coroutine");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!executor.callPythonAwaitable(awaitable)) {

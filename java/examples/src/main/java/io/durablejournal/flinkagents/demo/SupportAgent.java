@@ -6,7 +6,6 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
-import org.apache.flink.agents.api.annotation.Action;
 import org.apache.flink.agents.api.context.DurableCallable;
 import org.apache.flink.agents.api.context.RunnerContext;
 
@@ -43,7 +42,24 @@ public class SupportAgent extends Agent {
         }
     }
 
-    @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
+    /**
+     * Its two actions, added by method: Flink Agents 0.3.1 and main spell the {@code @Action}
+     * annotation differently ({@code listenEventTypes = ...} against {@code value}), and the demo
+     * runs on both.
+     */
+    public SupportAgent() {
+        addAction(new String[] {InputEvent.EVENT_TYPE}, action("draft"));
+        addAction(new String[] {DRAFT_EVENT}, action("resolve"));
+    }
+
+    private static java.lang.reflect.Method action(String name) {
+        try {
+            return SupportAgent.class.getMethod(name, Event.class, RunnerContext.class);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static void draft(Event event, RunnerContext ctx) throws Exception {
         SupportRequest request = JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
         Staging staging = staging(ctx);
@@ -56,7 +72,6 @@ public class SupportAgent extends Agent {
         ctx.sendEvent(drafted);
     }
 
-    @Action(listenEventTypes = {DRAFT_EVENT})
     public static void resolve(Event event, RunnerContext ctx) throws Exception {
         String requestId = (String) event.getAttr("requestId");
         String user = (String) event.getAttr("user");

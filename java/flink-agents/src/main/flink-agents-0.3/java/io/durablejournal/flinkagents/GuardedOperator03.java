@@ -1,6 +1,5 @@
 package io.durablejournal.flinkagents;
 
-import io.durablejournal.flink.StoreMetrics;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.agents.runtime.operator.ActionExecutionOperator;
 import org.apache.flink.api.common.operators.MailboxExecutor;
@@ -8,34 +7,19 @@ import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 
 /**
- * Flink Agents' own {@link ActionExecutionOperator}, unchanged except that no checkpoint is
- * taken while the failure of an action is pending in its mailbox ({@link ActionFailureGuard}),
- * that what its store replayed is counted in Flink accumulators ({@link ReplayCounts}), and that
- * its store reports {@link StoreMetrics} under the operator's metric group (put latency, bytes
- * appended, live entries).
+ * Flink Agents 0.3.1's own {@link ActionExecutionOperator} (its five-parameter constructor),
+ * unchanged but for the adapter's {@link OperatorAdditions}.
  */
-public class GuardedActionExecutionOperator<IN, OUT> extends ActionExecutionOperator<IN, OUT> {
+public class GuardedOperator03<IN, OUT> extends ActionExecutionOperator<IN, OUT> {
     private static final long serialVersionUID = 1L;
 
-    private final transient ActionFailureGuard guard;
-    private final transient JournalActionStateStore store;
-    private final transient PutTimingStore timedStore;
-    private transient StoreMetrics metrics;
+    private final transient OperatorAdditions additions;
 
-    GuardedActionExecutionOperator(AgentPlan agentPlan, boolean inputIsJava, ProcessingTimeService processingTimeService,
-            MailboxExecutor mailboxExecutor, JournalActionStateStore store, ActionFailureGuard guard) {
-        this(agentPlan, inputIsJava, processingTimeService, mailboxExecutor, new PutTimingStore(store), guard);
-    }
-
-    private GuardedActionExecutionOperator(AgentPlan agentPlan, boolean inputIsJava, ProcessingTimeService processingTimeService,
-            MailboxExecutor mailboxExecutor, PutTimingStore timedStore, ActionFailureGuard guard) {
-        super(agentPlan, inputIsJava, processingTimeService, guard.watch(mailboxExecutor), timedStore);
-        this.guard = guard;
-        this.store = timedStore.journal();
-        this.timedStore = timedStore;
-        // Flink Agents looks an entry up by the key's text first: the store needs the key itself
-        // (the operator's current key) to place the text in the key's key group.
-        store.keyedBy(this::currentKeyOrNull);
+    GuardedOperator03(AgentPlan agentPlan, boolean inputIsJava, ProcessingTimeService processingTimeService,
+            MailboxExecutor mailboxExecutor, OperatorAdditions additions) {
+        super(agentPlan, inputIsJava, processingTimeService, additions.watch(mailboxExecutor), additions.operatorStore());
+        this.additions = additions;
+        additions.constructed(this::currentKeyOrNull);
     }
 
     private Object currentKeyOrNull() {
@@ -45,24 +29,18 @@ public class GuardedActionExecutionOperator<IN, OUT> extends ActionExecutionOper
     @Override
     public void open() throws Exception {
         super.open();
-        ReplayCounts replays = store.replays();
-        getRuntimeContext().addAccumulator(DurableAgents.ACC_ACTIONS_REEMITTED, replays.actionsReemitted);
-        getRuntimeContext().addAccumulator(DurableAgents.ACC_ACTIONS_RESUMED, replays.actionsResumed);
-        metrics = StoreMetrics.register(getMetricGroup().addGroup(StoreMetrics.GROUP), store.journalStore());
-        timedStore.reportTo(metrics);
+        additions.opened(getRuntimeContext(), getMetricGroup());
     }
 
     @Override
     public void close() throws Exception {
-        if (metrics != null) {
-            metrics.storeClosing();
-        }
+        additions.closing();
         super.close();
     }
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
-        guard.failIfAnActionFailed();
+        additions.beforeSnapshot();
         super.snapshotState(context);
     }
 }

@@ -1,0 +1,48 @@
+package io.durablejournal.flinkagents;
+
+import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.agents.runtime.operator.ActionExecutionOperator;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
+
+/**
+ * Flink Agents main's own {@link ActionExecutionOperator} (its six-parameter constructor, with
+ * {@code pythonKeyIsPickled}: apache/flink-agents#887), unchanged but for the adapter's {@link
+ * OperatorAdditions}.
+ */
+public class GuardedOperator04<IN, OUT> extends ActionExecutionOperator<IN, OUT> {
+    private static final long serialVersionUID = 1L;
+
+    private final transient OperatorAdditions additions;
+
+    GuardedOperator04(AgentPlan agentPlan, boolean inputIsJava, boolean pythonKeyIsPickled,
+            ProcessingTimeService processingTimeService, MailboxExecutor mailboxExecutor, OperatorAdditions additions) {
+        super(agentPlan, inputIsJava, pythonKeyIsPickled, processingTimeService, additions.watch(mailboxExecutor),
+                additions.operatorStore());
+        this.additions = additions;
+        additions.constructed(this::currentKeyOrNull);
+    }
+
+    private Object currentKeyOrNull() {
+        return getKeyedStateBackend() == null ? null : getCurrentKey();
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        additions.opened(getRuntimeContext(), getMetricGroup());
+    }
+
+    @Override
+    public void close() throws Exception {
+        additions.closing();
+        super.close();
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        additions.beforeSnapshot();
+        super.snapshotState(context);
+    }
+}
