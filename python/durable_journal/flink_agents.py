@@ -1,4 +1,4 @@
-"""Flink Agents 0.3.1's Python durable calls with durable_journal's identity.
+"""Flink Agents' Python durable calls (0.3.1 and main) with durable_journal's identity.
 
 Flink Agents names each ``durable_execute`` / ``durable_execute_async`` call
 by a function id and a digest of its arguments, and on recovery replays a
@@ -11,10 +11,12 @@ After a restart in a new Python process such a call no longer matches its
 record, so it runs again and the record of every later call is dropped.
 
 ``install()`` replaces the two functions that compute the pair,
-``_compute_function_id`` and ``_compute_args_digest``, in
-``flink_agents.runtime.durable_execution`` and in
-``flink_agents.runtime.flink_runner_context`` (which imported them by name),
-with :func:`function_id` and :func:`args_digest`. Nothing else of Flink Agents
+``_compute_function_id`` and ``_compute_args_digest``, in every module that
+holds them, with :func:`function_id` and :func:`args_digest`. Which modules
+those are depends on the Flink Agents version: :data:`PATCHES` lists them
+per supported version (in 0.3.1 and main at 8ad3a32b alike
+``flink_agents.runtime.durable_execution`` and
+``flink_agents.runtime.flink_runner_context``, which imported them by name). Nothing else of Flink Agents
 changes: results and exceptions are still cloudpickle payloads, and the replay
 logic is still ``FlinkRunnerContext``'s (under ``DurableAgents`` the Java side
 of each decision is the native journal).
@@ -37,18 +39,33 @@ running), and actions that start after the switch only ever see new ids.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import itertools
 import threading
-from typing import Any, Callable, Dict, Mapping, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 from ._native import ErrorCode, NonCanonicalArgumentError
 from .callables import function_name
 from .identity import compute_args_digest
 
-#: The modules holding a reference to each replaced function.
-PATCHED_MODULES = (
-    "flink_agents.runtime.durable_execution",
-    "flink_agents.runtime.flink_runner_context",
-)
+#: Per supported Flink Agents version (as ``importlib.metadata`` names it),
+#: the modules holding a reference to each replaced function, the defining
+#: module first. A version that is not listed gets the entry of the nearest
+#: listed one (the same release line, else the newest older one) when every
+#: one of its modules holds both functions; else ``install()`` refuses it.
+PATCHES: Dict[str, Sequence[str]] = {
+    "0.3.1": (
+        "flink_agents.runtime.durable_execution",
+        "flink_agents.runtime.flink_runner_context",
+    ),
+    "0.4.dev0+main.8ad3a32b": (
+        "flink_agents.runtime.durable_execution",
+        "flink_agents.runtime.flink_runner_context",
+    ),
+}
+
+#: The modules of the first supported version (kept for callers that read it).
+PATCHED_MODULES = PATCHES["0.3.1"]
 
 _FUNCTION_ID = "_compute_function_id"
 _ARGS_DIGEST = "_compute_args_digest"
@@ -106,7 +123,15 @@ def install() -> None:
     with _lock:
         if _originals:
             return
-        modules = [importlib.import_module(name) for name in PATCHED_MODULES]
+        modules = [importlib.import_module(name) for name in patched_modules()]
+        for module in modules:
+            for attribute in (_FUNCTION_ID, _ARGS_DIGEST):
+                if not callable(getattr(module, attribute, None)):
+                    raise ImportError(
+                        f"durable_journal.flink_agents: {module.__name__} has no {attribute} in this Flink "
+                        f"Agents ({_flink_agents_version()}; supported: {', '.join(PATCHES)}), so install() "
+                        "cannot give its durable calls durable_journal's identity"
+                    )
         for module in modules:
             _originals[module.__name__] = {
                 _FUNCTION_ID: getattr(module, _FUNCTION_ID),
@@ -137,11 +162,50 @@ def _original(attribute: str) -> Any:
     """Flink Agents' own function, from its defining module: the saved one
     while installed, else the module's current attribute; None when Flink
     Agents is not importable."""
-    saved = _originals.get(PATCHED_MODULES[0])
-    if saved is not None:
+    for saved in _originals.values():
         return saved[attribute]
     try:
-        module = importlib.import_module(PATCHED_MODULES[0])
+        module = importlib.import_module(patched_modules()[0])
     except ImportError:
         return None
     return getattr(module, attribute)
+
+
+def patched_modules(version: Optional[str] = None) -> Sequence[str]:
+    """The modules :func:`install` patches for Flink Agents ``version`` (the
+    installed one by default): its :data:`PATCHES` entry, else that of the
+    nearest supported version."""
+    version = version or _flink_agents_version()
+    if version in PATCHES:
+        return PATCHES[version]
+    return PATCHES[_nearest_supported(version)]
+
+
+def _nearest_supported(version: str) -> str:
+    """The supported version of the same release line (``0.4.1`` -> the
+    ``0.4`` entry), else the newest one older than ``version``, else the oldest."""
+    def release(text: str) -> Tuple[int, ...]:
+        numbers = []
+        for part in text.split("+")[0].split("."):
+            digits = "".join(itertools.takewhile(str.isdigit, part))
+            if not digits:
+                break
+            numbers.append(int(digits))
+        return tuple(numbers)
+
+    wanted = release(version)
+    supported = sorted(PATCHES, key=release)
+    same_line = [known for known in supported if release(known)[:2] == wanted[:2]]
+    if same_line:
+        return same_line[-1]
+    older = [known for known in supported if release(known) <= wanted]
+    return older[-1] if older else supported[0]
+
+
+def _flink_agents_version() -> str:
+    """The installed flink-agents distribution's version; ``"unknown"`` without
+    one (a source checkout on the path: the oldest entry's modules are tried)."""
+    try:
+        return importlib.metadata.version("flink-agents")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"

@@ -241,3 +241,23 @@ def test_cloudpickle_digests_differ_between_processes_and_installed_digests_do_n
 
 def test_function_ids_are_the_same_in_every_process(runs):
     assert {runs[seed]["function_id"] for seed in SEEDS} == {"__main__.lookup"}
+
+
+def test_each_supported_version_has_its_modules_and_another_gets_its_nearest():
+    import importlib.metadata
+
+    installed_version = importlib.metadata.version("flink-agents")
+    assert installed_version in dj_flink_agents.PATCHES, "the environment's Flink Agents is a supported version"
+    assert dj_flink_agents.patched_modules() == dj_flink_agents.PATCHES[installed_version]
+    assert dj_flink_agents.patched_modules("0.3.2") == dj_flink_agents.PATCHES["0.3.1"]
+    assert dj_flink_agents.patched_modules("0.4.0") == dj_flink_agents.PATCHES["0.4.dev0+main.8ad3a32b"]
+    assert dj_flink_agents.patched_modules("0.5.0") == dj_flink_agents.PATCHES["0.4.dev0+main.8ad3a32b"]
+    assert dj_flink_agents.patched_modules("0.2.0") == dj_flink_agents.PATCHES["0.3.1"]
+
+
+def test_install_refuses_a_flink_agents_whose_module_lacks_a_function_and_changes_nothing(monkeypatch):
+    monkeypatch.delattr(fa_runner_context, "_compute_args_digest")
+    with pytest.raises(ImportError, match="flink_runner_context has no _compute_args_digest"):
+        dj_flink_agents.install()
+    assert not dj_flink_agents.installed()
+    assert fa_durable_execution._compute_args_digest is not dj_flink_agents.args_digest
