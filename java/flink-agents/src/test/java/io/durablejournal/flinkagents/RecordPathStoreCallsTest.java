@@ -116,7 +116,8 @@ public class RecordPathStoreCallsTest {
         assertNull(store.get(KEY, SEQ, action, event), "maybeInitActionState's second lookup");
         store.put(KEY, SEQ, action, event, new ActionState(event));
         ActionState state = store.get(KEY, SEQ, action, event);
-        RunnerContextImpl context = new RunnerContextImpl(null, () -> { }, null, null, "job");
+        // A plan: main's RunnerContextImpl reads its configuration (0.3.1 takes none).
+        RunnerContextImpl context = new RunnerContextImpl(null, () -> { }, Fixtures.plan(), null, "job");
         context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(KEY, SEQ, action, event, state,
                 (k, s, a, e, st) -> { throw new AssertionError("Flink Agents' persister must not be reached"); }));
         action.getExec().call(event, context);

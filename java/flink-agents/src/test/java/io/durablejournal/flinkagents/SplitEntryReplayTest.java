@@ -66,7 +66,8 @@ public class SplitEntryReplayTest {
 
     /** The operator's processActionTaskForKey up to the action (get; on a miss put and get), then the action. */
     private static ActionState runAction(JournalActionStateStore store, Action action, InputEvent event) throws Exception {
-        RunnerContextImpl context = Fixtures.operatorContext(store, "user-1", 1, action, event, null);
+        // A plan: main's RunnerContextImpl reads its configuration (0.3.1 takes none).
+        RunnerContextImpl context = Fixtures.operatorContext(store, "user-1", 1, action, event, Fixtures.plan());
         ActionState state = context.getDurableExecutionContext().getActionState();
         action.getExec().call(event, context);
         // The attempt ends here, as at a failover: the entry stays unfinished in the store.
