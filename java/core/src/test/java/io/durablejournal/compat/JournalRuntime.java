@@ -60,11 +60,21 @@ interface JournalRuntime extends AutoCloseable {
     }
 
     /**
-     * Apache Flink Agents 0.3.1: its own {@code RunnerContextImpl} with its {@code
-     * DurableExecutionContext}, outside an operator (no metrics, plan or resources; the durable
-     * calls use none of them).
+     * Apache Flink Agents (0.3.1, or main): its own {@code RunnerContextImpl} with its {@code
+     * DurableExecutionContext}, outside an operator (no metrics or resources, an empty plan; the
+     * durable calls use none of them).
      */
     final class FlinkAgents extends Persisting {
+        private static final org.apache.flink.agents.plan.AgentPlan EMPTY_PLAN = emptyPlan();
+
+        private static org.apache.flink.agents.plan.AgentPlan emptyPlan() {
+            try {
+                return new org.apache.flink.agents.plan.AgentPlan(new org.apache.flink.agents.api.agents.Agent());
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot plan an empty agent", e);
+            }
+        }
+
         private final org.apache.flink.agents.runtime.context.RunnerContextImpl runner;
 
         FlinkAgents(byte[] stateJson) {
@@ -72,7 +82,8 @@ interface JournalRuntime extends AutoCloseable {
                     ? new org.apache.flink.agents.runtime.actionstate.ActionState(null)
                     : org.apache.flink.agents.runtime.actionstate.ActionStateSerde.deserialize(stateJson);
             persisted = org.apache.flink.agents.runtime.actionstate.ActionStateSerde.serialize(state);
-            runner = new org.apache.flink.agents.runtime.context.RunnerContextImpl(null, () -> {}, null, null, "compat-test");
+            // A plan: Flink Agents main's context reads its configuration (0.3.1 takes none).
+            runner = new org.apache.flink.agents.runtime.context.RunnerContextImpl(null, () -> {}, EMPTY_PLAN, null, "compat-test");
             runner.setDurableExecutionContext(new org.apache.flink.agents.runtime.context.RunnerContextImpl.DurableExecutionContext(
                     "user-42", 1L, null, null, state,
                     (key, seq, action, event, s) -> persisted = org.apache.flink.agents.runtime.actionstate.ActionStateSerde.serialize(s)));
