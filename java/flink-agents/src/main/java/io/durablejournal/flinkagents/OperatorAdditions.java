@@ -1,11 +1,9 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.flink.StoreMetrics;
-import java.util.function.Supplier;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
-import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.operators.MailboxExecutor;
-import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 
 /**
  * What the adapter adds to Flink Agents' own operator, on every version: no checkpoint is taken
@@ -38,20 +36,20 @@ final class OperatorAdditions {
     }
 
     /**
-     * Once constructed: Flink Agents looks an entry up by the key's text first, so the store
-     * needs the key itself (the operator's current key, null before the keyed backend exists) to
-     * place the text in the key's key group.
+     * Once the operator is constructed: Flink Agents looks an entry up by the key's text first, so
+     * the store needs the key itself (the operator's current key, null before the keyed backend
+     * exists) to place the text in the key's key group.
      */
-    void constructed(Supplier<Object> currentKeyOrNull) {
-        store.keyedBy(currentKeyOrNull);
+    void constructed(AbstractStreamOperator<?> operator) {
+        store.keyedBy(() -> operator.getKeyedStateBackend() == null ? null : operator.getCurrentKey());
     }
 
     /** After Flink Agents' {@code open}: the accumulators and the store's metrics. */
-    void opened(RuntimeContext runtimeContext, MetricGroup operatorMetrics) {
+    void opened(AbstractStreamOperator<?> operator) {
         ReplayCounts replays = store.replays();
-        runtimeContext.addAccumulator(DurableAgents.ACC_ACTIONS_REEMITTED, replays.actionsReemitted);
-        runtimeContext.addAccumulator(DurableAgents.ACC_ACTIONS_RESUMED, replays.actionsResumed);
-        metrics = StoreMetrics.register(operatorMetrics.addGroup(StoreMetrics.GROUP), store.journalStore());
+        operator.getRuntimeContext().addAccumulator(DurableAgents.ACC_ACTIONS_REEMITTED, replays.actionsReemitted);
+        operator.getRuntimeContext().addAccumulator(DurableAgents.ACC_ACTIONS_RESUMED, replays.actionsResumed);
+        metrics = StoreMetrics.register(operator.getMetricGroup().addGroup(StoreMetrics.GROUP), store.journalStore());
         timedStore.reportTo(metrics);
     }
 

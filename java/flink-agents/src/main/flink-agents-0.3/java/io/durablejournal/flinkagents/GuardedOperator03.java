@@ -9,6 +9,8 @@ import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 /**
  * Flink Agents 0.3.1's own {@link ActionExecutionOperator} (its five-parameter constructor),
  * unchanged but for the adapter's {@link OperatorAdditions}.
+ * The overrides are the same in every version's shim: only the constructor differs, and one
+ * subclass cannot serve two versions whose superclass constructors differ.
  */
 public class GuardedOperator03<IN, OUT> extends ActionExecutionOperator<IN, OUT> {
     private static final long serialVersionUID = 1L;
@@ -19,17 +21,13 @@ public class GuardedOperator03<IN, OUT> extends ActionExecutionOperator<IN, OUT>
             MailboxExecutor mailboxExecutor, OperatorAdditions additions) {
         super(agentPlan, inputIsJava, processingTimeService, additions.watch(mailboxExecutor), additions.operatorStore());
         this.additions = additions;
-        additions.constructed(this::currentKeyOrNull);
-    }
-
-    private Object currentKeyOrNull() {
-        return getKeyedStateBackend() == null ? null : getCurrentKey();
+        additions.constructed(this);
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        additions.opened(getRuntimeContext(), getMetricGroup());
+        additions.opened(this);
     }
 
     @Override

@@ -10,6 +10,8 @@ import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
  * Flink Agents main's own {@link ActionExecutionOperator} (its six-parameter constructor, with
  * {@code pythonKeyIsPickled}: apache/flink-agents#887), unchanged but for the adapter's {@link
  * OperatorAdditions}.
+ * The overrides are the same in every version's shim: only the constructor differs, and one
+ * subclass cannot serve two versions whose superclass constructors differ.
  */
 public class GuardedOperator04<IN, OUT> extends ActionExecutionOperator<IN, OUT> {
     private static final long serialVersionUID = 1L;
@@ -21,17 +23,13 @@ public class GuardedOperator04<IN, OUT> extends ActionExecutionOperator<IN, OUT>
         super(agentPlan, inputIsJava, pythonKeyIsPickled, processingTimeService, additions.watch(mailboxExecutor),
                 additions.operatorStore());
         this.additions = additions;
-        additions.constructed(this::currentKeyOrNull);
-    }
-
-    private Object currentKeyOrNull() {
-        return getKeyedStateBackend() == null ? null : getCurrentKey();
+        additions.constructed(this);
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        additions.opened(getRuntimeContext(), getMetricGroup());
+        additions.opened(this);
     }
 
     @Override
