@@ -1,5 +1,7 @@
 package io.durablejournal.flinkagents;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.flink.agents.api.context.RunnerContext;
 import org.apache.flink.agents.plan.AgentPlan;
@@ -25,6 +27,15 @@ interface FlinkAgentsShim {
      * configuration and routing otherwise the plan's own.
      */
     AgentPlan rebuild(AgentPlan plan, UnaryOperator<Action> journaled);
+
+    /** The plan's actions by name, each replaced by {@code journaled.apply(action)}, in the plan's order. */
+    static Map<String, Action> journaledActions(AgentPlan plan, UnaryOperator<Action> journaled) {
+        Map<String, Action> actions = new LinkedHashMap<>();
+        for (Map.Entry<String, Action> entry : plan.getActions().entrySet()) {
+            actions.put(entry.getKey(), journaled.apply(entry.getValue()));
+        }
+        return actions;
+    }
 
     /** The action with {@code function} in place of its own, its triggers and configuration unchanged. */
     Action withFunction(Action action, Function function) throws Exception;

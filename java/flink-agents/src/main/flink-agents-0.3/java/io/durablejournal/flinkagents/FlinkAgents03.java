@@ -23,10 +23,7 @@ import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 final class FlinkAgents03 implements FlinkAgentsShim {
     @Override
     public AgentPlan rebuild(AgentPlan plan, UnaryOperator<Action> journaled) {
-        Map<String, Action> actions = new LinkedHashMap<>();
-        for (Map.Entry<String, Action> entry : plan.getActions().entrySet()) {
-            actions.put(entry.getKey(), journaled.apply(entry.getValue()));
-        }
+        Map<String, Action> actions = FlinkAgentsShim.journaledActions(plan, journaled);
         Map<String, List<Action>> actionsByEvent = new LinkedHashMap<>();
         for (Map.Entry<String, List<Action>> entry : plan.getActionsByEvent().entrySet()) {
             List<Action> triggered = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.durablejournal.flinkagents;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.flink.agents.api.context.RunnerContext;
@@ -22,10 +21,7 @@ import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 final class FlinkAgents04 implements FlinkAgentsShim {
     @Override
     public AgentPlan rebuild(AgentPlan plan, UnaryOperator<Action> journaled) {
-        Map<String, Action> actions = new LinkedHashMap<>();
-        for (Map.Entry<String, Action> entry : plan.getActions().entrySet()) {
-            actions.put(entry.getKey(), journaled.apply(entry.getValue()));
-        }
+        Map<String, Action> actions = FlinkAgentsShim.journaledActions(plan, journaled);
         return new AgentPlan(actions, plan.getResourceProviders(), plan.getConfig(), plan.getAgentName());
     }
 
