@@ -19,7 +19,7 @@
 use std::sync::OnceLock;
 
 use jni::ids::{JFieldID, JMethodID};
-use jni::objects::{Global, JClass, JObject};
+use jni::objects::{Global, JClass, JObject, JObjectArray};
 use jni::signature::{FieldSignature, MethodSignature};
 use jni::strings::JNIStr;
 use jni::sys::{jint, jlong, jvalue};
@@ -38,6 +38,12 @@ impl Constructible {
         let class = env.new_global_ref(&local)?;
         env.delete_local_ref(local);
         Ok(Constructible { class, constructor })
+    }
+
+    /// `new Class[length]`, every element null.
+    pub fn new_array<'l>(&self, env: &mut Env<'l>, length: usize) -> jni::errors::Result<JObjectArray<'l>> {
+        let length = jint::try_from(length).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::InvalidArguments))?;
+        env.new_object_array(length, &self.class, JObject::null())
     }
 
     /// `new Class(args)`; `args` must match the signature bound for this class.
@@ -82,6 +88,8 @@ pub struct JvmClasses {
     pub persist_snapshot: JMethodID,
     /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
+    /// `store.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits)`.
+    pub resuming_entry: Constructible,
     /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
     pub call_step: Constructible,
     /// `StoreStats(long × 10)`, in the order of `rust/jni/store.rs` `stats`.
@@ -146,6 +154,7 @@ impl JvmClasses {
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
+            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/ResumingEntry"), jni_sig!("([BI[Lio/durablejournal/JournalSlot;)V"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
             log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
