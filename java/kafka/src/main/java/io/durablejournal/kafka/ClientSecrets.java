@@ -54,8 +54,10 @@ final class ClientSecrets {
                 || lower.equals("ssl.truststore.certificates");
     }
 
+    /** Adds a secret to look for; a flag ({@code tokenauth=true}) is not one. */
     private static void add(List<String> values, String value) {
-        if (value != null && value.length() >= SHORTEST && !values.contains(value)) {
+        boolean flag = "true".equalsIgnoreCase(value) || "false".equalsIgnoreCase(value);
+        if (value != null && value.length() >= SHORTEST && !flag && !values.contains(value)) {
             values.add(value);
         }
     }

@@ -128,6 +128,24 @@ final class SecuredKafka implements AutoCloseable {
         }
     }
 
+    /** The logger Kafka's clients print their settings to, at INFO, when one is created (secrets as "[hidden]"). */
+    private static final String SETTINGS_LOGGER = "org.apache.kafka.common.config.AbstractConfig";
+
+    /**
+     * Makes Kafka's clients print their settings (the test JVM's Log4j 2 configuration, from
+     * Flink's test jars, prints nothing), so that what junitSecretScan reads holds every client's
+     * settings: {@code true} for this class's tests, {@code false} back to the root level. By
+     * reflection: Log4j is on the test runtime classpath, not the compile one.
+     */
+    static void logClientSettings(boolean shown) throws Exception {
+        Class<?> level = Class.forName("org.apache.logging.log4j.Level");
+        Object root = Class.forName("org.apache.logging.log4j.LogManager").getMethod("getRootLogger").invoke(null);
+        Object wanted = shown ? level.getField("INFO").get(null) : root.getClass().getMethod("getLevel").invoke(root);
+        java.lang.reflect.Method setLevel = Class.forName("org.apache.logging.log4j.core.config.Configurator")
+                .getMethod("setLevel", String.class, level);
+        setLevel.invoke(null, SETTINGS_LOGGER, wanted);
+    }
+
     String secureServers() {
         return "127.0.0.1:" + securePort;
     }
@@ -152,7 +170,8 @@ final class SecuredKafka implements AutoCloseable {
             config = config.with(setting.getKey(), setting.getValue());
         }
         // A refused or failing call must fail within a test's patience, not Kafka's default minute.
-        return config.with("default.api.timeout.ms", "20000").with("max.block.ms", "20000");
+        return config.with("request.timeout.ms", "10000").with("default.api.timeout.ms", "20000").with("max.block.ms", "20000")
+                .with("delivery.timeout.ms", "20000");
     }
 
     /** An admin client of {@code user} on the secured listener. */
@@ -160,6 +179,7 @@ final class SecuredKafka implements AutoCloseable {
         Properties props = new Properties();
         props.putAll(clientSettings(user, password));
         props.put("bootstrap.servers", secureServers());
+        props.put("request.timeout.ms", "10000");
         props.put("default.api.timeout.ms", "20000");
         return Admin.create(props);
     }

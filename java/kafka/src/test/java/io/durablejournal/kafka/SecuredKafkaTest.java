@@ -52,6 +52,7 @@ class SecuredKafkaTest {
 
     @BeforeAll
     static void startSecuredBroker() throws Exception {
+        SecuredKafka.logClientSettings(true);
         kafka = SecuredKafka.start();
         kafka.broker().createTopic(TOPIC, 1);
         kafka.allow("alice", TOPIC, STORE_RIGHTS);
@@ -59,7 +60,8 @@ class SecuredKafkaTest {
     }
 
     @AfterAll
-    static void stopSecuredBroker() {
+    static void stopSecuredBroker() throws Exception {
+        SecuredKafka.logClientSettings(false);
         if (kafka != null) {
             kafka.close();
         }
