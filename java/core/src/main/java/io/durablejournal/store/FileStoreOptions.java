@@ -129,7 +129,8 @@ public final class FileStoreOptions implements Serializable {
     }
 
     public PermissionCheck getPermissionCheck() {
-        return permissions;
+        // Null in options serialized by a build before the check existed: theirs is the default.
+        return permissions == null ? PermissionCheck.REFUSE : permissions;
     }
 
     /** 0 for an fsync per write, else the group-commit batch size. */
@@ -153,6 +154,6 @@ public final class FileStoreOptions implements Serializable {
                 : "groupCommit=" + groupCommit + (maxSyncDelay == null ? "" : " within " + maxSyncDelay.toMillis() + " ms");
         return "FileStoreOptions{" + durability
                 + (minGarbageBytes < 0 ? ", default compaction" : ", compaction>=" + minGarbageBytes + "B x" + garbageRatio)
-                + (permissions == PermissionCheck.REFUSE ? "" : ", permissions " + permissions) + "}";
+                + (getPermissionCheck() == PermissionCheck.REFUSE ? "" : ", permissions " + permissions) + "}";
     }
 }
