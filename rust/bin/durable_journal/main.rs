@@ -39,6 +39,9 @@ KafkaJournalTool dump writes them (a file, or - to read them piped):
 
   java -cp '<jars>' io.durablejournal.kafka.KafkaJournalTool dump <servers> <topic> | durable-journal list -
 
+(dump --config <client.properties> <servers> <topic> for a secured cluster; a dump
+written to a file is created 0600: it holds every journal of the topic)
+
 list then shows each lineage (job history) and its live entries; verify
 checks that every record is one a restore can use.
 
