@@ -400,6 +400,15 @@ public final class DurableExecutionContext implements AutoCloseable {
      * progress, and a durable call begun meanwhile is refused (nested or concurrent).
      */
     CallStep beginCall(String functionId, boolean reconcilable) {
+        return beginCall(functionId, reconcilable, null, null);
+    }
+
+    /**
+     * {@link #beginCall(String, boolean)} for a call that declares its {@link CallSemantics} (null:
+     * not declared) under a runner's default (null: none); an interrupted at-most-once call is a
+     * {@link CallInterruptedException}.
+     */
+    CallStep beginCall(String functionId, boolean reconcilable, CallSemantics declared, CallSemantics jobDefault) {
         if (journal == null) {
             CallStep hit = replayRecorded(functionId);
             if (hit != null) {
@@ -411,8 +420,11 @@ public final class DurableExecutionContext implements AutoCloseable {
         long h = journal.acquire();
         try {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
-            CallStep step = !reconcilable && nextCallJustRuns(journal) ? null
-                    : NativeJournal.beginCall(h, callback(), id, reconcilable);
+            boolean declaresNothing = declared == null && jobDefault == null;
+            CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
+                    : declaresNothing ? NativeJournal.beginCall(h, callback(), id, reconcilable)
+                    : NativeJournal.beginCallWithSemantics(h, callback(), id, reconcilable,
+                            CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (step == null) {
                 step = CallStep.RUN_BODY;
             } else if (step.divergence != null) {
@@ -481,6 +493,48 @@ public final class DurableExecutionContext implements AutoCloseable {
             reportDivergenceIfAny(h);
             return runs;
         });
+    }
+
+    /**
+     * {@link #beginBatchCalls(List)} for calls with declared semantics (an entry per call, null:
+     * not declared) under a runner's default: per call a {@link CallStep} kind, {@code RUN}, {@code
+     * REPLAY} or {@code INTERRUPTED} (see {@link #interruptionAt}).
+     */
+    int[] beginBatchCalls(List<String> functionIds, List<CallSemantics> declared, CallSemantics jobDefault) {
+        byte[][] encoded = new byte[functionIds.size()][];
+        int[] numbers = new int[declared.size()];
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
+        }
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = CallSemantics.numberOf(declared.get(i));
+        }
+        return journal().apply(h -> {
+            int[] kinds = NativeJournal.beginBatchWithSemantics(h, callback(), encoded, numbers, CallSemantics.numberOf(jobDefault));
+            reportDivergenceIfAny(h);
+            return kinds;
+        });
+    }
+
+    /** The {@link CallInterruptedException} of the call {@code functionId} at absolute slot {@code index}. */
+    CallInterruptedException interruptionAt(int index, String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        try {
+            journal().accept(h -> NativeJournal.throwInterruption(h, index, id));
+        } catch (CallInterruptedException e) {
+            return e;
+        }
+        throw new IllegalStateException("the native journal did not report the interruption of '" + functionId + "'");
+    }
+
+    /**
+     * The idempotency key of the call {@code functionId} at absolute slot {@code index} (see {@link
+     * DurableCall#idempotencyKey()}).
+     */
+    String idempotencyKeyAt(int index, String functionId) {
+        checkIndex(index);
+        byte[] id = Utf8.encode(functionId, "functionId");
+        return journal().apply(h -> NativeJournal.idempotencyKey(h, index, id));
     }
 
     /**
