@@ -342,6 +342,28 @@ public final class DurableExecutionContext implements AutoCloseable {
         return hit == null ? null : new Object[] {Boolean.TRUE, hit.result, hit.exception};
     }
 
+    /**
+     * Begins an {@link CallSemantics#AT_MOST_ONCE at-most-once} call without a reconciler at the
+     * index, for a runtime that runs durable calls through the primitives: null when its body is
+     * to run (its PENDING slot is persisted; finalize it with {@link #finalizeCurrentCall}), {@code
+     * [true, resultPayload, exceptionPayload]} when its outcome is recorded (the index moved past
+     * it, as a {@link #matchNextOrClearSubsequentCallResult} hit).
+     *
+     * @throws CallInterruptedException when an earlier run left the call's slot PENDING
+     */
+    public Object[] beginAtMostOnceCall(String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        CallStep step = journal().apply(h -> {
+            CallStep decided = NativeJournal.beginCallWithSemantics(h, callback(), id, false,
+                    CallSemantics.AT_MOST_ONCE.number(), 0);
+            if (decided != null && decided.divergence != null) {
+                reportDivergence(decided.divergence);
+            }
+            return decided;
+        });
+        return step == null || step.kind != CallStep.REPLAY ? null : new Object[] {Boolean.TRUE, step.result, step.exception};
+    }
+
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
         journal().accept(h -> NativeJournal.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
@@ -529,9 +551,12 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /**
      * The idempotency key of the call {@code functionId} at absolute slot {@code index} (see {@link
-     * DurableCall#idempotencyKey()}).
+     * DurableCall#idempotencyKey()}): for a runtime that runs durable calls through the primitives
+     * (Flink Agents' Python bridge) and hands the key to the call's body itself.
+     *
+     * @throws JournalException {@code ILLEGAL_STATE} when the journal belongs to no store entry
      */
-    String idempotencyKeyAt(int index, String functionId) {
+    public String idempotencyKeyAt(int index, String functionId) {
         checkIndex(index);
         byte[] id = Utf8.encode(functionId, "functionId");
         return journal().apply(h -> NativeJournal.idempotencyKey(h, index, id));
