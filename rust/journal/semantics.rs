@@ -80,15 +80,7 @@ impl Interruption {
     /// `"position", "functionId", "idempotencyKey"}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from("{");
-        match &self.entry {
-            Some(entry) => {
-                out.push_str("\"key\":");
-                write_json_str(&entry.key, &mut out);
-                out.push_str(&format!(",\"sequenceNumber\":{},\"action\":", entry.sequence_number));
-                write_json_str(&entry.action, &mut out);
-            }
-            None => out.push_str("\"key\":null,\"sequenceNumber\":null,\"action\":null"),
-        }
+        EntryAddress::write_json_fields(self.entry.as_ref(), &mut out);
         out.push_str(&format!(",\"position\":{},\"functionId\":", self.position));
         write_json_str(&self.function_id, &mut out);
         out.push_str(",\"idempotencyKey\":");

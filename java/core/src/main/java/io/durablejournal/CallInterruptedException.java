@@ -1,10 +1,7 @@
 package io.durablejournal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.internal.CalledFromNative;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * An {@link CallSemantics#AT_MOST_ONCE at-most-once} call was started by an earlier run of its
@@ -16,7 +13,6 @@ import java.io.UncheckedIOException;
  */
 public final class CallInterruptedException extends JournalException {
     private static final long serialVersionUID = 1L;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final String key;
     private final Long sequenceNumber;
@@ -28,7 +24,7 @@ public final class CallInterruptedException extends JournalException {
     /** Thrown by the native journal with its message and a report as JSON (rust/journal/semantics.rs). */
     @CalledFromNative
     CallInterruptedException(String message, byte[] reportJson) {
-        this(message, read(reportJson));
+        this(message, NativeReports.read(reportJson, "interruption report"));
     }
 
     /**
@@ -47,25 +43,15 @@ public final class CallInterruptedException extends JournalException {
 
     private CallInterruptedException(String message, JsonNode report) {
         super(Code.CALL_INTERRUPTED, message, null);
-        key = text(report.get("key"));
-        sequenceNumber = report.get("sequenceNumber").isNull() ? null : report.get("sequenceNumber").asLong();
-        actionName = text(report.get("action"));
+        key = NativeReports.text(report.get("key"));
+        sequenceNumber = NativeReports.sequenceNumber(report);
+        actionName = NativeReports.text(report.get("action"));
         position = report.get("position").asInt();
-        callId = text(report.get("functionId"));
-        idempotencyKey = text(report.get("idempotencyKey"));
+        callId = NativeReports.text(report.get("functionId"));
+        idempotencyKey = NativeReports.text(report.get("idempotencyKey"));
     }
 
-    private static JsonNode read(byte[] reportJson) {
-        try {
-            return MAPPER.readTree(reportJson);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the native journal's interruption report does not parse", e);
-        }
-    }
 
-    private static String text(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asText();
-    }
 
     /** The business key as the store names it ({@code str:user-1}, {@code long:42}, ...), or null. */
     public String getKey() {

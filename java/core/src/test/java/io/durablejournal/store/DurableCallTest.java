@@ -20,6 +20,8 @@ import io.durablejournal.identity.IdempotencyVectorsTest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,9 +69,9 @@ class DurableCallTest {
 
     @Test
     void theKeyIsTheSameOnEveryRunAsyncAndInBatchesAndDiffersBetweenCalls() throws Exception {
-        List<String> first = new ArrayList<>();
-        List<String> second = new ArrayList<>();
-        for (List<String> keys : Arrays.asList(first, second)) {
+        Map<String, String> first = new ConcurrentHashMap<>();
+        Map<String, String> second = new ConcurrentHashMap<>();
+        for (Map<String, String> keys : Arrays.asList(first, second)) {
             // The second run finds nothing recorded for the calls whose body failed to finish.
             try (DurableExecutionContext ctx = open()) {
                 RunnerContextImpl runner = new RunnerContextImpl(ctx);
@@ -78,7 +80,7 @@ class DurableCallTest {
                         DurableCallable.of("a", String.class, () -> record(keys)),
                         DurableCallable.of("b", String.class, () -> record(keys))));
                 assertThrows(InterruptedException.class, () -> runner.durableExecute(DurableCallable.of("cut", String.class, () -> {
-                    keys.add(DurableCall.current().idempotencyKey());
+                    record(keys);
                     throw new InterruptedException("the process died during the call");
                 })));
             }
@@ -88,13 +90,12 @@ class DurableCallTest {
         }
         assertEquals(4, first.size());
         assertEquals(first, second);
-        assertEquals(4, first.stream().distinct().count());
+        assertEquals(4, first.values().stream().distinct().count());
     }
 
-    private static String record(List<String> keys) {
-        synchronized (keys) {
-            keys.add(DurableCall.current().idempotencyKey());
-        }
+    /** Notes the current call's key under its id (batch calls run in parallel). */
+    private static String record(Map<String, String> keys) {
+        keys.put(DurableCall.current().callId(), DurableCall.current().idempotencyKey());
         return "ok";
     }
 

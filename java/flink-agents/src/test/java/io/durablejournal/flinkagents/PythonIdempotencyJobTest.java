@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.agents.plan.AgentPlan;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.legacy.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -48,13 +46,7 @@ class PythonIdempotencyJobTest {
     void aFailoverDuringPythonCallsRepeatsTheDefaultOneUnderItsKeyAndInterruptsTheAtMostOnceOne() throws Exception {
         Path log = tmp.resolve("service.log");
         AgentPlan plan = PythonAgents.plan("idempotent_calls_agent", "IdempotentCallsAgent");
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, java.time.Duration.ofMillis(50));
-        PythonAgents.configure(conf);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(1);
+        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(3);
         String input = new ObjectMapper().writeValueAsString(Map.of("log", log.toString(),
                 "charge_marker", tmp.resolve("charge-crashed").toString(), "notify_marker", tmp.resolve("notify-crashed").toString()));
         DurableAgents.connectToAgent(env.fromData(List.of(input)).keyBy(request -> "user-1"), plan,
