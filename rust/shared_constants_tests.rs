@@ -57,6 +57,10 @@ fn jni_step_kinds_and_slot_statuses_match_the_shared_table() {
     assert_eq!(number(steps, "RUN"), i64::from(jni_journal::STEP_RUN));
     assert_eq!(number(steps, "RECONCILE"), i64::from(jni_journal::STEP_RECONCILE));
     assert_eq!(number(steps, "REPLAY"), i64::from(jni_journal::STEP_REPLAY));
+    assert_eq!(number(steps, "INTERRUPTED"), i64::from(jni_journal::STEP_INTERRUPTED));
+    let semantics = &all["call_semantics"];
+    assert_eq!(number(semantics, "AT_LEAST_ONCE"), crate::journal::CallSemantics::AtLeastOnce as i64);
+    assert_eq!(number(semantics, "AT_MOST_ONCE"), crate::journal::CallSemantics::AtMostOnce as i64);
     let statuses = &all["journal_slot_statuses"];
     assert_eq!(number(statuses, "PENDING"), i64::from(jni_journal::SLOT_PENDING));
     assert_eq!(number(statuses, "SUCCEEDED"), i64::from(jni_journal::SLOT_SUCCEEDED));
