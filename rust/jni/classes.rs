@@ -128,6 +128,8 @@ pub struct JvmClasses {
     pub journal_exception: Constructible,
     /// `NonDeterministicReplayException(String message, byte[] diffJson)`.
     pub non_deterministic_replay: Constructible,
+    /// `CallInterruptedException(String message, byte[] reportJson)`.
+    pub call_interrupted: Constructible,
     /// `NullPointerException(String message)`, for a null argument.
     pub null_pointer: Constructible,
     /// `IndexOutOfBoundsException(String message)`, for a bad index.
@@ -225,6 +227,7 @@ impl JvmClasses {
         Ok(JvmClasses {
             journal_exception: Constructible::bind(env, jni_str!("io/durablejournal/JournalException"), jni_sig!("(ILjava/lang/String;)V"))?,
             non_deterministic_replay: Constructible::bind(env, jni_str!("io/durablejournal/NonDeterministicReplayException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
+            call_interrupted: Constructible::bind(env, jni_str!("io/durablejournal/CallInterruptedException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
             null_pointer: Constructible::bind(env, jni_str!("java/lang/NullPointerException"), jni_sig!("(Ljava/lang/String;)V"))?,
             index_out_of_bounds: Constructible::bind(env, jni_str!("java/lang/IndexOutOfBoundsException"), jni_sig!("(Ljava/lang/String;)V"))?,
             execution_context: context,
