@@ -108,8 +108,13 @@ def uninstall() -> None:
 
 
 def _native_journal(ctx: Any) -> Any:
-    """The NativeJournalContext behind a Python runner context, or None."""
-    journal = ctx._j_runner_context.getDurableExecutionContext()
+    """The NativeJournalContext behind a Python runner context, or None (also
+    for a context with no Java runner context behind it, as Flink Agents' own
+    tests build: there is no native journal then)."""
+    durable_context = getattr(getattr(ctx, "_j_runner_context", None), "getDurableExecutionContext", None)
+    if durable_context is None:
+        return None
+    journal = durable_context()
     if journal is None or not hasattr(journal, "beginAtMostOnceCall"):
         return None
     return journal
