@@ -108,8 +108,10 @@ def uninstall() -> None:
 
 
 def _native_journal(ctx: Any) -> Any:
-    """The NativeJournalContext behind a Python runner context, or None."""
-    journal = ctx._j_runner_context.getDurableExecutionContext()
+    """The NativeJournalContext behind a Python runner context, or None (Flink
+    Agents' own journal, or a runner context without a Java one)."""
+    java_context = getattr(ctx, "_j_runner_context", None)
+    journal = None if java_context is None else java_context.getDurableExecutionContext()
     if journal is None or not hasattr(journal, "beginAtMostOnceCall"):
         return None
     return journal
