@@ -68,6 +68,16 @@ fn jni_step_kinds_and_slot_statuses_match_the_shared_table() {
 }
 
 #[test]
+fn file_permission_checks_match_the_shared_table() {
+    use crate::jni::store::{PERMISSIONS_REFUSE, PERMISSIONS_TIGHTEN, PERMISSIONS_WARN};
+    let checks = &shared()["file_permission_checks"];
+    assert_eq!(number(checks, "REFUSE"), i64::from(PERMISSIONS_REFUSE));
+    assert_eq!(number(checks, "WARN"), i64::from(PERMISSIONS_WARN));
+    assert_eq!(number(checks, "TIGHTEN"), i64::from(PERMISSIONS_TIGHTEN));
+    assert_eq!(checks.as_object().unwrap().len(), 3);
+}
+
+#[test]
 fn canonical_nesting_limit_matches() {
     assert_eq!(number(&shared(), "canonical_max_nesting"), MAX_NESTING as i64);
 }

@@ -89,6 +89,15 @@ class SharedConstantsTest {
     }
 
     @Test
+    void filePermissionChecksAreTheOrdinalsTheNativeStoreReads() throws Exception {
+        Map<String, Integer> checks = new LinkedHashMap<>();
+        for (io.durablejournal.store.FileStoreOptions.PermissionCheck check : io.durablejournal.store.FileStoreOptions.PermissionCheck.values()) {
+            checks.put(check.name(), check.ordinal());
+        }
+        assertEquals(table(shared().get("file_permission_checks")), checks);
+    }
+
+    @Test
     void canonicalNestingLimitMatches() throws Exception {
         assertEquals(shared().get("canonical_max_nesting").intValue(), staticInt("io.durablejournal.identity.CanonicalTree", "MAX_NESTING"));
     }

@@ -21,8 +21,12 @@ final class NativeStore {
     /**
      * @param groupCommit 0: fsync each put; n &gt; 0: one fsync per n records
      * @param minGarbageBytes negative: the default compaction policy
+     * @param permissionCheck a {@link FileStoreOptions.PermissionCheck} ordinal
      */
-    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio);
+    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio, int permissionCheck);
+
+    /** What opening the file store found about its directory's permissions, UTF-8 (null: nothing to say). */
+    static native byte[] permissionWarning(long handle);
 
     static native void close(long handle);
 
@@ -30,8 +34,8 @@ final class NativeStore {
 
     static native byte[] get(long handle, EntryKey key);
 
-    /** The entry split for {@code ActionStateStore.getResuming} (layout in rust/jni/store.rs, {@code get_split}), or null. */
-    static native byte[] getResuming(long handle, EntryKey key);
+    /** The entry split for {@code ActionStateStore.getResuming}, built by rust/jni/store.rs ({@code get_resuming}), or null. */
+    static native ResumingEntry getResuming(long handle, EntryKey key);
 
     /**
      * A new context over a native journal whose mutations persist into this store; the native side
