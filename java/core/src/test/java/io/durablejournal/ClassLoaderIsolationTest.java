@@ -77,6 +77,7 @@ class ClassLoaderIsolationTest {
                 case "getResultClass": return String.class;
                 case "call": runs[0]++; return value;
                 case "reconciler": return null;
+                case "semantics": return null;
                 default: throw new UnsupportedOperationException(method.getName());
             }
         });

@@ -175,8 +175,8 @@ public final class KafkaStoreComparison {
         KafkaBroker broker = KafkaBroker.shared();
         System.out.println("Kafka 4.0.0 broker (KRaft, one node) at " + broker.bootstrapServers() + "; " + PAYLOAD
                 + " B per call");
-        // Parts to run (default all): latency, throughput, restore, bytes.
-        List<String> parts = args.length == 0 ? List.of("latency", "throughput", "restore", "bytes") : List.of(args);
+        // Parts to run (default all): latency, throughput, restore, semantics, bytes.
+        List<String> parts = args.length == 0 ? List.of("latency", "throughput", "restore", "semantics", "bytes") : List.of(args);
         if (parts.contains("latency")) {
             System.out.println();
             KafkaBenchLatency.run(broker);
@@ -188,6 +188,10 @@ public final class KafkaStoreComparison {
         if (parts.contains("restore")) {
             System.out.println();
             KafkaBenchRestore.run(broker);
+        }
+        if (parts.contains("semantics")) {
+            System.out.println();
+            KafkaBenchSemantics.run(broker);
         }
         if (!parts.contains("bytes")) {
             System.exit(0);
