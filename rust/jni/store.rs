@@ -36,7 +36,7 @@ use crate::error::Error;
 use crate::model::ActionState;
 use crate::store::{
     AnyStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore,
-    RecoveryMarker, SharedStore, StateKey,
+    PermissionCheck, RecoveryMarker, SharedStore, StateKey,
 };
 
 /// Key kinds shared with `io.durablejournal.store.BusinessKey`: the store's
@@ -52,6 +52,12 @@ const KEY_TYPED: jint = crate::store::key::TAG_TYPED as jint;
 /// likewise the store's own tags.
 const EVENT_OCCURRENCE: jint = crate::store::key::TAG_OCCURRENCE as jint;
 const EVENT_ATTRIBUTES: jint = crate::store::key::TAG_ATTRIBUTES as jint;
+
+/// `FileStoreOptions.PermissionCheck` ordinals (`file_permission_checks` in
+/// `tests/vectors/constants.json`, checked in Rust and Java).
+pub(crate) const PERMISSIONS_REFUSE: jint = 0;
+pub(crate) const PERMISSIONS_WARN: jint = 1;
+pub(crate) const PERMISSIONS_TIGHTEN: jint = 2;
 
 /// What a Java store's handle owns (`NativeActionStateStore`'s, and
 /// `LogActionStateStore`'s and each of its shares): one share of the store.
@@ -119,8 +125,21 @@ pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<St
     Ok(StateKey::new(business_key?, long_field(env, key, fields.seq), utf8(action, "actionName")?, event))
 }
 
-fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble) -> BridgeResult<jlong> {
+fn open_file(
+    env: &Env<'_>,
+    dir: &JByteArray<'_>,
+    group_commit: jint,
+    min_garbage: jlong,
+    garbage_ratio: jdouble,
+    permissions: jint,
+) -> BridgeResult<jlong> {
     let dir = required_utf8(env, dir, "dir")?;
+    let permissions = match permissions {
+        PERMISSIONS_REFUSE => PermissionCheck::Refuse,
+        PERMISSIONS_WARN => PermissionCheck::Warn,
+        PERMISSIONS_TIGHTEN => PermissionCheck::Tighten,
+        other => return Err(Error::InvalidArgument(format!("unknown permission check {other}")).into()),
+    };
     let durability = match group_commit {
         0 => Durability::SyncEachPut,
         n if n > 0 => Durability::GroupCommit { max_batch: n as usize },
@@ -134,7 +153,7 @@ fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbag
         }
         CompactionPolicy { min_garbage_bytes: min_garbage as u64, garbage_ratio }
     };
-    let store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction, ..Default::default() })?;
+    let store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction, permissions, ..Default::default() })?;
     Ok(into_raw(AnyStore::File(Box::new(store))))
 }
 
@@ -144,8 +163,28 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_openMemory<'l>(m
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble) -> jlong {
-    env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, permissions: jint) -> jlong {
+    env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio, permissions)).resolve::<ThrowJavaException>()
+}
+
+/// What opening a file store found about its directory's permissions
+/// (`FileStore::permission_warning`), as UTF-8; null when there is nothing
+/// to say, and for the other stores.
+fn permission_warning<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray<'l>> {
+    let handle = store_handle(ptr)?;
+    let warning = match &mut *handle.lock()? {
+        AnyStore::File(s) => s.permission_warning(),
+        _ => None,
+    };
+    match warning {
+        Some(text) => Ok(env.byte_array_from_slice(text.as_bytes())?),
+        None => Ok(JByteArray::null()),
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_permissionWarning<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+    env.with_env(|env| permission_warning(env, ptr)).resolve::<ThrowJavaException>()
 }
 
 /// Closes the store and frees the handle; the handle is gone even when

@@ -25,7 +25,7 @@ pub enum DivergencePolicy {
     Cut = 0,
     /// Cut and run on as [`DivergencePolicy::Cut`], counting the divergence
     /// and keeping it for the binding to report (a log line, the
-    /// `callsDiverged` metric). The default: see the README, "Divergence".
+    /// `callsDiverged` metric). Why it is the default: docs/java.md, "When a re-run makes another call".
     #[default]
     Warn = 1,
     /// Refuse the call with `Error::NonDeterministicReplay`, changing
@@ -52,6 +52,22 @@ pub struct EntryAddress {
     pub key: String,
     pub sequence_number: i64,
     pub action: String,
+}
+
+impl EntryAddress {
+    /// `"key":…,"sequenceNumber":…,"action":…` of a report (all null without
+    /// an entry address), what the bindings' exceptions read.
+    pub(crate) fn write_json_fields(entry: Option<&EntryAddress>, out: &mut String) {
+        match entry {
+            Some(entry) => {
+                out.push_str("\"key\":");
+                write_json_str(&entry.key, out);
+                out.push_str(&format!(",\"sequenceNumber\":{},\"action\":", entry.sequence_number));
+                write_json_str(&entry.action, out);
+            }
+            None => out.push_str("\"key\":null,\"sequenceNumber\":null,\"action\":null"),
+        }
+    }
 }
 
 /// One side of a divergence: a call's id, args digest and status. The new
@@ -104,15 +120,7 @@ impl Divergence {
     /// "argsDigest", "status"}, "newCall": {"functionId", "argsDigest"}}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from("{");
-        match &self.entry {
-            Some(entry) => {
-                out.push_str("\"key\":");
-                write_json_str(&entry.key, &mut out);
-                out.push_str(&format!(",\"sequenceNumber\":{},\"action\":", entry.sequence_number));
-                write_json_str(&entry.action, &mut out);
-            }
-            None => out.push_str("\"key\":null,\"sequenceNumber\":null,\"action\":null"),
-        }
+        EntryAddress::write_json_fields(self.entry.as_ref(), &mut out);
         out.push_str(&format!(",\"position\":{},\"recorded\":", self.position));
         write_call(&self.recorded, &mut out);
         out.push_str(",\"newCall\":");

@@ -201,6 +201,7 @@ impl SharedStore {
         };
         let mut journal = Journal::new(state);
         journal.set_entry(key.address());
+        journal.set_call_key_scope(key.encode());
         Ok((journal, SharedStorePersister { store: self.clone(), key }))
     }
 }

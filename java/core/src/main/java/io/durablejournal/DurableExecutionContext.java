@@ -379,6 +379,28 @@ public final class DurableExecutionContext implements AutoCloseable {
         return hit == null ? null : new Object[] {Boolean.TRUE, hit.result, hit.exception};
     }
 
+    /**
+     * Begins an {@link CallSemantics#AT_MOST_ONCE at-most-once} call without a reconciler at the
+     * index, for a runtime that runs durable calls through the primitives: null when its body is
+     * to run (its PENDING slot is persisted; finalize it with {@link #finalizeCurrentCall}), {@code
+     * [true, resultPayload, exceptionPayload]} when its outcome is recorded (the index moved past
+     * it, as a {@link #matchNextOrClearSubsequentCallResult} hit).
+     *
+     * @throws CallInterruptedException when an earlier run left the call's slot PENDING
+     */
+    public Object[] beginAtMostOnceCall(String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        CallStep step = journal().apply(h -> {
+            CallStep decided = NativeJournal.beginCallWithSemantics(h, callback(), id, false,
+                    CallSemantics.AT_MOST_ONCE.number(), 0);
+            if (decided != null && decided.divergence != null) {
+                reportDivergence(decided.divergence);
+            }
+            return decided;
+        });
+        return step == null || step.kind != CallStep.REPLAY ? null : new Object[] {Boolean.TRUE, step.result, step.exception};
+    }
+
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
         journal().accept(h -> NativeJournal.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
@@ -437,6 +459,15 @@ public final class DurableExecutionContext implements AutoCloseable {
      * progress, and a durable call begun meanwhile is refused (nested or concurrent).
      */
     CallStep beginCall(String functionId, boolean reconcilable) {
+        return beginCall(functionId, reconcilable, null, null);
+    }
+
+    /**
+     * {@link #beginCall(String, boolean)} for a call that declares its {@link CallSemantics} (null:
+     * not declared) under a runner's default (null: none); an interrupted at-most-once call is a
+     * {@link CallInterruptedException}.
+     */
+    CallStep beginCall(String functionId, boolean reconcilable, CallSemantics declared, CallSemantics jobDefault) {
         byte[] id = Utf8.encode(functionId, "functionId");
         if (journal == null) {
             CallStep hit = nextHit(id, functionId);
@@ -448,8 +479,11 @@ public final class DurableExecutionContext implements AutoCloseable {
         long h = journal.acquire();
         try {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
-            CallStep step = !reconcilable && nextCallJustRuns(journal) ? null
-                    : NativeJournal.beginCall(h, callback(), id, reconcilable);
+            boolean declaresNothing = declared == null && jobDefault == null;
+            CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
+                    : declaresNothing ? NativeJournal.beginCall(h, callback(), id, reconcilable)
+                    : NativeJournal.beginCallWithSemantics(h, callback(), id, reconcilable,
+                            CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (step == null) {
                 step = CallStep.RUN_BODY;
             } else if (step.divergence != null) {
@@ -518,6 +552,51 @@ public final class DurableExecutionContext implements AutoCloseable {
             reportDivergenceIfAny(h);
             return runs;
         });
+    }
+
+    /**
+     * {@link #beginBatchCalls(List)} for calls with declared semantics (an entry per call, null:
+     * not declared) under a runner's default: per call a {@link CallStep} kind, {@code RUN}, {@code
+     * REPLAY} or {@code INTERRUPTED} (see {@link #interruptionAt}).
+     */
+    int[] beginBatchCalls(List<String> functionIds, List<CallSemantics> declared, CallSemantics jobDefault) {
+        byte[][] encoded = new byte[functionIds.size()][];
+        int[] numbers = new int[declared.size()];
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
+        }
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = CallSemantics.numberOf(declared.get(i));
+        }
+        return journal().apply(h -> {
+            int[] kinds = NativeJournal.beginBatchWithSemantics(h, callback(), encoded, numbers, CallSemantics.numberOf(jobDefault));
+            reportDivergenceIfAny(h);
+            return kinds;
+        });
+    }
+
+    /** The {@link CallInterruptedException} of the call {@code functionId} at absolute slot {@code index}. */
+    CallInterruptedException interruptionAt(int index, String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        try {
+            journal().accept(h -> NativeJournal.throwInterruption(h, index, id));
+        } catch (CallInterruptedException e) {
+            return e;
+        }
+        throw new IllegalStateException("the native journal did not report the interruption of '" + functionId + "'");
+    }
+
+    /**
+     * The idempotency key of the call {@code functionId} at absolute slot {@code index} (see {@link
+     * DurableCall#idempotencyKey()}): for a runtime that runs durable calls through the primitives
+     * (Flink Agents' Python bridge) and hands the key to the call's body itself.
+     *
+     * @throws JournalException {@code ILLEGAL_STATE} when the journal belongs to no store entry
+     */
+    public String idempotencyKeyAt(int index, String functionId) {
+        checkIndex(index);
+        byte[] id = Utf8.encode(functionId, "functionId");
+        return journal().apply(h -> NativeJournal.idempotencyKey(h, index, id));
     }
 
     /**

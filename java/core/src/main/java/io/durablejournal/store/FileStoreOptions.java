@@ -21,10 +21,14 @@ import java.util.Objects;
  *   <li>{@link #osOnly()}: a process crash; a machine crash loses what was acknowledged since the
  *       last checkpoint.</li>
  * </ul>
+ *
+ * <p>The store's directory is its owner's alone ({@code 0700}, files {@code 0600}); an existing
+ * one that group or others can reach is refused unless {@link #permissions} says otherwise (see
+ * {@code docs/security.md}).
  */
 public final class FileStoreOptions implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0);
+    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0, PermissionCheck.REFUSE);
     /** The batch of {@link #osOnly()}: never reached, so only checkpoints, compaction and close fsync. */
     private static final int NO_BATCH = Integer.MAX_VALUE;
 
@@ -33,12 +37,31 @@ public final class FileStoreOptions implements Serializable {
     private final Duration maxSyncDelay;
     private final long minGarbageBytes;
     private final double garbageRatio;
+    private final PermissionCheck permissions;
 
-    private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio) {
+    /**
+     * What opening the store does with an existing directory that group or others can read,
+     * write or search (journals hold prompts, model answers and tool results). A directory that
+     * holds no store yet is made {@code 0700} in every case; files the store makes are always
+     * {@code 0600}. The ordinals cross to the native store ({@code file_permission_checks} in
+     * tests/vectors/constants.json).
+     */
+    public enum PermissionCheck {
+        /** Refuse to open it: {@code STORE_IO} naming the directory, its mode and the {@code chmod} that fixes it (the default). */
+        REFUSE,
+        /** Open it as it is, and log a warning naming the directory and its mode. */
+        WARN,
+        /** Make the directory {@code 0700} and the store's files in it {@code 0600}, log that, and open it. */
+        TIGHTEN
+    }
+
+    private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio,
+            PermissionCheck permissions) {
         this.groupCommit = groupCommit;
         this.maxSyncDelay = maxSyncDelay;
         this.minGarbageBytes = minGarbageBytes;
         this.garbageRatio = garbageRatio;
+        this.permissions = permissions;
     }
 
     public static FileStoreOptions defaults() {
@@ -47,7 +70,7 @@ public final class FileStoreOptions implements Serializable {
 
     /** Every put and journal write returns only after its record is fsynced (the default). */
     public FileStoreOptions syncEachPut() {
-        return new FileStoreOptions(0, null, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(0, null, minGarbageBytes, garbageRatio, permissions);
     }
 
     /**
@@ -59,7 +82,7 @@ public final class FileStoreOptions implements Serializable {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("group commit needs a batch of at least one record: " + maxBatch);
         }
-        return new FileStoreOptions(maxBatch, null, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(maxBatch, null, minGarbageBytes, garbageRatio, permissions);
     }
 
     /**
@@ -72,7 +95,7 @@ public final class FileStoreOptions implements Serializable {
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("maxDelay must be positive: " + maxDelay);
         }
-        return new FileStoreOptions(groupCommit(maxBatch).groupCommit, maxDelay, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(groupCommit(maxBatch).groupCommit, maxDelay, minGarbageBytes, garbageRatio, permissions);
     }
 
     /**
@@ -81,7 +104,7 @@ public final class FileStoreOptions implements Serializable {
      * written since the last checkpoint.
      */
     public FileStoreOptions osOnly() {
-        return new FileStoreOptions(NO_BATCH, null, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(NO_BATCH, null, minGarbageBytes, garbageRatio, permissions);
     }
 
     /** The time bound of {@link #groupCommitWithin}, or null. */
@@ -97,7 +120,17 @@ public final class FileStoreOptions implements Serializable {
         if (!(garbageRatio >= 0) || Double.isInfinite(garbageRatio)) {
             throw new IllegalArgumentException("garbageRatio must be a finite number >= 0: " + garbageRatio);
         }
-        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio);
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, permissions);
+    }
+
+    /** What opening does with a directory others can reach (see {@link PermissionCheck}). */
+    public FileStoreOptions permissions(PermissionCheck check) {
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, Objects.requireNonNull(check, "check"));
+    }
+
+    public PermissionCheck getPermissionCheck() {
+        // Null in options serialized by a build before the check existed: theirs is the default.
+        return permissions == null ? PermissionCheck.REFUSE : permissions;
     }
 
     /** 0 for an fsync per write, else the group-commit batch size. */
@@ -120,6 +153,7 @@ public final class FileStoreOptions implements Serializable {
                 : groupCommit == NO_BATCH ? "osOnly"
                 : "groupCommit=" + groupCommit + (maxSyncDelay == null ? "" : " within " + maxSyncDelay.toMillis() + " ms");
         return "FileStoreOptions{" + durability
-                + (minGarbageBytes < 0 ? ", default compaction" : ", compaction>=" + minGarbageBytes + "B x" + garbageRatio) + "}";
+                + (minGarbageBytes < 0 ? ", default compaction" : ", compaction>=" + minGarbageBytes + "B x" + garbageRatio)
+                + (getPermissionCheck() == PermissionCheck.REFUSE ? "" : ", permissions " + permissions) + "}";
     }
 }

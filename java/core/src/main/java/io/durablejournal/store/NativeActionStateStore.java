@@ -22,6 +22,7 @@ import java.util.function.LongFunction;
  * close it anyway (a file store holds its directory lock until then).
  */
 public final class NativeActionStateStore extends NativeKeyedStore {
+    private static final System.Logger LOG = System.getLogger(NativeActionStateStore.class.getName());
     private final Path directory;
     private final NativeHandle store;
     /** Null unless group commit has a time bound. */
@@ -42,8 +43,13 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath();
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
-                options.rawMinGarbageBytes(), options.garbageRatio());
-        return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
+                options.rawMinGarbageBytes(), options.garbageRatio(), options.getPermissionCheck().ordinal());
+        NativeActionStateStore store = new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
+        byte[] warning = store.store.apply(NativeStore::permissionWarning);
+        if (warning != null) {
+            LOG.log(System.Logger.Level.WARNING, new String(warning, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return store;
     }
 
     /** Where the store lives, for people: its directory, or "in-memory". */

@@ -21,8 +21,12 @@ final class NativeStore {
     /**
      * @param groupCommit 0: fsync each put; n &gt; 0: one fsync per n records
      * @param minGarbageBytes negative: the default compaction policy
+     * @param permissionCheck a {@link FileStoreOptions.PermissionCheck} ordinal
      */
-    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio);
+    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio, int permissionCheck);
+
+    /** What opening the file store found about its directory's permissions, UTF-8 (null: nothing to say). */
+    static native byte[] permissionWarning(long handle);
 
     static native void close(long handle);
 

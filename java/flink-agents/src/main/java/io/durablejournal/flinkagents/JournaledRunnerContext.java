@@ -148,6 +148,13 @@ final class JournaledRunnerContext implements RunnerContext {
         public Callable<T> reconciler() {
             return callable.reconciler();
         }
+
+        /** A call that is the core's durable call too ({@link AtMostOnceCall}) declares its semantics. */
+        @Override
+        public io.durablejournal.CallSemantics semantics() {
+            return callable instanceof io.durablejournal.DurableCallable
+                    ? ((io.durablejournal.DurableCallable<?>) callable).semantics() : null;
+        }
     }
 
     /**

@@ -225,6 +225,33 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         journal().clearCallResultsFromCurrentIndexAndPersist();
     }
 
+    /**
+     * For the Python bridge ({@code durable_journal.flink_agents}): the call about to be made at
+     * the index, {@code [callId, index, idempotencyKey]}, for its body to read as {@code
+     * durable_journal.current_call()}.
+     */
+    public Object[] currentCall(String functionId, String argsDigest) {
+        String id = callId(functionId, argsDigest);
+        int index = journal().getCurrentCallIndex();
+        return new Object[] {id, index, journal().idempotencyKeyAt(index, id)};
+    }
+
+    /**
+     * For the Python bridge: begins an at-most-once call without a reconciler ({@link
+     * DurableExecutionContext#beginAtMostOnceCall}). Null: run its body, then {@link
+     * #finalizeCurrentCall}. {@code [true, result, exception]}: its recorded outcome. {@code [false,
+     * message, callId, position, idempotencyKey, key, sequenceNumber, actionName]}: an earlier run
+     * was interrupted during it, so it does not run.
+     */
+    public Object[] beginAtMostOnceCall(String functionId, String argsDigest) {
+        try {
+            return journal().beginAtMostOnceCall(callId(functionId, argsDigest));
+        } catch (io.durablejournal.CallInterruptedException e) {
+            return new Object[] {Boolean.FALSE, e.getMessage(), e.getCallId(), e.getPosition(), e.getIdempotencyKey(), e.getKey(),
+                e.getSequenceNumber(), e.getActionName()};
+        }
+    }
+
     /** The core's id of a call: the function id, with the args digest when there is one ({@link DurableIds}). */
     static String callId(String functionId, String argsDigest) {
         Objects.requireNonNull(functionId, "functionId");
