@@ -233,7 +233,13 @@ impl ActionState {
 
     /// The JSON Flink Agents' `ActionStateSerde` reads.
     pub fn to_json(&self) -> Vec<u8> {
-        ser::write_state(self).into_bytes()
+        ser::write_state(self, &self.call_results).into_bytes()
+    }
+
+    /// [`ActionState::to_json`] with no call results, for a reader that
+    /// takes the slots apart (the Flink Agents adapter's `getResuming`).
+    pub fn to_json_without_calls(&self) -> Vec<u8> {
+        ser::write_state(self, &[]).into_bytes()
     }
 
     /// The value of an unknown top-level field, by name.

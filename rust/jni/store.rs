@@ -241,21 +241,27 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env:
 fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JObject<'l>> {
     let key = entry_key(env, key)?;
     let store = store_handle(ptr)?.clone();
-    let Some(mut state) = store.get(&key)? else { return Ok(JObject::null()) };
-    let hit_count = state.replayable_prefix().len();
-    let calls = std::mem::take(&mut state.call_results);
-    let json = env.byte_array_from_slice(&state.to_json())?;
+    // Built from the entry in place (with the store locked): its payloads are copied once, into Java.
+    let mut built = Ok(JObject::null());
+    store.read_entry(&key, &mut |state| built = resuming_entry(env, state))?;
+    built
+}
+
+fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JObject<'l>> {
+    let hits = state.replayable_prefix();
+    let json = env.byte_array_from_slice(&state.to_json_without_calls())?;
     let classes = classes(env)?;
-    let hits = classes.journal_slot.new_array(env, hit_count)?;
-    for (index, slot) in calls[..hit_count].iter().enumerate() {
+    let slots = classes.journal_slot.new_array(env, hits.len())?;
+    for (index, hit) in hits.iter().enumerate() {
         // A frame per slot: each holds its payload arrays until it is in the array.
         env.with_local_frame(SLOT_FRAME_CAPACITY, |env| -> BridgeResult<()> {
-            let slot = journal_slot(env, Some(slot))?;
-            Ok(hits.set_element(env, index, &slot)?)
+            let slot = journal_slot(env, Some(hit))?;
+            Ok(slots.set_element(env, index, &slot)?)
         })?;
     }
-    let call_count = jint::try_from(calls.len()).map_err(|_| Error::InvalidArgument(format!("{} call slots", calls.len())))?;
-    let args = [JValue::Object(&json).as_jni(), JValue::Int(call_count).as_jni(), JValue::Object(&hits).as_jni()];
+    let calls = state.call_results.len();
+    let call_count = jint::try_from(calls).map_err(|_| Error::InvalidArgument(format!("{calls} call slots")))?;
+    let args = [JValue::Object(&json).as_jni(), JValue::Int(call_count).as_jni(), JValue::Object(&slots).as_jni()];
     Ok(classes.resuming_entry.new_object(env, &args)?)
 }
 

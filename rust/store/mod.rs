@@ -91,6 +91,20 @@ pub trait ActionStateStore: Send {
     /// be replayed.
     fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>>;
 
+    /// [`ActionStateStore::get`] for a reader that copies only what it
+    /// needs: `read` gets the entry in place (a store that keeps its entries
+    /// in memory lends it; this default reads a copy). Returns whether there
+    /// was one; a miss drops later entries exactly as `get` does.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        match self.get(key)? {
+            Some(state) => {
+                read(&state);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
     /// Drops every entry of `business_key` with a sequence number up to and
     /// including `seq_up_to`; called when a checkpoint that covers them
     /// completes.

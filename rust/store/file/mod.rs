@@ -447,6 +447,15 @@ impl ActionStateStore for FileStore {
         Ok(None)
     }
 
+    /// The entry lent from the table; a miss is `get`'s.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        if let Some(state) = self.opened_mut()?.table.get(key) {
+            read(state);
+            return Ok(true);
+        }
+        Ok(self.get(key)?.is_some())
+    }
+
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
         let dir = self.dir.clone();
         let open = self.opened_mut()?;

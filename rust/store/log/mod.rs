@@ -811,6 +811,17 @@ impl ActionStateStore for LogStore {
         Ok(None)
     }
 
+    /// The entry lent from the table; a miss is `get`'s.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        self.open()?;
+        self.refuse_if_writing(key)?;
+        if let Some(state) = self.table.get(key) {
+            read(state);
+            return Ok(true);
+        }
+        Ok(self.get(key)?.is_some())
+    }
+
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
         self.open()?;
         let keys = self.keys_of(business_key, |seq| seq <= seq_up_to);
