@@ -53,6 +53,8 @@ final class ClusterConfig {
         config.put("taskmanager.memory.jvm-overhead.min", "64m");
         config.put("taskmanager.numberOfTaskSlots", "2");
         config.put("parallelism.default", "2");
+        // A job's slots spread over the TaskManagers: each of them runs (and is measured running) its tasks.
+        config.put("taskmanager.load-balance.mode", "SLOTS");
         config.put("heartbeat.interval", "1000");
         config.put("heartbeat.timeout", "5000");
         config.put("restart-strategy.type", "fixed-delay");

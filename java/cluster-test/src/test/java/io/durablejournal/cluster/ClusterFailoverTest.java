@@ -176,8 +176,9 @@ class ClusterFailoverTest {
             }
         }
         System.out.println("[cluster] restore lines: " + lines);
-        assertTrue(lines.stream().anyMatch(l -> l.contains("resumed 1 interrupted action")),
-                "a restored subtask logged that it resumed the interrupted action: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("was restored from a checkpoint")
+                        && l.contains("interrupted actions resumed 1 (recorded calls to replay 3)")),
+                "a restored subtask logged that it resumed the interrupted action, its 3 recorded calls to replay: " + lines);
     }
 
     private static long millisSince(long nanos) {

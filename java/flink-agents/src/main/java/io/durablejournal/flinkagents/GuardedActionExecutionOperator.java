@@ -10,7 +10,8 @@ import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 /**
  * Flink Agents' own {@link ActionExecutionOperator}, unchanged except that no checkpoint is
  * taken while the failure of an action is pending in its mailbox ({@link ActionFailureGuard}),
- * that what its store replayed is counted in Flink accumulators ({@link ReplayCounts}), and that
+ * that what its store replayed is counted in Flink accumulators ({@link ReplayCounts}) and, after
+ * a restore, logged once (INFO, at the first completed checkpoint that has some), and that
  * its store reports {@link StoreMetrics} under the operator's metric group (put latency, bytes
  * appended, live entries).
  */
@@ -58,6 +59,12 @@ public class GuardedActionExecutionOperator<IN, OUT> extends ActionExecutionOper
             metrics.storeClosing();
         }
         super.close();
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        store.checkpointCompleted();
     }
 
     @Override
