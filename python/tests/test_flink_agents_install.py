@@ -55,8 +55,8 @@ def test_install_replaces_both_functions_in_both_modules_and_uninstall_restores_
         dj_flink_agents.install()  # idempotent: the originals saved the first time are kept
         assert dj_flink_agents.installed()
         for module in originals:
-            assert module._compute_function_id is dj_flink_agents.function_id
-            assert module._compute_args_digest is dj_flink_agents.args_digest
+            assert module._compute_function_id is dj_flink_agents.scoped_function_id
+            assert module._compute_args_digest is dj_flink_agents.scoped_args_digest
     finally:
         dj_flink_agents.uninstall()
     assert not dj_flink_agents.installed()
@@ -177,7 +177,7 @@ def test_flink_agents_own_durable_execution_tests_pass_with_install(tmp_path):
         import flink_agents.runtime.durable_execution as de
 
         flink_agents.install()
-        assert de._compute_args_digest is flink_agents.args_digest
+        assert de._compute_args_digest is flink_agents.scoped_args_digest
         sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[1:]]))
         """
     )
