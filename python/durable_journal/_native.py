@@ -23,7 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 
 class ErrorCode(enum.IntEnum):

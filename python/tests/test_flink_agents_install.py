@@ -119,9 +119,9 @@ def test_an_argument_without_canonical_form_is_a_type_error_before_the_call_runs
 
 
 def test_an_action_in_flight_at_the_switch_runs_its_calls_once_more_then_replays():
-    """What README says of journals recorded before install(), on Flink Agents'
-    FlinkRunnerContext over the in-memory Java context of Flink Agents' own test
-    (imported from the installed package at run time)."""
+    """What docs/flink-agents.md ("Python agents") says of journals recorded before
+    install(), on Flink Agents' FlinkRunnerContext over the in-memory Java context
+    of Flink Agents' own test (imported from the installed package at run time)."""
     fake = pytest.importorskip(
         "flink_agents.runtime.tests.test_flink_runner_context_reconcilable",
         reason="Flink Agents' reconciler test module (its fake Java runner context) is not installed",

@@ -34,7 +34,7 @@ use std::sync::OnceLock;
 use std::ffi::c_void;
 
 use jni::ids::{JFieldID, JMethodID};
-use jni::objects::{JClass, JObject};
+use jni::objects::{JClass, JObject, JObjectArray};
 use jni::signature::{FieldSignature, MethodSignature};
 use jni::strings::JNIStr;
 use jni::sys::{jint, jlong, jvalue, jweak, JNI_VERSION_1_8};
@@ -88,6 +88,13 @@ impl Constructible {
         bound
     }
 
+    /// `new Class[length]`, every element null.
+    pub fn new_array<'l>(&self, env: &mut Env<'l>, length: usize) -> jni::errors::Result<JObjectArray<'l>> {
+        let length = jint::try_from(length).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::InvalidArguments))?;
+        let class = self.class.get(env);
+        env.new_object_array(length, &class, JObject::null())
+    }
+
     /// `new Class(args)`; `args` must match the signature bound for this class.
     pub fn new_object<'l>(&self, env: &mut Env<'l>, args: &[jvalue]) -> jni::errors::Result<JObject<'l>> {
         let class = self.class.get(env);
@@ -131,6 +138,8 @@ pub struct JvmClasses {
     pub persist_snapshot: JMethodID,
     /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
+    /// `store.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits)`.
+    pub resuming_entry: Constructible,
     /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
     pub call_step: Constructible,
     /// `StoreStats(long × 10)`, in the order of `rust/jni/store.rs` `stats`.
@@ -221,6 +230,7 @@ impl JvmClasses {
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
+            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/ResumingEntry"), jni_sig!("([BI[Lio/durablejournal/JournalSlot;)V"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
             log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
@@ -249,6 +259,7 @@ impl JvmClasses {
             &self.index_out_of_bounds,
             &self.execution_context,
             &self.journal_slot,
+            &self.resuming_entry,
             &self.call_step,
             &self.store_stats,
             &self.log_store_stats,

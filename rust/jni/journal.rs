@@ -82,7 +82,7 @@ pub(crate) const SLOT_FAILED: jint = 2;
 
 /// A slot as a new `JournalSlot(functionId (UTF-8 byte[]), status, result,
 /// exception)`, or null; Java turns the id bytes into its String.
-fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
+pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
     let Some(slot) = slot else { return Ok(JObject::null()) };
     // A null id stays null; one holding a lone surrogate crosses as WTF-8.
     let id = byte_array_or_null(env, slot.function_id.as_ref().map(JsonString::as_wtf8))?;

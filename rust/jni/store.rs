@@ -30,7 +30,7 @@ use jni::{Env, EnvUnowned, JValue};
 
 use super::classes::{byte_array_field, classes, int_field, long_field, object_field};
 use super::handle::{self, Borrowed};
-use super::journal::JournalHandle;
+use super::journal::{journal_slot, JournalHandle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::model::ActionState;
@@ -192,86 +192,39 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env:
     env.with_env(|env| get(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 
-/// The entry split for a reader that answers its recorded calls itself
-/// (Flink Agents' adapter, for an action on the native journal): Flink
-/// Agents' JSON of the entry without its call results, then the slots a
-/// re-run can replay, in one array and one crossing. Layout (big-endian):
-/// `u32 json_len, json, u32 call_count, u32 hit_count`, then per hit
-/// `u32 id_len, id (UTF-8), u8 failed, i32 result_len (-1: null), result,
-/// i32 exception_len (-1: null), exception`. `call_count` is every slot of
-/// the entry; the hits are its leading slots that replay as they are
-/// (terminal, a valid-Unicode id, no args digest, a failure with its
-/// payload). A completed entry is returned whole with no slots (it has none).
-fn get_split(store: &SharedStore, key: &StateKey) -> crate::error::Result<Option<Vec<u8>>> {
-    let Some(mut state) = store.get(key)? else { return Ok(None) };
-    let calls = std::mem::take(&mut state.call_results);
-    let json = state.to_json();
-    let mut out = Vec::with_capacity(json.len() + 16 + calls.iter().map(slot_size).sum::<usize>());
-    put_len(&mut out, json.len());
-    out.extend_from_slice(&json);
-    put_len(&mut out, calls.len());
-    let hits: Vec<_> = calls.iter().take_while(|slot| replayable(slot)).collect();
-    put_len(&mut out, hits.len());
-    for slot in hits {
-        let id = slot.function_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default();
-        put_len(&mut out, id.len());
-        out.extend_from_slice(id.as_bytes());
-        out.push(u8::from(slot.effective_status() == crate::model::CallStatus::Failed));
-        let exception = if slot.effective_status() == crate::model::CallStatus::Failed { slot.exception_payload.as_deref() } else { None };
-        put_payload(&mut out, slot.result_payload.as_deref());
-        put_payload(&mut out, exception);
-    }
-    Ok(Some(out))
-}
-
-/// Whether a recorded slot replays without the core: terminal, a plain
-/// (valid Unicode) id, no args digest, and a failure that keeps its payload.
-fn replayable(slot: &crate::model::CallResult) -> bool {
-    let id_plain = matches!(&slot.function_id, Some(crate::model::JsonString::Text(_)));
-    let no_digest = match &slot.args_digest {
-        None => true,
-        Some(crate::model::JsonString::Text(digest)) => digest.is_empty(),
-        Some(_) => false,
-    };
-    let terminal = match slot.effective_status() {
-        crate::model::CallStatus::Succeeded => true,
-        crate::model::CallStatus::Failed => slot.exception_payload.is_some(),
-        crate::model::CallStatus::Pending => false,
-    };
-    id_plain && no_digest && terminal
-}
-
-fn slot_size(slot: &crate::model::CallResult) -> usize {
-    13 + slot.function_id.as_ref().map_or(0, |id| id.as_wtf8().len())
-        + slot.result_payload.as_ref().map_or(0, Vec::len)
-        + slot.exception_payload.as_ref().map_or(0, Vec::len)
-}
-
-fn put_len(out: &mut Vec<u8>, len: usize) {
-    out.extend_from_slice(&(len as u32).to_be_bytes());
-}
-
-fn put_payload(out: &mut Vec<u8>, payload: Option<&[u8]>) {
-    match payload {
-        Some(bytes) => {
-            out.extend_from_slice(&(bytes.len() as i32).to_be_bytes());
-            out.extend_from_slice(bytes);
-        }
-        None => out.extend_from_slice(&(-1i32).to_be_bytes()),
-    }
-}
-
-fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JByteArray<'l>> {
+/// The entry for a reader that answers its recorded calls itself (Flink
+/// Agents' adapter, for an action on the native journal), in one crossing: a
+/// `ResumingEntry(stateJsonWithoutCalls, callCount, JournalSlot[] hits)`.
+/// The JSON is Flink Agents' of the entry without its call results,
+/// `callCount` counts every slot, and the hits are the entry's
+/// [`ActionState::replayable_prefix`] (the core's replay rule), each built as
+/// the journal's primitives build a slot. Null on a miss.
+fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JObject<'l>> {
     let key = entry_key(env, key)?;
     let store = store_handle(ptr)?.clone();
-    Ok(match get_split(&store, &key)? {
-        Some(split) => env.byte_array_from_slice(&split)?,
-        None => JByteArray::null(),
-    })
+    let Some(mut state) = store.get(&key)? else { return Ok(JObject::null()) };
+    let hit_count = state.replayable_prefix().len();
+    let calls = std::mem::take(&mut state.call_results);
+    let json = env.byte_array_from_slice(&state.to_json())?;
+    let classes = classes(env)?;
+    let hits = classes.journal_slot.new_array(env, hit_count)?;
+    for (index, slot) in calls[..hit_count].iter().enumerate() {
+        // A frame per slot: each holds its payload arrays until it is in the array.
+        env.with_local_frame(SLOT_FRAME_CAPACITY, |env| -> BridgeResult<()> {
+            let slot = journal_slot(env, Some(slot))?;
+            Ok(hits.set_element(env, index, &slot)?)
+        })?;
+    }
+    let call_count = jint::try_from(calls.len()).map_err(|_| Error::InvalidArgument(format!("{} call slots", calls.len())))?;
+    let args = [JValue::Object(&json).as_jni(), JValue::Int(call_count).as_jni(), JValue::Object(&hits).as_jni()];
+    Ok(classes.resuming_entry.new_object(env, &args)?)
 }
 
+/// Local references one slot of [`get_resuming`] holds: the slot and its three arrays.
+const SLOT_FRAME_CAPACITY: usize = 4;
+
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JObject<'l> {
     env.with_env(|env| get_resuming(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 

@@ -25,7 +25,7 @@ pub enum DivergencePolicy {
     Cut = 0,
     /// Cut and run on as [`DivergencePolicy::Cut`], counting the divergence
     /// and keeping it for the binding to report (a log line, the
-    /// `callsDiverged` metric). The default: see the README, "Divergence".
+    /// `callsDiverged` metric). Why it is the default: docs/java.md, "When a re-run makes another call".
     #[default]
     Warn = 1,
     /// Refuse the call with `Error::NonDeterministicReplay`, changing

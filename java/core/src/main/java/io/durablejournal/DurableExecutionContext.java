@@ -4,6 +4,9 @@ import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
 import io.durablejournal.internal.LibraryLog;
 import io.durablejournal.internal.Utf8;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -15,11 +18,15 @@ import java.util.Objects;
  * class owns the native journal, checks arguments and marshals.
  *
  * <p>Recovery is the path this library exists for, so a context created over an ActionState
- * opens its native journal lazily: while every durable call is a recorded hit (the slot at the
- * call index is SUCCEEDED or FAILED and carries the call's id, the core's rule of spec §2.1) the
- * recorded outcome is answered from that state, with no native work at all. The first call or
- * method that needs more opens the journal over the state, with its index past the hits. The
- * context works on a copy of the state taken when it is created (slots are immutable, payloads
+ * opens its native journal lazily: while every durable call is a recorded hit the recorded
+ * outcome is answered with no native work at all. The hits are the leading slots the native
+ * library said replay as recorded (the core's one replay rule, in
+ * rust/model.rs), found when it read the state ({@link ActionStateSerde#deserialize}, which
+ * every store's {@code get} goes through) or when a store served the entry ({@link
+ * #resuming(List, Supplier)}); this class only asks whether the next hit's id is the call's id.
+ * A state built in Java has no hits: its journal decides every call. The first call or method
+ * that needs more opens the journal over the state, with its index past the hits. The context
+ * works on a copy of the state taken when it is created (slots are immutable, payloads
  * included), and every {@link ActionState} is one the journal accepts (its setters check each
  * body), so a state is never refused after some of its hits were served.
  *
@@ -45,7 +52,7 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     private final ActionStatePersister persister;
     /**
-     * For a context {@link #resuming} a stored entry: opens the store's journal over that entry,
+     * For a context {@code resuming} a stored entry: opens the store's journal over that entry,
      * which persists into the store itself. Null: the journal opens over {@link #recorded}.
      */
     private final Supplier<? extends DurableExecutionContext> opener;
@@ -59,13 +66,18 @@ public final class DurableExecutionContext implements AutoCloseable {
     private final Object opening = new Object();
     /** The native journal, or null while calls are answered from {@link #recorded}. */
     private volatile NativeHandle journal;
-    /** The state this context was created over, until its journal opens; then null. */
-    private ActionState recorded;
     /**
-     * Recorded hits answered before the journal opened: the journal's index starts past them, and
-     * they are replayed calls ({@link #replayedCalls} counts the journal's).
+     * The state this context was created over, until its journal opens; then null. Null from the
+     * start for a context resuming a store's split entry (its opener has the state).
      */
-    private int recordedHits;
+    private ActionState recorded;
+    /** The recorded calls answered before the journal opens, in call order (see the class comment). */
+    private List<JournalSlot> hits;
+    /**
+     * Hits answered before the journal opened: the journal's index starts past them, and they are
+     * replayed calls ({@link #replayedCalls} counts the journal's).
+     */
+    private int hitsAnswered;
     /** Closed before the journal opened (a closed open journal says so itself). */
     private boolean closedUnopened;
     /** Durable calls the native journal answered instead of running them. */
@@ -112,8 +124,26 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     private DurableExecutionContext(ActionState state, ActionStatePersister persister, Supplier<? extends DurableExecutionContext> opener) {
         this.recorded = Objects.requireNonNull(state, "state").copy();
+        this.hits = hitsOf(recorded);
         this.persister = persister;
         this.opener = opener;
+    }
+
+    private DurableExecutionContext(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> opener) {
+        this.hits = Objects.requireNonNull(hits, "hits");
+        this.persister = null;
+        this.opener = opener;
+    }
+
+    /** The leading slots of {@code state} that the native library said replay as recorded. */
+    private static List<JournalSlot> hitsOf(ActionState state) {
+        List<CallResult> slots = state.callResults();
+        int count = Math.min(state.hitCount(), slots.size());
+        List<JournalSlot> hits = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            hits.add(JournalSlot.of(slots.get(i)));
+        }
+        return hits;
     }
 
     /**
@@ -134,6 +164,20 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
+     * A context that resumes a stored action from the recorded hits a store served apart from the
+     * entry ({@link io.durablejournal.store.ResumingEntry#hits()}, computed by the native
+     * library): it answers them as {@link #resuming(ActionState, Supplier)} does, and takes its
+     * journal from {@code journalOpener} at the first call or method that needs one (its state
+     * among them: the hits are not the whole entry), with the index moved past the hits answered.
+     *
+     * @param hits the entry's leading recorded hits, in call order
+     * @param journalOpener opens a journal over that same entry; called at most once
+     */
+    public static DurableExecutionContext resuming(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> journalOpener) {
+        return new DurableExecutionContext(hits, Objects.requireNonNull(journalOpener, "journalOpener"));
+    }
+
+    /**
      * Owns a journal the native library just created: a native store's {@code openContext} calls
      * this through JNI ({@code rust/jni/store.rs}), so no raw handle ever reaches Java code.
      */
@@ -142,6 +186,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
         this.opener = null;
+        this.hits = Collections.emptyList();
         this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
@@ -166,11 +211,11 @@ public final class DurableExecutionContext implements AutoCloseable {
                     opened = from.journal();
                     openedBy = from;
                 }
-                int hits = recordedHits;
+                int answered = hitsAnswered;
                 DivergencePolicy policy = divergencePolicy;
                 try {
-                    if (hits > 0) {
-                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, hits));
+                    if (answered > 0) {
+                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, answered));
                     }
                     if (policy != DivergencePolicy.WARN) {
                         opened.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
@@ -180,6 +225,7 @@ public final class DurableExecutionContext implements AutoCloseable {
                     throw e;
                 }
                 recorded = null;
+                hits = Collections.emptyList();
                 journal = opened;
             }
             return journal;
@@ -187,32 +233,23 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * A recorded hit answered from the state the context was created over, or null when the
-     * journal must decide (it is open, the call is not such a hit, or its id is not valid Unicode,
-     * which the journal refuses). Read and count under the lock: another thread may be opening.
+     * The next recorded hit when it is this call's ({@code id}, the call's UTF-8), else null: the
+     * journal decides (it is open, the hits are used up, or the next one is another call's). Read
+     * and count under the lock: another thread may be opening.
      */
-    private CallStep replayRecorded(String functionId) {
-        if (functionId == null) {
-            return null;
-        }
+    private CallStep nextHit(byte[] id, String functionId) {
         synchronized (opening) {
-            if (journal != null || closedUnopened) {
+            if (journal != null || closedUnopened || hitsAnswered >= hits.size()) {
                 return null;
             }
-            List<CallResult> slots = recorded.callResults();
-            if (recordedHits >= slots.size() || recorded.isCompleted()) {
-                return null;
-            }
-            CallResult slot = slots.get(recordedHits);
-            CallResult.Status status = slot.getStatus();
-            if ((status != CallResult.Status.SUCCEEDED && status != CallResult.Status.FAILED)
-                    || !functionId.equals(slot.getFunctionId()) || !Utf8.isWellFormed(functionId)) {
+            JournalSlot hit = hits.get(hitsAnswered);
+            if (!Arrays.equals(id, hit.functionId)) {
                 return null;
             }
             refuseWhileCallInProgress("durable call '" + functionId + "'");
             // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
-            recordedHits++;
-            return CallStep.replay(slot.recordedResult(), slot.recordedException());
+            hitsAnswered++;
+            return CallStep.replay(hit.result, hit.exception);
         }
     }
 
@@ -271,7 +308,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     public int getCurrentCallIndex() {
         synchronized (opening) {
             if (journal == null && !closedUnopened) {
-                return recordedHits;
+                return hitsAnswered;
             }
         }
         return journal().applyAsInt(NativeJournal::currentCallIndex);
@@ -306,7 +343,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public ActionState getActionState() {
         synchronized (opening) {
-            if (journal == null && !closedUnopened) {
+            if (journal == null && !closedUnopened && recorded != null) {
                 return recorded.copy();
             }
         }
@@ -401,13 +438,13 @@ public final class DurableExecutionContext implements AutoCloseable {
      * progress, and a durable call begun meanwhile is refused (nested or concurrent).
      */
     CallStep beginCall(String functionId, boolean reconcilable) {
+        byte[] id = Utf8.encode(functionId, "functionId");
         if (journal == null) {
-            CallStep hit = replayRecorded(functionId);
+            CallStep hit = nextHit(id, functionId);
             if (hit != null) {
                 return hit;
             }
         }
-        byte[] id = Utf8.encode(functionId, "functionId");
         NativeHandle journal = journal();
         long h = journal.acquire();
         try {
@@ -544,7 +581,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public int getReplayedCallCount() {
         synchronized (opening) {
-            return recordedHits + replayedCalls;
+            return hitsAnswered + replayedCalls;
         }
     }
 
@@ -580,6 +617,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         synchronized (opening) {
             closedUnopened = true;
             recorded = null;
+            hits = Collections.emptyList();
             open = journal;
         }
         if (open != null) {

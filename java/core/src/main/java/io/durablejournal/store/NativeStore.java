@@ -30,8 +30,8 @@ final class NativeStore {
 
     static native byte[] get(long handle, EntryKey key);
 
-    /** The entry split for {@code ActionStateStore.getResuming} (layout in rust/jni/store.rs, {@code get_split}), or null. */
-    static native byte[] getResuming(long handle, EntryKey key);
+    /** The entry split for {@code ActionStateStore.getResuming}, built by rust/jni/store.rs ({@code get_resuming}), or null. */
+    static native ResumingEntry getResuming(long handle, EntryKey key);
 
     /**
      * A new context over a native journal whose mutations persist into this store; the native side

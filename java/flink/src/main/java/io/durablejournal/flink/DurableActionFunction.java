@@ -53,7 +53,7 @@ import org.apache.flink.util.Collector;
  * {@code JobExecutionResult}; like all accumulators they count the last attempt of each subtask,
  * which is the one that replays after a failover. The same counts, the store's put latency and
  * what the store holds are also Flink metrics of the operator ({@link StoreMetrics#GROUP}
- * subgroup; the README lists them).
+ * subgroup; docs/flink.md, "Metrics", lists them).
  *
  * <p>An action that throws fails the task; Flink's restart strategy re-runs it over its journal.
  */
