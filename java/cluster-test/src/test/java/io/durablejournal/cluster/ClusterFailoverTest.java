@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * TaskManagers, each its own process ({@link FlinkCluster}), and the demo's cluster job
  * ({@code io.durablejournal.flinkagents.cluster.ClusterJob}: a Flink Agents agent wired by
  * {@code DurableAgents.connectToAgent} over file stores) submitted as a job jar through the REST
- * API, the project's jars inside it, Flink Agents' on the cluster's classpath.
+ * API, the project's jars and Flink Agents' inside it (Flink Agents in the cluster's {@code lib/}
+ * keeps every job's class loader alive by itself, with no durable-journal class in the job).
  *
  * <p>The TaskManager running the crash request's action is SIGKILLed once that action's durable
  * calls returned (a value, a {@code null}, a failure of the agent's own exception class) and a
@@ -109,7 +110,9 @@ class ClusterFailoverTest {
                 String figures = taskManager.getKey() + ": " + taskManager.getValue();
                 assertEquals(first.libraryMappings, last.libraryMappings, "library mappings stay flat, " + figures);
                 assertEquals(first.jobClassLoaders, last.jobClassLoaders, "job class loaders stay flat, " + figures);
-                assertTrue(last.rssKb - first.rssKb < 32 * 1024, "RSS stays flat (within 32 MB), " + figures);
+                // A job class loader kept alive costs 6 to 10 MB a run (150 MB over these 15); a TaskManager
+                // that lets go of them grows 1 to 2 MB a run (code cache, metaspace chunks).
+                assertTrue(last.rssKb - first.rssKb < 48 * 1024, "RSS stays flat (within 48 MB over 15 runs), " + figures);
             }
         } finally {
             System.out.println("[timing] ClusterFailoverTest: " + millisSince(started) + " ms");

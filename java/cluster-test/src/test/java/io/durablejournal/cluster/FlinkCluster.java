@@ -107,7 +107,11 @@ final class FlinkCluster implements AutoCloseable {
         List<String> args = new ArrayList<>(Arrays.asList("--configDir", config.dir.toString(),
                 "-D", "taskmanager.resource-id=" + name));
         args.addAll(taskManagerProperties);
-        launch(name, TASK_MANAGER, taskManagerJvmOptions, args);
+        List<String> jvm = new ArrayList<>(taskManagerJvmOptions);
+        // The whole heap resident from the start (Flink sets -Xms to -Xmx): RSS then grows only with
+        // what is not the heap, such as a native library or a class loader's metaspace kept alive.
+        jvm.add("-XX:+AlwaysPreTouch");
+        launch(name, TASK_MANAGER, jvm, args);
         return name;
     }
 
