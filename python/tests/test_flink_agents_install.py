@@ -14,17 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACKAGE_PATH
+from conftest import PACKAGE_PATH, flink_agents_runtime
 
-try:
-    import flink_agents.runtime.durable_execution as fa_durable_execution
-    import flink_agents.runtime.flink_runner_context as fa_runner_context
-except ImportError as missing:
-    pytest.skip(
-        f"Flink Agents' Python runtime is not importable here ({missing}); "
-        "scripts/setup installs it into build/pyenv, whose python Gradle's pythonTest uses",
-        allow_module_level=True,
-    )
+fa_durable_execution, fa_runner_context = flink_agents_runtime()
 
 import durable_journal
 from durable_journal import flink_agents as dj_flink_agents

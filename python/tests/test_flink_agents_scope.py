@@ -14,15 +14,9 @@ import textwrap
 
 import pytest
 
-try:
-    import flink_agents.runtime.durable_execution as fa_durable_execution
-    import flink_agents.runtime.flink_runner_context as fa_runner_context
-except ImportError as missing:
-    pytest.skip(
-        f"Flink Agents' Python runtime is not importable here ({missing}); "
-        "scripts/setup installs it into build/pyenv, whose python Gradle's pythonTest uses",
-        allow_module_level=True,
-    )
+from conftest import flink_agents_runtime
+
+fa_durable_execution, fa_runner_context = flink_agents_runtime()
 fake = pytest.importorskip(
     "flink_agents.runtime.tests.test_flink_runner_context_reconcilable",
     reason="Flink Agents' reconciler test module (its fake Java runner context) is not installed",

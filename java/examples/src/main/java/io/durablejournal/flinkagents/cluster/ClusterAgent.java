@@ -1,7 +1,7 @@
 package io.durablejournal.flinkagents.cluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durablejournal.demo.SideEffectLog;
+import io.durablejournal.flinkagents.demo.SideEffectCall;
 import io.durablejournal.flinkagents.demo.SupportRequest;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -11,7 +11,6 @@ import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
 import org.apache.flink.agents.api.annotation.Action;
-import org.apache.flink.agents.api.context.DurableCallable;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -97,28 +96,10 @@ public class ClusterAgent extends Agent {
                 + " / " + charge + " / " + ticket;
     }
 
-    /** A durable call whose body records its side effect, then returns {@code result}'s value (with its run count) or throws. */
+    /** A durable call whose body records its side effect, then returns {@code result}'s value (with its run count) or throws ({@link SideEffectCall}). */
     private static String call(RunnerContext ctx, RunFiles files, String requestId, String callId, Callable<String> result)
             throws Exception {
-        String sideEffects = files.sideEffects().toString();
-        return ctx.durableExecute(new DurableCallable<String>() {
-            @Override
-            public String getId() {
-                return callId;
-            }
-
-            @Override
-            public Class<String> getResultClass() {
-                return String.class;
-            }
-
-            @Override
-            public String call() throws Exception {
-                int run = SideEffectLog.record(sideEffects, requestId, callId);
-                String value = result.call();
-                return value == null ? null : value + " (run " + run + ")";
-            }
-        });
+        return ctx.durableExecute(new SideEffectCall(callId, files.sideEffects().toString(), requestId, result, null));
     }
 
     /** The SIGKILL ends this process here; a test that never sends it fails the job after the deadline. */
