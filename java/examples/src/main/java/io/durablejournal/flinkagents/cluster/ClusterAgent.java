@@ -1,7 +1,7 @@
 package io.durablejournal.flinkagents.cluster;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.flinkagents.demo.SideEffectCall;
+import io.durablejournal.flinkagents.demo.SupportAgent;
 import io.durablejournal.flinkagents.demo.SupportRequest;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -35,8 +35,6 @@ public class ClusterAgent extends Agent {
     /** How long an action waits to be killed before it gives up (the test kills it in seconds). */
     private static final Duration KILL_DEADLINE = Duration.ofMinutes(3);
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** The agent's own checked exception: replayed from the journal, it must still be this class. */
     public static final class QuotaExceededException extends Exception {
         private static final long serialVersionUID = 1L;
@@ -48,14 +46,9 @@ public class ClusterAgent extends Agent {
 
     @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
     public static void draft(Event event, RunnerContext ctx) throws Exception {
-        SupportRequest request = JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
-        RunFiles files = files(ctx);
-        String draft = call(ctx, files, request.id, "chat", () -> "draft for '" + request.text + "'");
-        Event drafted = new Event(DRAFT_EVENT);
-        drafted.setAttr("requestId", request.id);
-        drafted.setAttr("user", request.user);
-        drafted.setAttr("draft", draft);
-        ctx.sendEvent(drafted);
+        SupportRequest request = SupportAgent.requestOf(event);
+        String draft = call(ctx, files(ctx), request.id, "chat", () -> "draft for '" + request.text + "'");
+        ctx.sendEvent(SupportAgent.drafted(DRAFT_EVENT, request, draft));
     }
 
     @Action(listenEventTypes = {DRAFT_EVENT})

@@ -43,15 +43,25 @@ public class SupportAgent extends Agent {
 
     @Action(listenEventTypes = {InputEvent.EVENT_TYPE})
     public static void draft(Event event, RunnerContext ctx) throws Exception {
-        SupportRequest request = JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
+        SupportRequest request = requestOf(event);
         Staging staging = staging(ctx);
         staging.actionStarted("draft", SupportAgent.class.getClassLoader());
         String draft = call(ctx, staging, request.id, CHAT, "draft for '" + request.text + "'");
-        Event drafted = new Event(DRAFT_EVENT);
+        ctx.sendEvent(drafted(DRAFT_EVENT, request, draft));
+    }
+
+    /** The request an input event carries. */
+    public static SupportRequest requestOf(Event event) {
+        return JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
+    }
+
+    /** The event a draft action sends: of {@code type}, with the request's id and user and the draft. */
+    public static Event drafted(String type, SupportRequest request, String draft) {
+        Event drafted = new Event(type);
         drafted.setAttr("requestId", request.id);
         drafted.setAttr("user", request.user);
         drafted.setAttr("draft", draft);
-        ctx.sendEvent(drafted);
+        return drafted;
     }
 
     @Action(listenEventTypes = {DRAFT_EVENT})
