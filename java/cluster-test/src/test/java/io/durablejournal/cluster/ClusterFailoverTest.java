@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
  * calls returned (a value, a {@code null}, a failure of the agent's own exception class) and a
  * checkpoint completed; after the failover every call ran exactly once, the null and the failure
  * came back as recorded, and the surviving TaskManager's log has the restore's INFO line. Then a
- * replacement TaskManager joins and the job is submitted 20 more times: each run finishes, and
+ * replacement TaskManager joins and the job is submitted 20 more times (every other run cancelled
+ * once it has answered, the others finishing): each run ends as it should, and
  * after a full GC the TaskManagers hold as much memory, as many mappings of the native library and
  * as many job class loaders after run 20 as after run 5 (printed as {@code [cluster]} lines), and
  * no process wrote a JVM crash file.
@@ -90,8 +91,17 @@ class ClusterFailoverTest {
             long resubmitsStarted = System.nanoTime();
             for (int run = 1; run <= RESUBMITS; run++) {
                 Path runDir = dir.resolve("run-" + run);
-                String id = cluster.rest.run(jar, ENTRY_CLASS, runArgs(runDir));
-                cluster.rest.awaitState(id, "FINISHED", JOB_TIMEOUT);
+                // Every other run is cancelled once it has answered, as a long-running job is
+                // redeployed; the others finish: both ends of a job release its class loader.
+                boolean cancelled = run % 2 == 0;
+                String id = cluster.rest.run(jar, ENTRY_CLASS, runArgs(runDir, "--until-cancelled", Boolean.toString(cancelled)));
+                if (cancelled) {
+                    FlinkRest.await("every answer of " + runDir.getFileName(), JOB_TIMEOUT, () -> answerCount(runDir) == REQUESTS);
+                    cluster.rest.cancel(id);
+                    cluster.rest.awaitState(id, "CANCELED", JOB_TIMEOUT);
+                } else {
+                    cluster.rest.awaitState(id, "FINISHED", JOB_TIMEOUT);
+                }
                 assertEveryCallRanOnce(runDir);
                 assertAnswered(runDir);
                 if (MEASURED_RUNS.contains(run)) {
@@ -142,6 +152,12 @@ class ClusterFailoverTest {
             }
         }
         return counts;
+    }
+
+    private static long answerCount(Path runDir) throws IOException {
+        try (Stream<Path> answers = Files.list(runDir.resolve("answers"))) {
+            return answers.filter(f -> !f.getFileName().toString().startsWith(".")).count();
+        }
     }
 
     private static void assertEveryCallRanOnce(Path runDir) throws IOException {

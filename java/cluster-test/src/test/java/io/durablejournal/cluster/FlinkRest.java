@@ -66,6 +66,12 @@ final class FlinkRest {
         return answer.path("jobid").asText();
     }
 
+    /** Cancels the job (it then reaches CANCELED). */
+    void cancel(String jobId) throws Exception {
+        send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
+                .method("PATCH", HttpRequest.BodyPublishers.noBody()));
+    }
+
     /** The job's state: RUNNING, FINISHED, FAILED, CANCELED, ... */
     String state(String jobId) throws Exception {
         return get("/jobs/" + jobId).path("state").asText();

@@ -25,10 +25,11 @@ import org.apache.flink.streaming.api.functions.sink.legacy.SinkFunction;
  * {@code requests} {@link SupportRequest}s, keyed by user, into {@link ClusterAgent} on Flink
  * Agents' operator wired by {@link DurableAgents#connectToAgent} over file stores; each answer is
  * written to the run's files ({@link RunFiles}). Bounded: the job finishes once every request is
- * answered.
+ * answered; with {@code --until-cancelled true} it runs on, idle, until it is cancelled.
  *
  * <pre>
  * ClusterJob --run-dir DIR [--requests N] [--crash-at I] [--checkpoint-millis MS] [--journal false]
+ *            [--until-cancelled true]
  * </pre>
  *
  * With {@code --crash-at I} the source stages a failover: it emits request I only after a
@@ -48,12 +49,13 @@ public final class ClusterJob {
         int crashAt = Integer.parseInt(options.getOrDefault("crash-at", "-1"));
         long checkpointMillis = Long.parseLong(options.getOrDefault("checkpoint-millis", "200"));
         boolean journal = Boolean.parseBoolean(options.getOrDefault("journal", "true"));
+        boolean untilCancelled = Boolean.parseBoolean(options.getOrDefault("until-cancelled", "false"));
         files.create();
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(checkpointMillis);
         DataStream<SupportRequest> source = env
-                .addSource(new RequestSource<>(SupportRequest::number, requestCount, crashAt, crashAt, new FileStaging(files)),
+                .addSource(new RequestSource<>(SupportRequest::number, requestCount, crashAt, crashAt, new FileStaging(files, untilCancelled)),
                         "requests", Types.POJO(SupportRequest.class))
                 .setParallelism(1)
                 .uid("requests");

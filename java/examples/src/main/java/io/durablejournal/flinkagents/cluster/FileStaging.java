@@ -9,15 +9,19 @@ import io.durablejournal.flinkagents.demo.SupportRequest;
  * stages until the crash is claimed (after the restore the requests flow); a checkpoint covers the
  * requests only once they are answered (Flink Agents' operator keeps an action's follow-up events
  * in its state across a barrier); after the burst the source holds the checkpoint lock until the
- * failover cancels it, so the restore is from the checkpoint the gate waited for.
+ * failover cancels it, so the restore is from the checkpoint the gate waited for. A run to be
+ * cancelled holds after its last request until it is.
  */
 final class FileStaging implements FailoverStaging {
     private static final long serialVersionUID = 1L;
 
     private final RunFiles files;
+    /** Whether the source holds after its last request until the job is cancelled. */
+    private final boolean untilCancelled;
 
-    FileStaging(RunFiles files) {
+    FileStaging(RunFiles files, boolean untilCancelled) {
         this.files = files;
+        this.untilCancelled = untilCancelled;
     }
 
     @Override
@@ -38,6 +42,13 @@ final class FileStaging implements FailoverStaging {
     @Override
     public synchronized void afterBurst(RequestSource<?> source) throws InterruptedException {
         while (source.isRunning()) {
+            wait();
+        }
+    }
+
+    @Override
+    public synchronized void afterLast(RequestSource<?> source) throws InterruptedException {
+        while (untilCancelled && source.isRunning()) {
             wait();
         }
     }
