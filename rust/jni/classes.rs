@@ -29,9 +29,8 @@
 //! When the loader is collected the JVM calls [`JNI_OnUnload`], which
 //! deletes the weak references before the library is unmapped.
 
-use std::sync::OnceLock;
-
 use std::ffi::c_void;
+use std::sync::OnceLock;
 
 use jni::ids::{JFieldID, JMethodID};
 use jni::objects::{JClass, JObject, JObjectArray};

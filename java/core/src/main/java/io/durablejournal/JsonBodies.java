@@ -27,10 +27,12 @@ import java.util.List;
  * Opaque ActionState bodies between their JSON text (what a record keeps) and Jackson trees
  * (what {@link ActionState}'s {@link JsonNode} accessors take and hand out).
  *
- * <p>Both ways are exact: a tree holds every number of the text (integers of any size, decimals
- * as {@code BigDecimal} with their scale, so {@code 1e400} stays finite and {@code 2.50} keeps
- * its zero, and a negative zero as the {@code double} -0.0, the one value {@code BigDecimal} has
- * no sign for), and a tree's text is checked by the native core where it will be kept, so a
+ * <p>Both ways are exact: a tree holds every number of the text (integers of any size; a decimal
+ * written as Java writes its {@code double}, such as {@code 1.5} or {@code -0.0}, as that
+ * {@code double}, which Jackson's own reader makes of it too; other decimals as {@code BigDecimal}
+ * with their scale, so {@code 1e400} stays finite and {@code 2.50} keeps its zero; a negative
+ * zero in any other spelling as the {@code double} -0.0, the one value {@code BigDecimal} has no
+ * sign for), and a tree's text is checked by the native core where it will be kept, so a
  * record built in Java is one the journal accepts.
  */
 final class JsonBodies {
@@ -214,6 +216,14 @@ final class JsonBodies {
                         return NODES.numberNode(parser.getBigIntegerValue());
                 }
             case VALUE_NUMBER_FLOAT:
+                // Jackson's own reader makes a DoubleNode of every decimal; this one does where
+                // the double is exactly the token (its text is the token's, as a DoubleNode set
+                // through the API is written), so a body comes back equal to the tree it was set
+                // with, and keeps every other decimal as it is (2.50, 1e400, 0.1000000000000000001).
+                double asDouble = parser.getDoubleValue();
+                if (Double.toString(asDouble).equals(parser.getText())) {
+                    return NODES.numberNode(asDouble);
+                }
                 BigDecimal decimal = parser.getDecimalValue();
                 if (decimal.signum() == 0 && parser.getText().startsWith("-")) {
                     return NODES.numberNode(-0.0d);

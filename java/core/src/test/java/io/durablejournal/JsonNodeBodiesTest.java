@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
@@ -86,6 +87,32 @@ class JsonNodeBodiesTest {
         assertEquals("[1E+400,2.50,-1E-400,18446744073709551616,0,0.0,-12]", state.getTaskEvent().toString(),
                 "decimals keep their scale and size; an integer -0 has no sign to keep");
         assertEquals(0, Double.compare(-0.0d, JsonBodies.tree("-0e5").doubleValue()), "a negative zero in any spelling");
+    }
+
+    @Test
+    void aDoubleSetAsATreeComesBackAsTheDoubleJacksonsReaderGives() throws Exception {
+        ObjectNode event = NODES.objectNode();
+        event.put("@class", "Event");
+        event.put("price", 1.5d);
+        event.putArray("doubles").add(0.1d).add(-2.25e-5d).add(1e10d).add(0.30000000000000004d);
+        String text = event.toString();
+        ActionState state = everywhere(event);
+        CountingPersister persister = new CountingPersister();
+        try (DurableExecutionContext context = new DurableExecutionContext(state, persister)) {
+            context.recordCallCompletion("tool-call:a", json("1"), null);
+            for (ActionState got : List.of(state, ActionStateSerde.deserialize(ActionStateSerde.serialize(state)),
+                    persister.last(), context.getActionState())) {
+                for (JsonNode body : List.of(got.getTaskEvent(), got.getOutputEvents().get(0),
+                        got.getSensoryMemoryUpdates().get(0), got.getShortTermMemoryUpdates().get(0))) {
+                    assertEquals(event, body, "the tree it was set with");
+                    assertEquals(new ObjectMapper().readTree(text), body, "what Jackson's own reader makes of " + text);
+                    assertTrue(body.get("price").isDouble(), body.get("price").getNodeType() + " " + body.get("price").getClass());
+                }
+            }
+        }
+        assertTrue(JsonBodies.tree("2.50").isBigDecimal(), "a decimal that is not a double's own text stays exact");
+        assertTrue(JsonBodies.tree("0.1000000000000000000001").isBigDecimal());
+        assertTrue(JsonBodies.tree("1e10").isBigDecimal(), "Java writes that double 1.0E10");
     }
 
     /** {@code [[[...]]]}, {@code depth} arrays deep. */

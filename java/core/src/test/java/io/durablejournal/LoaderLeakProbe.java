@@ -2,6 +2,7 @@ package io.durablejournal;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * The child JVM of {@link LoaderLeakTest}: what a Flink TaskManager does to a job jar on every
@@ -43,6 +46,9 @@ public final class LoaderLeakProbe {
         URL[] jars = urls(args[3]);
         ClassLoader parent = args.length > 4 ? new URLClassLoader(urls(args[4]), ClassLoader.getPlatformClassLoader())
                 : ClassLoader.getPlatformClassLoader();
+        if (parent instanceof URLClassLoader) {
+            startLogging(parent);
+        }
         List<WeakReference<ClassLoader>> loaders = new ArrayList<>();
         report("start", 0, loaders);
         for (int round = 1; round <= rounds; round++) {
@@ -55,9 +61,27 @@ public final class LoaderLeakProbe {
         }
     }
 
+    /**
+     * What a TaskManager does before it runs any job: its logging (SLF4J over Log4j, in {@code
+     * lib/}) starts with the TaskManager's own loader as the thread's context class loader. Left to
+     * the first round, Log4j would start under that round's loader and keep it for the JVM's life.
+     */
+    private static void startLogging(ClassLoader lib) throws Exception {
+        Thread me = Thread.currentThread();
+        ClassLoader own = me.getContextClassLoader();
+        me.setContextClassLoader(lib);
+        try {
+            Class.forName("org.slf4j.LoggerFactory", true, lib).getMethod("getLogger", String.class).invoke(null, "probe");
+        } catch (ClassNotFoundException noSlf4j) {
+            // Nothing to start.
+        } finally {
+            me.setContextClassLoader(own);
+        }
+    }
+
     /** A fresh loader, one durable call through it on a thread of its own, closed; the loader. */
     private static ClassLoader oneRound(String entry, URL[] jars, ClassLoader parent, int round) throws Exception {
-        URLClassLoader loader = new ChildFirst(jars, parent);
+        URLClassLoader loader = new ChildFirst(jars, parent, round);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicReference<Object> answer = new AtomicReference<>();
         Thread task = new Thread(() -> {
@@ -94,8 +118,49 @@ public final class LoaderLeakProbe {
             }
             Thread.sleep(20); // polling the collector with a deadline, not waiting for an event
         }
+        trimNativeHeap();
         System.out.println("CHECKPOINT " + name + " rounds=" + rounds + " collected=" + collected(loaders)
                 + " mappings=" + mappings() + " rssKb=" + rssKb());
+        if (collected(loaders) < loaders.size()) {
+            System.out.println("ALIVE rounds " + alive(loaders) + "; threads whose context class loader is a round's: " + threadsHolding());
+        }
+    }
+
+    /**
+     * Hands the memory C's allocator keeps cached (freed by the JVM, e.g. of unloaded classes' data,
+     * and by the native library) back to the system, as {@code jcmd <pid> System.trim_native_heap}
+     * does, so that RSS counts what is still held, not what the allocator keeps for later.
+     */
+    private static void trimNativeHeap() {
+        try {
+            ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                    "systemTrimNativeHeap", new Object[] {null}, new String[] {String[].class.getName()});
+        } catch (JMException notOnThisJvm) {
+            // A JVM without the command (before 17.0.9): RSS then includes the allocator's cache.
+        }
+    }
+
+    /** The rounds whose loader is still reachable, for a leak's report. */
+    private static List<Integer> alive(List<WeakReference<ClassLoader>> loaders) {
+        List<Integer> rounds = new ArrayList<>();
+        for (int i = 0; i < loaders.size(); i++) {
+            if (loaders.get(i).get() != null) {
+                rounds.add(i + 1);
+            }
+        }
+        return rounds;
+    }
+
+    /** Live threads that hold a round's loader as their context class loader (a thread a round started inherits it). */
+    private static List<String> threadsHolding() {
+        List<String> threads = new ArrayList<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            ClassLoader context = thread.getContextClassLoader();
+            if (context instanceof ChildFirst) {
+                threads.add(thread.getName() + " (round " + ((ChildFirst) context).round + ")");
+            }
+        }
+        return threads;
     }
 
     private static int collected(List<WeakReference<ClassLoader>> loaders) {
@@ -134,8 +199,11 @@ public final class LoaderLeakProbe {
             ClassLoader.registerAsParallelCapable();
         }
 
-        ChildFirst(URL[] urls, ClassLoader parent) {
+        final int round;
+
+        ChildFirst(URL[] urls, ClassLoader parent, int round) {
             super(urls, parent);
+            this.round = round;
         }
 
         @Override

@@ -58,18 +58,30 @@ public final class LoaderLeaks {
      * Runs {@code entry} (a {@code Callable} of the jars) in {@link #ROUNDS} fresh loaders over
      * {@code jars}, child first over a loader of {@code parentJars} (none: the platform loader),
      * and asserts that nothing is left behind; returns the probe's answer of the first round.
+     * {@code jvmArgs} go to the probe's JVM (e.g. system properties its entry reads).
      */
-    public static String assertNothingLeftBehind(String entry, List<Path> jars, List<Path> parentJars, Path workDir)
-            throws IOException, InterruptedException {
+    public static String assertNothingLeftBehind(String entry, List<Path> jars, List<Path> parentJars, Path workDir,
+            String... jvmArgs) throws IOException, InterruptedException {
+        return assertNothingLeftBehind(entry, ROUNDS, jars, parentJars, workDir, jvmArgs);
+    }
+
+    /** {@link #assertNothingLeftBehind(String, List, List, Path, String...)} over {@code rounds} loaders (more than {@link #WARM_ROUNDS}). */
+    public static String assertNothingLeftBehind(String entry, int rounds, List<Path> jars, List<Path> parentJars, Path workDir,
+            String... jvmArgs) throws IOException, InterruptedException {
         Path out = workDir.resolve("loader-probe-" + entry + ".txt");
         List<String> command = new ArrayList<>(Arrays.asList(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xcheck:jni", "-XX:+UseSerialGC", "-Xms96m", "-Xmx96m", "-XX:+AlwaysPreTouch",
-                "-cp", probeClassPath(),
-                LoaderLeakProbe.class.getName(), entry, Integer.toString(ROUNDS), Integer.toString(WARM_ROUNDS), join(jars)));
+                // A fixed, pre-touched heap: its pages count once, from the start. C1 alone: C2's
+                // compiler arenas (tens of MB while it compiles each round's Jackson, held for
+                // seconds after) would swamp what the rounds leave behind.
+                "-Xcheck:jni", "-XX:+UseSerialGC", "-Xms96m", "-Xmx96m", "-XX:+AlwaysPreTouch", "-XX:TieredStopAtLevel=1"));
+        command.addAll(Arrays.asList(jvmArgs));
+        command.addAll(Arrays.asList("-cp", probeClassPath(),
+                LoaderLeakProbe.class.getName(), entry, Integer.toString(rounds), Integer.toString(WARM_ROUNDS), join(jars)));
         if (!parentJars.isEmpty()) {
             command.add(join(parentJars));
         }
+        System.out.println("[loader leak] the probe, to run it again by hand: " + String.join(" ", command));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         boolean finished = child.waitFor(240, TimeUnit.SECONDS);
         if (!finished) {

@@ -2,7 +2,9 @@ package io.durablejournal.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
@@ -15,7 +17,10 @@ import java.util.Locale;
  * {@code java.library.path}, then the copy bundled in the jar. The bundled copy is extracted to a
  * fresh temporary directory on every load because a JVM refuses to load one file path from two class
  * loaders, and a Flink job restart brings a new user-code class loader. The extracted file is deleted
- * right after {@code System.load} (the mapping stays valid), so a crashed JVM leaves nothing behind.
+ * right after {@code System.load} (the mapping stays valid, and goes when the loader is collected),
+ * so a running JVM keeps no file. Where the system refuses to delete a loaded library (Windows), the
+ * JVM deletes it at exit; a directory left by a JVM that died between extracting and deleting
+ * (its name carries that JVM's process id) is removed by the next load on the machine.
  */
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
@@ -112,15 +117,72 @@ public final class NativeLibrary {
                         + "). Build it here with `cargo build --release` and pass -Ddurablejournal.library=<path to "
                         + System.mapLibraryName(LIBRARY_NAME) + ">, or put it on java.library.path");
             }
-            Path dir = Files.createTempDirectory("durable-journal-");
+            Path dir = Files.createTempDirectory(EXTRACTED_PREFIX + ProcessHandle.current().pid() + "-");
+            removeOrphans(dir.getParent());
             Path file = dir.resolve(System.mapLibraryName(LIBRARY_NAME));
             try {
                 Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
                 System.load(file.toAbsolutePath().toString());
             } finally {
-                Files.deleteIfExists(file);
-                Files.deleteIfExists(dir);
+                remove(file);
+                remove(dir);
             }
         }
+    }
+
+    /** Extracted copies live in {@code durable-journal-native-<pid>-<random>} directories of the temporary directory. */
+    static final String EXTRACTED_PREFIX = "durable-journal-native-";
+
+    /** Deletes {@code path} now, or at the JVM's exit when the system refuses (a loaded library on Windows). */
+    private static void remove(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException inUse) {
+            path.toFile().deleteOnExit();
+        }
+    }
+
+    /**
+     * Removes the directories of extracted copies in {@code tmp} whose JVM is gone (it died before it
+     * could delete them); those of running JVMs, this one's included, stay. Best effort: what cannot
+     * be removed is left for the next load.
+     */
+    static void removeOrphans(Path tmp) {
+        long self = ProcessHandle.current().pid();
+        try (DirectoryStream<Path> extracted = Files.newDirectoryStream(tmp, EXTRACTED_PREFIX + "*")) {
+            for (Path dir : extracted) {
+                long owner = ownerPid(dir.getFileName().toString());
+                if (owner > 0 && owner != self && !ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    removeTree(dir);
+                }
+            }
+        } catch (IOException | SecurityException unreadable) {
+            // Nothing to tidy where the directory cannot be listed.
+        }
+    }
+
+    /** The process id in {@code durable-journal-native-<pid>-<random>}, or -1 for another name. */
+    static long ownerPid(String name) {
+        int end = name.indexOf('-', EXTRACTED_PREFIX.length());
+        if (end <= EXTRACTED_PREFIX.length()) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring(EXTRACTED_PREFIX.length(), end));
+        } catch (NumberFormatException notOurs) {
+            return -1;
+        }
+    }
+
+    private static void removeTree(Path dir) throws IOException {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        }
+        Files.deleteIfExists(dir);
     }
 }
