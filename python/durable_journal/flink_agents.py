@@ -28,8 +28,14 @@ wrapped with :func:`at_most_once` an at-most-once call (see
 
 Call ``install()`` once in the module that defines the agent, at import time:
 Flink Agents' Python operator imports that module in its embedded interpreter
-before any action runs, and every action of the interpreter then uses the new
-identity. ``uninstall()`` puts Flink Agents' functions back (for tests).
+before any action runs. The new identity is scoped to that module (and, for a
+package's ``__init__``, to the package's modules): a durable call gets it only
+while code of such a module is running, i.e. inside the actions of that
+agent. One interpreter serves every job of a TaskManager (pemja), and jobs
+whose agents never call ``install()`` keep Flink Agents' own identity even
+when they run after, or next to, one that does. ``uninstall()`` ends the
+calling module's scope only; Flink Agents' functions are put back once no
+scope is left.
 
 Journals recorded before ``install()``: their calls carry cloudpickle digests,
 which never equal the new digests (and a partial's or a callable object's
@@ -46,8 +52,9 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import itertools
+import sys
 import threading
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Sequence, Tuple
 
 from . import flink_agents_calls
 from ._native import ErrorCode, NonCanonicalArgumentError
@@ -82,6 +89,8 @@ _DURABLE_ID_HINT = "; pass durable_id= to name the call explicitly"
 _lock = threading.Lock()
 #: module name -> Flink Agents' own (function id, args digest) functions, while installed.
 _originals: Dict[str, Dict[str, Callable[..., str]]] = {}
+#: The modules (or packages) whose running code gets durable_journal's identity.
+_scopes: FrozenSet[str] = frozenset()
 
 
 def function_id(func: Callable[..., Any]) -> str:
@@ -122,38 +131,70 @@ def args_digest(args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
         ) from None
 
 
-def install() -> None:
-    """Replaces Flink Agents' function id and argument digest with
-    :func:`function_id` and :func:`args_digest` in every module that uses
-    them. Idempotent; raises ImportError, changing nothing, when Flink
-    Agents' Python runtime cannot be imported."""
+def scoped_function_id(func: Callable[..., Any]) -> str:
+    """What Flink Agents' modules call while installed: :func:`function_id`
+    inside a scope (see :func:`install`), Flink Agents' own elsewhere."""
+    if _in_scope():
+        return function_id(func)
+    return _original(_FUNCTION_ID)(func)
+
+
+def scoped_args_digest(args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
+    """What Flink Agents' modules call while installed: :func:`args_digest`
+    inside a scope (see :func:`install`), Flink Agents' own elsewhere."""
+    if _in_scope():
+        return args_digest(args, kwargs)
+    return _original(_ARGS_DIGEST)(args, kwargs)
+
+
+def install(scope: Optional[str] = None) -> None:
+    """Gives the durable calls made while ``scope``'s code runs (by default
+    the calling module; a package's name covers its modules) durable_journal's
+    :func:`function_id` and :func:`args_digest`. The first call replaces
+    Flink Agents' two functions in every module that uses them with
+    dispatchers (:func:`scoped_function_id`, :func:`scoped_args_digest`) that
+    keep Flink Agents' own identity for every other call, so another job's
+    agent in the same interpreter is not changed. Idempotent; raises
+    ImportError, changing nothing, when Flink Agents' Python runtime cannot
+    be imported."""
+    global _scopes
+    scope = scope if scope is not None else _caller_module()
     with _lock:
-        if _originals:
+        if not _originals:
+            modules = [importlib.import_module(name) for name in patched_modules()]
+            for module in modules:
+                for attribute in (_FUNCTION_ID, _ARGS_DIGEST):
+                    if not callable(getattr(module, attribute, None)):
+                        raise ImportError(
+                            f"durable_journal.flink_agents: {module.__name__} has no {attribute} in this Flink "
+                            f"Agents ({_flink_agents_version()}; supported: {', '.join(PATCHES)}), so install() "
+                            "cannot give its durable calls durable_journal's identity"
+                        )
+            for module in modules:
+                _originals[module.__name__] = {
+                    _FUNCTION_ID: getattr(module, _FUNCTION_ID),
+                    _ARGS_DIGEST: getattr(module, _ARGS_DIGEST),
+                }
+            for module in modules:
+                setattr(module, _FUNCTION_ID, scoped_function_id)
+                setattr(module, _ARGS_DIGEST, scoped_args_digest)
+            # The current call and at-most-once calls on the native journal
+            # (flink_agents_calls), naming each call as the dispatchers do.
+            flink_agents_calls.install(scoped_function_id, scoped_args_digest)
+        _scopes = _scopes | {scope}
+
+
+def uninstall(scope: Optional[str] = None) -> None:
+    """Ends ``scope``'s identity (by default the calling module's); once no
+    scope is left, puts Flink Agents' own functions back. Other modules'
+    scopes, and the jobs running their agents, are not changed. Nothing when
+    not installed."""
+    global _scopes
+    scope = scope if scope is not None else _caller_module()
+    with _lock:
+        _scopes = _scopes - {scope}
+        if _scopes:
             return
-        modules = [importlib.import_module(name) for name in patched_modules()]
-        for module in modules:
-            for attribute in (_FUNCTION_ID, _ARGS_DIGEST):
-                if not callable(getattr(module, attribute, None)):
-                    raise ImportError(
-                        f"durable_journal.flink_agents: {module.__name__} has no {attribute} in this Flink "
-                        f"Agents ({_flink_agents_version()}; supported: {', '.join(PATCHES)}), so install() "
-                        "cannot give its durable calls durable_journal's identity"
-                    )
-        for module in modules:
-            _originals[module.__name__] = {
-                _FUNCTION_ID: getattr(module, _FUNCTION_ID),
-                _ARGS_DIGEST: getattr(module, _ARGS_DIGEST),
-            }
-        for module in modules:
-            setattr(module, _FUNCTION_ID, function_id)
-            setattr(module, _ARGS_DIGEST, args_digest)
-        # The current call and at-most-once calls on the native journal (flink_agents_calls).
-        flink_agents_calls.install(function_id, args_digest)
-
-
-def uninstall() -> None:
-    """Puts Flink Agents' own functions back; nothing when not installed."""
-    with _lock:
         flink_agents_calls.uninstall()
         for name, functions in _originals.items():
             module = importlib.import_module(name)
@@ -162,10 +203,47 @@ def uninstall() -> None:
         _originals.clear()
 
 
-def installed() -> bool:
-    """Whether ``install()`` is in effect."""
+def installed(scope: Optional[str] = None) -> bool:
+    """Whether ``install()`` is in effect: for ``scope`` when given, else
+    for any module."""
     with _lock:
-        return bool(_originals)
+        return scope in _scopes if scope is not None else bool(_originals)
+
+
+def scopes() -> FrozenSet[str]:
+    """The modules and packages that called :func:`install` (and not yet
+    :func:`uninstall`)."""
+    return _scopes
+
+
+def _caller_module() -> str:
+    """The module that called the public function calling this one."""
+    return sys._getframe(2).f_globals.get("__name__", "__main__")
+
+
+def _in_scope() -> bool:
+    """Whether code of a scoped module is running on this thread: a frame of
+    the call stack (the action, a coroutine it awaits from, a helper it
+    calls) belongs to one."""
+    current = _scopes
+    if not current:
+        return False
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get("__name__")
+        if name is not None and (name in current or _under(name, current)):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _under(name: str, packages: FrozenSet[str]) -> bool:
+    """Whether module ``name`` is inside one of ``packages`` (at any depth)."""
+    while "." in name:
+        name = name.rpartition(".")[0]
+        if name in packages:
+            return True
+    return False
 
 
 def _original(attribute: str) -> Any:

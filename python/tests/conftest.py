@@ -32,3 +32,21 @@ if TESTING_INSTALLED:
             f"DURABLE_JOURNAL_TEST_INSTALLED=1 but durable_journal was imported from the source tree "
             f"({_imported}); run pytest from outside the repository with PYTHONPATH unset"
         )
+
+
+def flink_agents_runtime():
+    """Flink Agents' two runtime modules durable_journal.flink_agents patches,
+    (durable_execution, flink_runner_context); skips the calling test module
+    where Flink Agents' Python runtime is not importable."""
+    import pytest
+
+    try:
+        import flink_agents.runtime.durable_execution as durable_execution
+        import flink_agents.runtime.flink_runner_context as flink_runner_context
+    except ImportError as missing:
+        pytest.skip(
+            f"Flink Agents' Python runtime is not importable here ({missing}); "
+            "scripts/setup installs it into build/pyenv, whose python Gradle's pythonTest uses",
+            allow_module_level=True,
+        )
+    return durable_execution, flink_runner_context

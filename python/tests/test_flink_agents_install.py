@@ -14,17 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PACKAGE_PATH
+from conftest import PACKAGE_PATH, flink_agents_runtime
 
-try:
-    import flink_agents.runtime.durable_execution as fa_durable_execution
-    import flink_agents.runtime.flink_runner_context as fa_runner_context
-except ImportError as missing:
-    pytest.skip(
-        f"Flink Agents' Python runtime is not importable here ({missing}); "
-        "scripts/setup installs it into build/pyenv, whose python Gradle's pythonTest uses",
-        allow_module_level=True,
-    )
+fa_durable_execution, fa_runner_context = flink_agents_runtime()
 
 import durable_journal
 from durable_journal import flink_agents as dj_flink_agents
@@ -55,8 +47,8 @@ def test_install_replaces_both_functions_in_both_modules_and_uninstall_restores_
         dj_flink_agents.install()  # idempotent: the originals saved the first time are kept
         assert dj_flink_agents.installed()
         for module in originals:
-            assert module._compute_function_id is dj_flink_agents.function_id
-            assert module._compute_args_digest is dj_flink_agents.args_digest
+            assert module._compute_function_id is dj_flink_agents.scoped_function_id
+            assert module._compute_args_digest is dj_flink_agents.scoped_args_digest
     finally:
         dj_flink_agents.uninstall()
     assert not dj_flink_agents.installed()
@@ -177,7 +169,7 @@ def test_flink_agents_own_durable_execution_tests_pass_with_install(tmp_path):
         import flink_agents.runtime.durable_execution as de
 
         flink_agents.install()
-        assert de._compute_args_digest is flink_agents.args_digest
+        assert de._compute_args_digest is flink_agents.scoped_args_digest
         sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[1:]]))
         """
     )

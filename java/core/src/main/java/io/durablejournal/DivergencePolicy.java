@@ -13,7 +13,8 @@ public enum DivergencePolicy {
     CUT(0),
     /**
      * Cut and run on as {@link #CUT}, and report it: a warning in the log (logger {@code
-     * io.durablejournal.DurableExecutionContext}, through {@link System.Logger}), {@link
+     * io.durablejournal.DurableExecutionContext}, through SLF4J where the class path has it, as
+     * every Flink runtime does, else {@link System.Logger}), {@link
      * DurableExecutionContext#getDivergedCallCount()} and the Flink operators' {@code
      * callsDiverged} metric. The default: a Flink job keeps running every other key, and the
      * divergence is visible to whoever watches the log or the metric.

@@ -2,6 +2,7 @@ package io.durablejournal;
 
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
+import io.durablejournal.internal.LibraryLog;
 import io.durablejournal.internal.Utf8;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,7 +48,7 @@ import java.util.Objects;
  */
 public final class DurableExecutionContext implements AutoCloseable {
     private static final String NAME = "DurableExecutionContext";
-    private static final System.Logger DIVERGENCE_LOG = System.getLogger(DurableExecutionContext.class.getName());
+    private static final LibraryLog DIVERGENCE_LOG = LibraryLog.of(DurableExecutionContext.class);
 
     private final ActionStatePersister persister;
     /**
@@ -288,7 +289,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     private void reportDivergence(byte[] diffJson) {
         divergedCalls++;
-        DIVERGENCE_LOG.log(System.Logger.Level.WARNING, "a durable call diverged from the journal of its action "
+        DIVERGENCE_LOG.warn("a durable call diverged from the journal of its action "
                 + "(divergence policy WARN): the journal was cut at that position, so the call and every later one run "
                 + "again; an action that must not re-run them needs DivergencePolicy.FAIL. Diff: "
                 + new String(diffJson, java.nio.charset.StandardCharsets.UTF_8));

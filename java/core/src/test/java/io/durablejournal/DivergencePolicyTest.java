@@ -12,10 +12,6 @@ import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,26 +27,14 @@ class DivergencePolicyTest {
     private final CountingCall<String> b = TestCalls.returning("b", "B");
     private final CountingCall<String> c = TestCalls.returning("c", "C");
     private final CountingCall<String> x = TestCalls.returning("x", "X");
-    private final List<LogRecord> warnings = new ArrayList<>();
     /** What the first run persisted last: every re-run starts from it. */
     private ActionState recorded;
-    private final Logger log = Logger.getLogger(DurableExecutionContext.class.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            warnings.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
+    /** The divergence warnings, through SLF4J (to Log4j, as on a Flink cluster). */
+    private LogCapture log;
 
     @BeforeEach
     void recordFirstRun() throws Exception {
-        log.addHandler(capture);
+        log = new LogCapture(DurableExecutionContext.class.getName());
         try (DurableExecutionContext first = new DurableExecutionContext(new ActionState(), persister)) {
             RunnerContextImpl calls = new RunnerContextImpl(first);
             calls.durableExecute(a);
@@ -62,7 +46,7 @@ class DivergencePolicyTest {
 
     @AfterEach
     void stopCapture() {
-        log.removeHandler(capture);
+        log.close();
     }
 
     private DurableExecutionContext rerun(DivergencePolicy policy) {
@@ -97,7 +81,7 @@ class DivergencePolicyTest {
             assertEquals(0, calls.getDivergedCallCount());
             assertEquals(List.of("a", "x", "c"), ids(context.getActionState()));
         }
-        assertTrue(warnings.isEmpty(), "nothing logged");
+        assertEquals(new ArrayList<String>(), log.lines(), "nothing logged");
     }
 
     @Test
@@ -112,11 +96,11 @@ class DivergencePolicyTest {
             assertEquals(1, calls.getReplayedCallCount());
             assertEquals(2, calls.getExecutedCallCount());
         }
-        assertEquals(1, warnings.size());
-        LogRecord warning = warnings.get(0);
-        assertEquals(Level.WARNING, warning.getLevel());
-        assertTrue(warning.getMessage().contains("\"position\":1,\"recorded\":{\"functionId\":\"b\",\"argsDigest\":\"\","
-                + "\"status\":\"SUCCEEDED\"},\"newCall\":{\"functionId\":\"x\",\"argsDigest\":null}"), warning.getMessage());
+        assertEquals(1, log.lines().size(), log.lines().toString());
+        String warning = log.lines().get(0);
+        assertTrue(warning.startsWith("WARN a durable call diverged"), warning);
+        assertTrue(warning.contains("\"position\":1,\"recorded\":{\"functionId\":\"b\",\"argsDigest\":\"\","
+                + "\"status\":\"SUCCEEDED\"},\"newCall\":{\"functionId\":\"x\",\"argsDigest\":null}"), warning);
     }
 
     @Test
@@ -145,7 +129,7 @@ class DivergencePolicyTest {
         }
         assertEquals(persistedBefore, persister.count(), "nothing persisted");
         assertEquals(List.of(1, 1, 1), List.of(a.calls.get(), b.calls.get(), c.calls.get()));
-        assertTrue(warnings.isEmpty());
+        assertEquals(new ArrayList<String>(), log.lines());
     }
 
     @Test

@@ -33,6 +33,13 @@ public interface FailoverStaging extends Serializable {
      */
     default void afterBurst(RequestSource<?> source) throws InterruptedException {}
 
-    /** The source was cancelled: wake whatever {@link #afterBurst} waits on. */
+    /**
+     * Runs (without the checkpoint lock) once the source emitted its last request; returning ends
+     * the source, so a run that is to be cancelled, not finished, holds here until {@code source}
+     * is cancelled.
+     */
+    default void afterLast(RequestSource<?> source) throws InterruptedException {}
+
+    /** The source was cancelled: wake whatever {@link #afterBurst} or {@link #afterLast} waits on. */
     default void cancelled() {}
 }

@@ -115,6 +115,9 @@ public class RequestSource<R extends Request> implements SourceFunction<R>, Chec
                 }
             }
         }
+        if (running) {
+            staging.afterLast(this);
+        }
     }
 
     private void emitNext(SourceContext<R> ctx) {

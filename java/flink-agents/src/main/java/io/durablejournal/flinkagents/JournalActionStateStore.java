@@ -79,6 +79,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
     private transient Map<String, Long> prunedThrough;
     private transient ReplayCounts replays;
+    /** Whether this subtask's store was restored from a checkpoint's markers and its INFO line is still due. */
+    private transient boolean restoreToReport;
     /** The native journals opened and not yet released, by entry. */
     private transient Map<JournalAddress, NativeJournalContext> openJournals;
     /** The entry the store can answer a {@code get} of without the native store, if any. */
@@ -217,7 +219,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             // the identities they had when the action emitted them.
             events.reemitted(found, state.getOutputEvents());
         }
-        replays.found(keyText, seqNum, action.getName(), eventIdentity, state.isCompleted(), !state.getCallResults().isEmpty());
+        replays.found(keyText, seqNum, action.getName(), eventIdentity, state.isCompleted(), state.getCallResults().size());
         SERVED.set(new Served(this, address, key, action, event, state, null));
         return state;
     }
@@ -241,8 +243,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (state.isCompleted()) {
             events.reemitted(found.stateJson(), state.getOutputEvents());
         }
-        boolean hasCalls = found.isSplit() ? found.callCount() > 0 : !state.getCallResults().isEmpty();
-        replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), hasCalls);
+        int calls = found.isSplit() ? found.callCount() : state.getCallResults().size();
+        replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), calls);
         SERVED.set(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null));
         return state;
     }
@@ -330,11 +332,29 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         List<byte[]> markers = markersToRestore(recoveryMarkers);
         try {
             opened(SubtaskStores.open(stores, scope(!recoveryMarkers.isEmpty()), markers));
+            restoreToReport = !recoveryMarkers.isEmpty();
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw cannotOpen(e);
         }
+    }
+
+    /**
+     * Logs the restore's one INFO line ({@link ReplayCounts#restoreSummary}) at the first checkpoint
+     * completed after the restore by which the store gave something back (the inputs before that
+     * checkpoint's barrier have been looked up), or when the store closes first. Nothing for a
+     * subtask that started without a checkpoint, nothing per call.
+     */
+    synchronized void checkpointCompleted() {
+        if (restoreToReport && replays != null && replays.any()) {
+            reportRestore();
+        }
+    }
+
+    private void reportRestore() {
+        restoreToReport = false;
+        LOG.info(replays.restoreSummary(describe(), attempt));
     }
 
     /** The native markers the store restores from; refuses markers it cannot restore from. */
@@ -413,6 +433,9 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (openJournals != null) {
             openJournals.values().forEach(NativeJournalContext::release);
             openJournals.clear();
+        }
+        if (restoreToReport) {
+            reportRestore();
         }
         if (store != null) {
             io.durablejournal.store.ActionStateStore closing = store;
@@ -558,7 +581,9 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         return Objects.requireNonNull(key.toString(), "key.toString()");
     }
 
-    private static SuppressRestartsException refuse(String reason) {
+    /** Fails the job for good, saying why in the task's log too (WARN: a refused restore, not a crash of ours). */
+    private SuppressRestartsException refuse(String reason) {
+        LOG.warn("{} refuses to restore: {}", describe(), reason);
         return new SuppressRestartsException(new IllegalStateException(reason));
     }
 

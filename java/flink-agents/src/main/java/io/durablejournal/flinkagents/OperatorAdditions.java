@@ -10,8 +10,10 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
  * while the failure of an action is pending in its mailbox ({@link ActionFailureGuard}), what its
  * store replayed is counted in Flink accumulators ({@link ReplayCounts}), and its store reports
  * {@link StoreMetrics} under the operator's metric group (put latency, bytes appended, live
- * entries). Each version's operator subclass (its shim's) constructs Flink Agents' operator and
- * calls these at its constructor, {@code open}, {@code close} and {@code snapshotState}.
+ * entries), and after a restore it is logged once (INFO, at the first completed checkpoint that
+ * has something to report). Each version's operator subclass (its shim's) constructs Flink Agents' operator and
+ * calls these at its constructor, {@code open}, {@code close}, {@code notifyCheckpointComplete}
+ * and {@code snapshotState}.
  */
 final class OperatorAdditions {
     private final ActionFailureGuard guard;
@@ -58,6 +60,11 @@ final class OperatorAdditions {
         if (metrics != null) {
             metrics.storeClosing();
         }
+    }
+
+    /** After Flink Agents' {@code notifyCheckpointComplete}: the restore's INFO line, once. */
+    void checkpointCompleted() {
+        store.checkpointCompleted();
     }
 
     /** Before Flink Agents' {@code snapshotState}: fails the checkpoint when an action failed since the last one. */

@@ -15,22 +15,38 @@ import org.apache.flink.api.common.accumulators.LongCounter;
  * interrupted ones with journaled calls (the action runs again and those calls replay): entries
  * this store did not write itself. Each counts once, however often the operator looks it up; an
  * entry is forgotten when it is pruned. The counters are Flink accumulators ({@link DurableAgents#ACC_ACTIONS_REEMITTED},
- * {@link DurableAgents#ACC_ACTIONS_RESUMED}).
+ * {@link DurableAgents#ACC_ACTIONS_RESUMED}); with the recorded calls of the resumed actions, they
+ * make the one log line of a restore ({@link #restoreSummary}).
  */
 final class ReplayCounts {
     final LongCounter actionsReemitted = new LongCounter();
     final LongCounter actionsResumed = new LongCounter();
+    /** The recorded calls of the resumed actions: what their journals answer instead of running them. */
+    private long callsToReplay;
     private final Map<String, Set<List<Object>>> seenByKey = new HashMap<>();
 
-    /** The operator found the entry, {@code completed} or not, holding call slots or not. */
-    void found(String keyText, long seqNum, String actionName, EventIdentity event, boolean completed, boolean hasCalls) {
+    /** The operator found the entry, {@code completed} or not, holding {@code calls} call slots. */
+    void found(String keyText, long seqNum, String actionName, EventIdentity event, boolean completed, int calls) {
         if (!seen(keyText, seqNum, actionName, event)) {
             if (completed) {
                 actionsReemitted.add(1L);
-            } else if (hasCalls) {
+            } else if (calls > 0) {
                 actionsResumed.add(1L);
+                callsToReplay += calls;
             }
         }
+    }
+
+    /** Whether anything was found or replayed yet. */
+    boolean any() {
+        return actionsReemitted.getLocalValue() > 0 || actionsResumed.getLocalValue() > 0;
+    }
+
+    /** The INFO line of a subtask's restore: what its store gave back since, named by {@code store}. */
+    String restoreSummary(String store, int attempt) {
+        return store + " was restored from a checkpoint (attempt " + attempt + "); since then: completed actions re-emitted "
+                + actionsReemitted.getLocalValue() + ", interrupted actions resumed " + actionsResumed.getLocalValue()
+                + " (recorded calls to replay " + callsToReplay + ")";
     }
 
     /** This store wrote the entry: later lookups of it are the operator's own bookkeeping, not replays. */

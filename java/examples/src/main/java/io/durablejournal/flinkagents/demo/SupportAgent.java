@@ -1,12 +1,10 @@
 package io.durablejournal.flinkagents.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.durablejournal.demo.SideEffectLog;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.OutputEvent;
 import org.apache.flink.agents.api.agents.Agent;
-import org.apache.flink.agents.api.context.DurableCallable;
 import org.apache.flink.agents.api.context.RunnerContext;
 
 /**
@@ -14,7 +12,7 @@ import org.apache.flink.agents.api.context.RunnerContext;
  * {@link #draft} answers an input with a chat-like call and sends a {@value #DRAFT_EVENT} event;
  * {@link #resolve} makes two tool calls and sends the answer as an {@code OutputEvent}. Each call
  * goes through {@code ctx.durableExecute} and appends its side effect to a file
- * ({@link SideEffectLog}); its result says how many times it has run ({@code (run 1)} when it ran
+ * ({@link io.durablejournal.demo.SideEffectLog}); its result says how many times it has run ({@code (run 1)} when it ran
  * once), so an answer built from a call that ran twice is visibly wrong.
  *
  * <p>The run's {@link Staging} (named by the agent configuration's {@value #RUN_ID}) counts what
@@ -61,15 +59,25 @@ public class SupportAgent extends Agent {
     }
 
     public static void draft(Event event, RunnerContext ctx) throws Exception {
-        SupportRequest request = JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
+        SupportRequest request = requestOf(event);
         Staging staging = staging(ctx);
         staging.actionStarted("draft", SupportAgent.class.getClassLoader());
         String draft = call(ctx, staging, request.id, CHAT, "draft for '" + request.text + "'");
-        Event drafted = new Event(DRAFT_EVENT);
+        ctx.sendEvent(drafted(DRAFT_EVENT, request, draft));
+    }
+
+    /** The request an input event carries. */
+    public static SupportRequest requestOf(Event event) {
+        return JSON.convertValue(InputEvent.fromEvent(event).getInput(), SupportRequest.class);
+    }
+
+    /** The event a draft action sends: of {@code type}, with the request's id and user and the draft. */
+    public static Event drafted(String type, SupportRequest request, String draft) {
+        Event drafted = new Event(type);
         drafted.setAttr("requestId", request.id);
         drafted.setAttr("user", request.user);
         drafted.setAttr("draft", draft);
-        ctx.sendEvent(drafted);
+        return drafted;
     }
 
     public static void resolve(Event event, RunnerContext ctx) throws Exception {
@@ -100,24 +108,7 @@ public class SupportAgent extends Agent {
             throws Exception {
         String sideEffects = ctx.getConfig().getStr(SIDE_EFFECTS, null);
         staging.callRequested();
-        return ctx.durableExecute(new DurableCallable<String>() {
-            @Override
-            public String getId() {
-                return callId;
-            }
-
-            @Override
-            public Class<String> getResultClass() {
-                return String.class;
-            }
-
-            @Override
-            public String call() throws Exception {
-                int run = SideEffectLog.record(sideEffects, requestId, callId);
-                staging.callExecuted();
-                return result + " (run " + run + ")";
-            }
-        });
+        return ctx.durableExecute(new SideEffectCall(callId, sideEffects, requestId, () -> result, staging::callExecuted));
     }
 
     private static Staging staging(RunnerContext ctx) {

@@ -39,6 +39,12 @@ public class GuardedOperator04<IN, OUT> extends ActionExecutionOperator<IN, OUT>
     }
 
     @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        additions.checkpointCompleted();
+    }
+
+    @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         additions.beforeSnapshot();
         super.snapshotState(context);
