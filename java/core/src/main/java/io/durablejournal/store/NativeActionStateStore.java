@@ -1,5 +1,7 @@
 package io.durablejournal.store;
 
+import io.durablejournal.internal.LibraryLog;
+
 import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
 import java.nio.file.Path;
@@ -22,7 +24,7 @@ import java.util.function.LongFunction;
  * close it anyway (a file store holds its directory lock until then).
  */
 public final class NativeActionStateStore extends NativeKeyedStore {
-    private static final System.Logger LOG = System.getLogger(NativeActionStateStore.class.getName());
+    private static final LibraryLog LOG = LibraryLog.of(NativeActionStateStore.class);
     private final Path directory;
     private final NativeHandle store;
     /** Null unless group commit has a time bound. */
@@ -47,7 +49,7 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         NativeActionStateStore store = new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
         byte[] warning = store.store.apply(NativeStore::permissionWarning);
         if (warning != null) {
-            LOG.log(System.Logger.Level.WARNING, new String(warning, java.nio.charset.StandardCharsets.UTF_8));
+            LOG.warn(new String(warning, java.nio.charset.StandardCharsets.UTF_8));
         }
         return store;
     }
