@@ -41,7 +41,8 @@ mod shared;
 mod table;
 
 pub use file::{
-    CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, StoreStats,
+    CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, RetainedAction,
+    RetentionPolicy, StoreStats,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};

@@ -26,6 +26,8 @@ usage: durable-journal <command> <store-dir | kafka-dump | -> [entry]
   show    <store-dir> <entry>  each call of an entry (its # from list, or its key as list prints it)
   verify  <store-dir>          checks every record of the live segment
   compact <store-dir>          rewrites the live entries (takes the store's lock)
+  retained <store-dir>         the completed actions the store retains for replays
+                               (FileStoreOptions retention; docs/replay.md)
 
 list, show and verify neither lock nor change the store; compact is refused
 while a job holds it. For a Kafka store, give them the topic's records, as
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         ["show", dir, entry] => show(Path::new(dir), entry),
         ["verify", dir] => verify(Path::new(dir)),
         ["compact", dir] => compact(Path::new(dir)),
+        ["retained", dir] => retained(Path::new(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -135,6 +138,13 @@ fn verify(dir: &Path) -> Outcome {
             Ok(ExitCode::from(status::TORN_TAIL))
         }
     }
+}
+
+fn retained(dir: &Path) -> Outcome {
+    let retained = FileStore::inspect_retained(dir)?;
+    println!("{} retained in {}", render::retained_count(retained.len()), dir.display());
+    print!("{}", render::retained_table(&retained));
+    Ok(ExitCode::SUCCESS)
 }
 
 fn compact(dir: &Path) -> Outcome {

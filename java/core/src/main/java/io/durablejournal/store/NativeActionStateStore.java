@@ -42,7 +42,9 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath();
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
-                options.rawMinGarbageBytes(), options.garbageRatio());
+                options.rawMinGarbageBytes(), options.garbageRatio(),
+                options.getRetainFor() == null ? 0 : options.getRetainFor().toMillis(), options.getRetainCount(),
+                options.getPlanDigest() == null ? null : Utf8.encode(options.getPlanDigest(), "planDigest"));
         return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
     }
 

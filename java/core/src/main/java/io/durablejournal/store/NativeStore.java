@@ -21,8 +21,14 @@ final class NativeStore {
     /**
      * @param groupCommit 0: fsync each put; n &gt; 0: one fsync per n records
      * @param minGarbageBytes negative: the default compaction policy
+     * @param retainMillis 0: completed actions are not retained; else their age bound
+     * @param planDigest UTF-8, or null
      */
-    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio);
+    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio,
+            long retainMillis, long retainCount, byte[] planDigest);
+
+    /** The retained actions of a store directory as a JSON array (rust/store/file/retention/json.rs). */
+    static native byte[] readRetained(byte[] dir);
 
     static native void close(long handle);
 
