@@ -6,8 +6,10 @@
 //! in-memory journal never runs ahead of what is durable.
 
 mod divergence;
+mod patch;
 
 pub use divergence::{CallIdentity, Divergence, DivergencePolicy, EntryAddress};
+pub use patch::{patch_marker_id, patch_step, PatchStep, PATCH_MARKER_PREFIX};
 
 use crate::error::{Error, Result};
 use crate::model::{ActionState, CallResult, CallStatus, Outcome};

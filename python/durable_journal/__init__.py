@@ -13,6 +13,7 @@ from ._native import (
     NonCanonicalArgumentError,
 )
 from .canonical import NonCanonicalValue, call_tree, value_tree
+from .patches import patched
 from .identity import (
     CHAT_DURABLE_ID,
     ExecutionIdentity,
@@ -37,6 +38,7 @@ __all__ = [
     "compute_args_digest",
     "compute_function_id",
     "durable_identity_for_call",
+    "patched",
     "tool_call_durable_id",
     "value_tree",
 ]

@@ -70,4 +70,7 @@ final class NativeJournal {
     static native boolean completeCall(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);
 
     static native byte[] snapshot(long handle);
+
+    /** {@code DurableExecutionContext.patched}: the answer; the marker is recorded when the execution is new here. */
+    static native boolean patched(long handle, DurableExecutionContext persister, byte[] changeId);
 }

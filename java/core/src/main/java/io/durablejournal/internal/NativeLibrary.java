@@ -19,7 +19,7 @@ import java.util.Locale;
  */
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
-    static final int EXPECTED_ABI_VERSION = 6;
+    static final int EXPECTED_ABI_VERSION = 7;
     private static volatile boolean loaded;
 
     private NativeLibrary() {}
