@@ -26,8 +26,14 @@ public final class NativeActionStateStore extends NativeKeyedStore {
     private final NativeHandle store;
     /** Null unless group commit has a time bound. */
     private final SyncTimer syncTimer;
+    private final boolean retainsCompleted;
 
     private NativeActionStateStore(long handle, Path directory, java.time.Duration maxSyncDelay) {
+        this(handle, directory, maxSyncDelay, false);
+    }
+
+    private NativeActionStateStore(long handle, Path directory, java.time.Duration maxSyncDelay, boolean retainsCompleted) {
+        this.retainsCompleted = retainsCompleted;
         this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
         this.directory = directory;
         this.syncTimer = maxSyncDelay == null ? null : new SyncTimer(store, maxSyncDelay, String.valueOf(directory));
@@ -45,7 +51,12 @@ public final class NativeActionStateStore extends NativeKeyedStore {
                 options.rawMinGarbageBytes(), options.garbageRatio(),
                 options.getRetainFor() == null ? 0 : options.getRetainFor().toMillis(), options.getRetainCount(),
                 options.getPlanDigest() == null ? null : Utf8.encode(options.getPlanDigest(), "planDigest"));
-        return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
+        return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay(), options.getRetainFor() != null);
+    }
+
+    @Override
+    public boolean retainsCompleted() {
+        return retainsCompleted;
     }
 
     /** Where the store lives, for people: its directory, or "in-memory". */

@@ -95,6 +95,10 @@ final class DurableActionRunner<IN, OUT> {
         if (result != null) {
             finished.addOutputEvent(MAPPER.valueToTree(result));
         }
+        if (store.retainsCompleted()) {
+            // What a replay runs the action on (docs/replay.md); without retention the bytes stay as they were.
+            finished.setTaskEvent(MAPPER.valueToTree(input));
+        }
         finished.markCompleted();
         long putStart = System.nanoTime();
         store.put(key, seq, actionName, event, finished);
