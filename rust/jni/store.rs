@@ -38,7 +38,7 @@ use crate::store::{
     AnyStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore,
     RecoveryMarker, RetentionPolicy, SharedStore, StateKey,
 };
-use crate::store::file::retained_to_json;
+use crate::store::file::{in_flight_to_json, retained_to_json};
 
 /// Key kinds shared with `io.durablejournal.store.BusinessKey`: the store's
 /// own tags (`store::key`), one definition, checked against
@@ -179,6 +179,20 @@ fn read_retained<'l>(env: &mut Env<'l>, dir: &JByteArray<'_>) -> BridgeResult<JB
     let dir = required_utf8(env, dir, "dir")?;
     let actions = FileStore::inspect_retained(&dir)?;
     Ok(env.byte_array_from_slice(retained_to_json(&actions).as_bytes())?)
+}
+
+/// The live entries of the store directory `dir` that are not completed,
+/// as JSON (`in_flight_to_json`), read as `FileStore::inspect` reads: no
+/// lock, no change to any file.
+fn read_in_flight<'l>(env: &mut Env<'l>, dir: &JByteArray<'_>) -> BridgeResult<JByteArray<'l>> {
+    let dir = required_utf8(env, dir, "dir")?;
+    let store = FileStore::inspect(&dir)?;
+    Ok(env.byte_array_from_slice(in_flight_to_json(&store.entries).as_bytes())?)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_readInFlight<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| read_in_flight(env, &dir)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -43,7 +43,7 @@ pub use compact::CompactionPolicy;
 pub use inspect::{InspectedEntry, InspectedStore};
 pub use lock::LOCK_FILE;
 pub use recover::TornTail;
-pub use retention::{read_retained, retained_to_json, RetainedAction, RetentionPolicy, RETAINED_FILE};
+pub use retention::{in_flight_to_json, read_retained, retained_to_json, RetainedAction, RetentionPolicy, RETAINED_FILE};
 pub use segment::FORMAT_VERSION;
 
 use super::diff::StateDelta;

@@ -38,7 +38,7 @@ use crate::store::codec::{read_action_state, write_action_state, DecodeResult, R
 use crate::store::key::StateKey;
 
 mod json;
-pub use json::retained_to_json;
+pub use json::{in_flight_to_json, retained_to_json};
 
 /// The file retained actions are kept in, in the store directory.
 pub const RETAINED_FILE: &str = "retained.log";

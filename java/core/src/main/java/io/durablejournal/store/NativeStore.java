@@ -30,6 +30,9 @@ final class NativeStore {
     /** The retained actions of a store directory as a JSON array (rust/store/file/retention/json.rs). */
     static native byte[] readRetained(byte[] dir);
 
+    /** The live entries of a store directory that are not completed, in the same JSON shape. */
+    static native byte[] readInFlight(byte[] dir);
+
     static native void close(long handle);
 
     static native void put(long handle, EntryKey key, byte[] stateJson);

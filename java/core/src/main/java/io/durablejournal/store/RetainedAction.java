@@ -49,7 +49,21 @@ public final class RetainedAction {
      */
     public static List<RetainedAction> read(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        byte[] json = NativeStore.readRetained(Utf8.encode(dir.toAbsolutePath().toString(), "dir"));
+        return parse(NativeStore.readRetained(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+    }
+
+    /**
+     * The journals in flight in the file store in {@code dir}: its live entries that are not
+     * completed, which a restore of the job replays, in the same form ({@link #getCompletedAtMillis}
+     * is -1, {@link #getPlanDigest} null, {@link #getNumber} the entry's place in key order). Read
+     * as {@link #read} reads: no lock, no file changed.
+     */
+    public static List<RetainedAction> readInFlight(Path dir) {
+        Objects.requireNonNull(dir, "dir");
+        return parse(NativeStore.readInFlight(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+    }
+
+    private static List<RetainedAction> parse(byte[] json) {
         List<RetainedAction> actions = new ArrayList<>();
         try {
             for (JsonNode node : MAPPER.readTree(json)) {
@@ -66,6 +80,7 @@ public final class RetainedAction {
         return number;
     }
 
+    /** When it completed (Unix milliseconds); -1 for a journal in flight ({@link #readInFlight}). */
     public long getCompletedAtMillis() {
         return completedAtMillis;
     }

@@ -69,6 +69,28 @@ public final class JournalReplayer<IN, OUT> {
         return new ReplayReport(candidate.actionName(), replayEach(ours), others);
     }
 
+    /**
+     * What a restore of the job with the candidate's code does to the journals in flight in {@code
+     * storeDir} (its live entries not completed, which a restore replays), under the job's {@code
+     * policy}: per entry, how many recorded calls replay, the first new call that will run, and
+     * what the policy does at the first difference ({@link ActionReplay#getDetail}). Nothing runs
+     * and nothing is written, as for {@link #replayStore}. The entries need their input record
+     * (operators store it when their store retains completed actions).
+     */
+    public ReplayReport planRestore(Path storeDir, DivergencePolicy policy, ReplaySelection selection) {
+        Objects.requireNonNull(policy, "policy");
+        List<ActionReplay> plans = new ArrayList<>();
+        Map<String, Integer> others = new TreeMap<>();
+        for (RetainedAction entry : selection.apply(RetainedAction.readInFlight(storeDir))) {
+            if (entry.getActionName().equals(candidate.actionName())) {
+                plans.add(replayOne(entry, policy));
+            } else {
+                others.merge(entry.getActionName(), 1, Integer::sum);
+            }
+        }
+        return new ReplayReport(candidate.actionName(), plans, others);
+    }
+
     /** Replays each recorded action given, whatever its name. */
     public ReplayReport replay(List<RetainedAction> recorded) {
         return new ReplayReport(candidate.actionName(), replayEach(recorded), Collections.emptyMap());
@@ -77,12 +99,13 @@ public final class JournalReplayer<IN, OUT> {
     private List<ActionReplay> replayEach(List<RetainedAction> recorded) {
         List<ActionReplay> replays = new ArrayList<>(recorded.size());
         for (RetainedAction action : recorded) {
-            replays.add(replayOne(action));
+            replays.add(replayOne(action, null));
         }
         return replays;
     }
 
-    private ActionReplay replayOne(RetainedAction recorded) {
+    /** @param restorePolicy null: a completed recording; else an entry in flight at a restore under that policy */
+    private ActionReplay replayOne(RetainedAction recorded, DivergencePolicy restorePolicy) {
         ActionState state = recorded.getState();
         List<CallResult> calls = state.getCallResults();
         List<String> recordedOutputs = state.getOutputEventsJson();
@@ -121,8 +144,12 @@ public final class JournalReplayer<IN, OUT> {
                     ? Collections.emptyList() : Collections.singletonList(MAPPER.writeValueAsString(result));
             ActionReplay.Outcome outcome = stop != null ? stop.kind
                     : failure != null ? ActionReplay.Outcome.FAILED
-                    : sameJson(recordedOutputs, outputs) ? ActionReplay.Outcome.UNCHANGED
+                    // An entry in flight has no outputs yet: finishing on its journal is the same run.
+                    : restorePolicy != null || sameJson(recordedOutputs, outputs) ? ActionReplay.Outcome.UNCHANGED
                     : ActionReplay.Outcome.OUTPUT_CHANGED;
+            if (restorePolicy != null) {
+                failure = RestorePlan.describe(restorePolicy, ctx.getReplayedCallCount(), stop, failure);
+            }
             return new ActionReplay(recorded.getKey(), recorded.getSeq(), recorded.getActionName(), recorded.getPlanDigest(),
                     outcome, calls.size(), ctx.getReplayedCallCount(), ctx.stubbedCalls, stop, recordedOutputs, outputs,
                     failure, NO_MEMORY, ctx.oldPaths);

@@ -133,8 +133,8 @@ public final class ReplayReport {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"key", "seq", "action", "outcome", "calls", "detail"});
         for (ActionReplay a : actions) {
-            String detail = a.stop != null ? a.stop.describe()
-                    : a.detail != null ? a.detail
+            String detail = a.detail != null ? a.detail
+                    : a.stop != null ? a.stop.describe()
                     : a.outcome == ActionReplay.Outcome.OUTPUT_CHANGED ? "recorded " + a.recordedOutputs + " -> " + a.candidateOutputs
                     : "";
             if (!a.stubbedCalls.isEmpty()) {

@@ -6,11 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.ActionState;
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
+import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.AgentAction;
 import io.durablejournal.flink.DurableActionFunction;
+import io.durablejournal.store.ActionStateStores;
+import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.FileStoreOptions;
+import io.durablejournal.store.NativeActionStateStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -231,6 +237,41 @@ class JournalReplayerTest {
                 .getActions().stream().map(ActionReplay::getKey).collect(Collectors.toList()));
         assertEquals(2, replayer.replayStore(store, ReplaySelection.all().limit(2)).getActions().size());
         assertEquals(0, replayer.replayStore(store, ReplaySelection.all().action("other")).getActions().size());
+    }
+
+    @Test
+    void aJournalInFlightAtADeployIsPlannedUnderEachPolicy(@TempDir Path inFlight) throws Exception {
+        FileStoreOptions options = FileStoreOptions.defaults().retainCompleted(Duration.ofHours(1), 10);
+        ActionState initial = new ActionState();
+        initial.setTaskEvent(MAPPER.valueToTree("delta"));
+        try (NativeActionStateStore live = ActionStateStores.openFileStore(inFlight, options);
+                DurableExecutionContext journal = live.openContext("delta", 0, ACTION, EventIdentity.rootOccurrence("delta", 0), initial)) {
+            // The job died after the first call: the entry is in flight.
+            journal.recordCallCompletion("llm", MAPPER.writeValueAsBytes("LLM says delta"), null);
+        }
+        Path saved = store;
+        store = inFlight;
+        try {
+            before = files();
+            JournalReplayer<String, String> withMail = JournalReplayer.of(candidate(JournalReplayerTest::withMail));
+            ActionReplay continues = withMail.planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all()).getActions().get(0);
+            assertEquals("str:delta", continues.getKey());
+            assertEquals(ActionReplay.Outcome.WOULD_RUN, continues.getOutcome());
+            assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows", continues.getDetail());
+
+            JournalReplayer<String, String> reordered = JournalReplayer.of(candidate((in, ctx) ->
+                    ctx.durableExecute(call("tool:lookup", "y", REPLAY_SIDE_EFFECTS))));
+            assertEquals("a restore replays 0 recorded calls, then fails the task at 0 (recorded llm, new code tool:lookup): "
+                    + "NON_DETERMINISTIC_REPLAY", reordered.planRestore(inFlight, DivergencePolicy.FAIL, ReplaySelection.all())
+                    .getActions().get(0).getDetail());
+            assertTrue(reordered.planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all()).getActions().get(0)
+                    .getDetail().contains("cuts the journal at 0 (recorded llm, new code tool:lookup), logs and counts it"));
+            assertEquals(0, withMail.replayStore(inFlight, ReplaySelection.all()).getActions().size(), "nothing completed yet");
+            replayWroteNothingAndRanNothing();
+        } finally {
+            store = saved;
+            before = null;
+        }
     }
 
     /** The candidate a CI step names on the command line. */
