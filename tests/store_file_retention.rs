@@ -68,6 +68,19 @@ fn workload(store: &mut FileStore) {
     store.prune_state(&BusinessKey::Str("user-1".into()), 2).unwrap();
 }
 
+fn retained_seqs(dir: &Path) -> Vec<i64> {
+    FileStore::inspect_retained(dir).unwrap().iter().map(|r| r.key.seq).collect()
+}
+
+/// A directory whose retaining store ran [`workload`] and was closed.
+fn closed_store_after_workload() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = FileStore::open_with(dir.path(), retaining(10)).unwrap();
+    workload(&mut store);
+    store.close().unwrap();
+    dir
+}
+
 /// The segment's bytes with the random store id blanked out of its header.
 fn segment_without_store_id(store: &FileStore) -> Vec<u8> {
     let mut bytes = fs::read(store.segment_path().unwrap()).unwrap();
@@ -142,12 +155,11 @@ fn the_count_bound_keeps_the_newest_across_reopens() {
         assert_eq!(store.retained_count().unwrap(), 2);
         store.close().unwrap();
     }
-    let seqs = |dir: &Path| FileStore::inspect_retained(dir).unwrap().iter().map(|r| r.key.seq).collect::<Vec<_>>();
-    assert_eq!(seqs(dir.path()), [3, 4]);
+    assert_eq!(retained_seqs(dir.path()), [3, 4]);
     let mut store = FileStore::open_with(dir.path(), retaining(2)).unwrap();
     assert_eq!(store.retained_count().unwrap(), 2);
     run_action(&mut store, 5);
-    assert_eq!(seqs(dir.path()), [4, 5]);
+    assert_eq!(retained_seqs(dir.path()), [4, 5]);
     store.close().unwrap();
     // Without the option the file is left alone: no bound is applied, nothing removed.
     let before = fs::read(dir.path().join(RETAINED_FILE)).unwrap();
@@ -159,35 +171,23 @@ fn the_count_bound_keeps_the_newest_across_reopens() {
 
 #[test]
 fn a_torn_retained_record_is_skipped_by_readers_and_cut_by_the_next_open() {
-    let dir = tempfile::tempdir().unwrap();
-    {
-        let mut store = FileStore::open_with(dir.path(), retaining(10)).unwrap();
-        workload(&mut store);
-        store.close().unwrap();
-    }
+    let dir = closed_store_after_workload();
     let path = dir.path().join(RETAINED_FILE);
     let bytes = fs::read(&path).unwrap();
     fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
-    let seqs: Vec<i64> = FileStore::inspect_retained(dir.path()).unwrap().iter().map(|r| r.key.seq).collect();
-    assert_eq!(seqs, [0, 1], "the torn last copy is not listed");
+    assert_eq!(retained_seqs(dir.path()), [0, 1], "the torn last copy is not listed");
     assert_eq!(fs::read(&path).unwrap().len(), bytes.len() - 5, "reading changed nothing");
     let mut store = FileStore::open_with(dir.path(), retaining(10)).unwrap();
     assert_eq!(store.recovery_report().retained_set_aside, None);
     assert_eq!(store.retained_count().unwrap(), 2);
     assert!(store.get(&key(3)).unwrap().is_some(), "the live entry in flight is recovered");
     run_action(&mut store, 4);
-    let seqs: Vec<i64> = FileStore::inspect_retained(dir.path()).unwrap().iter().map(|r| r.key.seq).collect();
-    assert_eq!(seqs, [0, 1, 4]);
+    assert_eq!(retained_seqs(dir.path()), [0, 1, 4]);
 }
 
 #[test]
 fn a_damaged_retention_file_is_set_aside_and_never_stops_the_store() {
-    let dir = tempfile::tempdir().unwrap();
-    {
-        let mut store = FileStore::open_with(dir.path(), retaining(10)).unwrap();
-        workload(&mut store);
-        store.close().unwrap();
-    }
+    let dir = closed_store_after_workload();
     let path = dir.path().join(RETAINED_FILE);
     let mut bytes = fs::read(&path).unwrap();
     bytes[40] ^= 0x01; // inside the first copy, with intact copies after it
