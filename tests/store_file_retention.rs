@@ -205,6 +205,15 @@ fn a_damaged_retention_file_is_set_aside_and_never_stops_the_store() {
 }
 
 #[test]
+fn reading_a_directory_that_is_not_there_is_an_error_not_an_empty_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-store");
+    let err = FileStore::inspect_retained(&missing).unwrap_err();
+    assert!(err.to_string().contains("no-such-store"), "{err}");
+    assert!(FileStore::inspect_retained(dir.path()).unwrap().is_empty(), "a directory without retention: none");
+}
+
+#[test]
 fn a_bound_of_zero_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let err = FileStore::open_with(dir.path(), retaining(0)).err().expect("refused");

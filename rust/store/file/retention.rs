@@ -92,6 +92,11 @@ pub struct RetainedAction {
 /// lost the first completion) is listed once, as last completed. A torn
 /// final record is skipped; damage before it is `StoreCorrupt`.
 pub fn read_retained(dir: &Path) -> Result<Vec<RetainedAction>> {
+    // A mistyped directory is an error, not "nothing retained".
+    if !dir.is_dir() {
+        let source = io::Error::new(io::ErrorKind::NotFound, "no store directory here");
+        return Err(Error::StoreIo { path: dir.to_path_buf(), source });
+    }
     let path = dir.join(RETAINED_FILE);
     let file = match File::open(&path) {
         Ok(file) => file,

@@ -2,6 +2,7 @@ package io.durablejournal.flink.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import io.durablejournal.ActionState;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableCallable;
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.JournalException;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.AgentAction;
 import io.durablejournal.flink.DurableActionFunction;
@@ -237,6 +239,11 @@ class JournalReplayerTest {
                 .getActions().stream().map(ActionReplay::getKey).collect(Collectors.toList()));
         assertEquals(2, replayer.replayStore(store, ReplaySelection.all().limit(2)).getActions().size());
         assertEquals(0, replayer.replayStore(store, ReplaySelection.all().action("other")).getActions().size());
+        assertEquals(0, replayer.replayStore(store, ReplaySelection.all().completedBetween(0, 1)).getActions().size());
+        long now = System.currentTimeMillis();
+        assertEquals(3, replayer.replayStore(store, ReplaySelection.all().completedBetween(now - 3_600_000, now + 1))
+                .getActions().size(), "the recording completed within the last hour");
+        assertThrows(JournalException.class, () -> replayer.replayStore(base.resolve("no-such-store"), ReplaySelection.all()));
     }
 
     @Test
