@@ -177,6 +177,26 @@ class JournalReplayerTest {
     }
 
     @Test
+    void asyncCallsAndBatchesReplayTheSameWayAndAnAddedBatchCallIsNotRun() throws Exception {
+        ReplayReport async = replay(candidate((in, ctx) -> ctx.durableExecuteAsync(call("llm", "x", REPLAY_SIDE_EFFECTS)) + " "
+                + ctx.durableExecuteAsync(call("tool:lookup", "y", REPLAY_SIDE_EFFECTS))));
+        assertEquals(3, async.summary().get(ActionReplay.Outcome.UNCHANGED), async.toTable());
+        replayWroteNothingAndRanNothing();
+
+        ReplayReport batch = replay(candidate((in, ctx) -> ctx.durableExecuteAll(List.of(call("llm", "x", REPLAY_SIDE_EFFECTS),
+                call("tool:lookup", "y", REPLAY_SIDE_EFFECTS))).stream().map(String::valueOf).collect(Collectors.joining(" "))));
+        assertEquals(3, batch.summary().get(ActionReplay.Outcome.UNCHANGED), batch.toTable());
+        replayWroteNothingAndRanNothing();
+
+        ReplayReport longer = replay(candidate((in, ctx) -> ctx.durableExecuteAll(List.of(call("llm", "x", REPLAY_SIDE_EFFECTS),
+                call("tool:lookup", "y", REPLAY_SIDE_EFFECTS), call("tool:mail", "z", REPLAY_SIDE_EFFECTS))).toString()));
+        ActionReplay.Stop stop = only(longer, "str:alpha").getStop();
+        assertEquals(ActionReplay.Outcome.WOULD_RUN, stop.kind, longer.toTable());
+        assertEquals(2, stop.position);
+        assertEquals("tool:mail", stop.candidateId);
+    }
+
+    @Test
     void aRemovedCallIsADivergenceWhereTheCandidateFinished() throws Exception {
         ReplayReport report = replay(candidate((in, ctx) -> ctx.durableExecute(call("llm", "fresh", REPLAY_SIDE_EFFECTS))));
         ActionReplay.Stop stop = only(report, "str:bravo").getStop();
