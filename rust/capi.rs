@@ -219,6 +219,16 @@ out_buffer_exports! {
         identity::root_occurrence_id(business_key, input_sequence)
     }
 
+    /// The idempotency key of the `occurrence`-th call with durable id
+    /// `call_id` in the action execution stored under `entry` (the entry's
+    /// canonical encoding, docs/identity.md "Idempotency keys").
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_call_idempotency_key(entry: bytes(entry_len) "store entry", call_id: text(call_id_len) "call id", occurrence: i64) {
+        identity::idempotency::call_idempotency_key(entry, call_id, occurrence)
+    }
+
     /// RuntimeIdentity: the id of one action execution.
     ///
     /// # Safety

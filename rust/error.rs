@@ -29,11 +29,14 @@ pub enum ErrorCode {
     /// under the `Fail` divergence policy. (15 is reserved for the stores'
     /// size-limit error.)
     NonDeterministicReplay = 16,
+    /// An at-most-once call found its PENDING slot without an outcome on a
+    /// re-run: its body may have run, so it does not run again.
+    CallInterrupted = 17,
 }
 
 impl ErrorCode {
     /// Every code, in number order (the shared table of tests/vectors/constants.json).
-    pub const ALL: [ErrorCode; 16] = [
+    pub const ALL: [ErrorCode; 17] = [
         ErrorCode::InvalidArgument,
         ErrorCode::SlotAlreadyExists,
         ErrorCode::NoMatchingPendingSlot,
@@ -50,6 +53,7 @@ impl ErrorCode {
         ErrorCode::PayloadUnreadable,
         ErrorCode::SizeLimitExceeded,
         ErrorCode::NonDeterministicReplay,
+        ErrorCode::CallInterrupted,
     ];
 
     pub fn as_i32(self) -> i32 {
@@ -75,6 +79,7 @@ impl ErrorCode {
             ErrorCode::PayloadUnreadable => "PAYLOAD_UNREADABLE",
             ErrorCode::SizeLimitExceeded => "SIZE_LIMIT_EXCEEDED",
             ErrorCode::NonDeterministicReplay => "NON_DETERMINISTIC_REPLAY",
+            ErrorCode::CallInterrupted => "CALL_INTERRUPTED",
         }
     }
 }
@@ -114,6 +119,9 @@ pub enum Error {
     /// The diff is boxed: the error stays small on every other path.
     #[error("non-deterministic replay: {0}")]
     NonDeterministicReplay(Box<crate::journal::Divergence>),
+    /// Boxed like the divergence: the report is larger than other errors.
+    #[error("call interrupted: {0}")]
+    CallInterrupted(Box<crate::journal::Interruption>),
 }
 
 impl Error {
@@ -134,6 +142,7 @@ impl Error {
             Error::IllegalState(_) => ErrorCode::IllegalState,
             Error::SizeLimitExceeded { .. } => ErrorCode::SizeLimitExceeded,
             Error::NonDeterministicReplay(_) => ErrorCode::NonDeterministicReplay,
+            Error::CallInterrupted(_) => ErrorCode::CallInterrupted,
         }
     }
 

@@ -14,6 +14,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -86,7 +87,8 @@ pub fn store_frames(data: &[u8]) {
 pub fn open_file_store(data: &[u8]) {
     let dir = scratch_dir().join("store");
     let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create the scratch store directory");
+    // Private, as the store requires of a directory that holds a segment.
+    fs::DirBuilder::new().mode(crate::store::file::DIR_MODE).create(&dir).expect("create the scratch store directory");
     let segment = segment_from_input(data);
     fs::write(dir.join("journal-0000000000000001.log"), segment).expect("write the segment");
     let options = FileStoreOptions { durability: Durability::GroupCommit { max_batch: 1 << 20 }, ..Default::default() };

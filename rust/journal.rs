@@ -7,9 +7,11 @@
 
 mod divergence;
 mod patch;
+mod semantics;
 
 pub use divergence::{CallIdentity, Divergence, DivergencePolicy, EntryAddress};
 pub use patch::{patch_marker_id, patch_step, PatchStep, PATCH_MARKER_PREFIX};
+pub use semantics::{BatchStep, CallSemantics, Interruption};
 
 use crate::error::{Error, Result};
 use crate::model::{ActionState, CallResult, CallStatus, Outcome};
@@ -68,6 +70,9 @@ pub struct Journal {
     diverged_calls: u64,
     /// The last of them, until a binding takes it to report it.
     unreported: Option<Divergence>,
+    /// The canonical encoding of the store entry the journal belongs to,
+    /// which its calls' idempotency keys derive from (see `semantics`).
+    call_key_scope: Option<Vec<u8>>,
 }
 
 impl Journal {

@@ -141,6 +141,26 @@ impl CallResult {
         self.effective_status() == CallStatus::Pending
     }
 
+    /// Whether a re-run answers this slot as recorded, with no journal
+    /// deciding: a terminal slot (a failure with its payload) under a plain
+    /// id, valid Unicode with no args digest. Any other slot is left to the
+    /// journal ([`crate::journal::Journal::begin_call`]), which may replay,
+    /// run, reconcile or cut it.
+    fn replays_as_recorded(&self) -> bool {
+        let plain_id = matches!(&self.function_id, Some(JsonString::Text(_)));
+        let no_digest = match &self.args_digest {
+            None => true,
+            Some(JsonString::Text(digest)) => digest.is_empty(),
+            Some(_) => false,
+        };
+        let terminal = match self.effective_status() {
+            CallStatus::Succeeded => true,
+            CallStatus::Failed => self.exception_payload.is_some(),
+            CallStatus::Pending => false,
+        };
+        plain_id && no_digest && terminal
+    }
+
     /// Records written by this library always carry their status explicitly.
     fn normalized(mut self) -> CallResult {
         self.status = Some(self.effective_status());
@@ -172,6 +192,21 @@ impl ActionState {
         self.call_results.clear();
     }
 
+    /// The replay rule of a resumed action, the one every binding uses: its
+    /// leading recorded slots that a re-run answers as recorded, in call
+    /// order, before its journal opens. A binding answers the next call from
+    /// the next of these slots when the call's id equals the slot's, and
+    /// hands every other call (and everything after it) to the journal,
+    /// opened with its index past the slots answered. A completed record
+    /// replays nothing (its calls are dropped).
+    pub fn replayable_prefix(&self) -> &[CallResult] {
+        if self.completed {
+            return &[];
+        }
+        let length = self.call_results.iter().take_while(|slot| slot.replays_as_recorded()).count();
+        &self.call_results[..length]
+    }
+
     /// Reads an ActionState as Flink Agents' `ActionStateSerde` or this
     /// library wrote it. Refuses, with `MalformedJson`, anything RFC 8259
     /// refuses (a raw control character inside a string among it), what is
@@ -198,7 +233,13 @@ impl ActionState {
 
     /// The JSON Flink Agents' `ActionStateSerde` reads.
     pub fn to_json(&self) -> Vec<u8> {
-        ser::write_state(self).into_bytes()
+        ser::write_state(self, &self.call_results).into_bytes()
+    }
+
+    /// [`ActionState::to_json`] with no call results, for a reader that
+    /// takes the slots apart (the Flink Agents adapter's `getResuming`).
+    pub fn to_json_without_calls(&self) -> Vec<u8> {
+        ser::write_state(self, &[]).into_bytes()
     }
 
     /// The value of an unknown top-level field, by name.

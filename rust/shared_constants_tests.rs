@@ -57,10 +57,24 @@ fn jni_step_kinds_and_slot_statuses_match_the_shared_table() {
     assert_eq!(number(steps, "RUN"), i64::from(jni_journal::STEP_RUN));
     assert_eq!(number(steps, "RECONCILE"), i64::from(jni_journal::STEP_RECONCILE));
     assert_eq!(number(steps, "REPLAY"), i64::from(jni_journal::STEP_REPLAY));
+    assert_eq!(number(steps, "INTERRUPTED"), i64::from(jni_journal::STEP_INTERRUPTED));
+    let semantics = &all["call_semantics"];
+    assert_eq!(number(semantics, "AT_LEAST_ONCE"), crate::journal::CallSemantics::AtLeastOnce as i64);
+    assert_eq!(number(semantics, "AT_MOST_ONCE"), crate::journal::CallSemantics::AtMostOnce as i64);
     let statuses = &all["journal_slot_statuses"];
     assert_eq!(number(statuses, "PENDING"), i64::from(jni_journal::SLOT_PENDING));
     assert_eq!(number(statuses, "SUCCEEDED"), i64::from(jni_journal::SLOT_SUCCEEDED));
     assert_eq!(number(statuses, "FAILED"), i64::from(jni_journal::SLOT_FAILED));
+}
+
+#[test]
+fn file_permission_checks_match_the_shared_table() {
+    use crate::jni::store::{PERMISSIONS_REFUSE, PERMISSIONS_TIGHTEN, PERMISSIONS_WARN};
+    let checks = &shared()["file_permission_checks"];
+    assert_eq!(number(checks, "REFUSE"), i64::from(PERMISSIONS_REFUSE));
+    assert_eq!(number(checks, "WARN"), i64::from(PERMISSIONS_WARN));
+    assert_eq!(number(checks, "TIGHTEN"), i64::from(PERMISSIONS_TIGHTEN));
+    assert_eq!(checks.as_object().unwrap().len(), 3);
 }
 
 #[test]

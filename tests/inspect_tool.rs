@@ -243,3 +243,49 @@ fn retained_lists_the_completed_actions_a_retaining_store_keeps() {
     closed_store(plain.path());
     assert!(run(&["retained", dir_arg(&plain)], OK).0.starts_with("0 completed actions retained"));
 }
+
+#[test]
+fn show_redact_prints_sizes_and_digests_instead_of_payloads() {
+    let dir = tempfile::tempdir().unwrap();
+    let _store = busy_store(dir.path());
+    let (shown, _) = run(&["show", "--redact", dir_arg(&dir), "1"], OK);
+    assert!(!shown.contains("hello"), "{shown}");
+    let calls: Vec<Vec<&str>> = shown.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(calls[0], ["#", "id", "status", "payload", "digest", "exception"]);
+    // The first 8 bytes of SHA-256 of {"text":"hello"}.
+    assert_eq!(calls[1], ["0", "llm", "SUCCEEDED", "16", "B", "sha256:cbbbdcd27692344d…"]);
+    assert_eq!(calls[2], ["1", "tool:search", "FAILED", "null", "java.io.IOException"]);
+}
+
+/// As a build that left modes to the umask wrote a store: 0755, files 0644.
+fn expose(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    for file in files(dir).keys() {
+        fs::set_permissions(file, fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn reading_notes_a_store_others_can_reach_and_compact_refuses_it_unless_told() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    busy_store(dir.path()).close().unwrap();
+    expose(dir.path());
+
+    let (_, note) = run(&["list", dir_arg(&dir)], OK);
+    assert!(note.contains("has mode 0755") && note.contains("chmod 700"), "{note}");
+    let (_, err) = run(&["compact", dir_arg(&dir)], ERROR);
+    assert!(err.contains("mode 0755") && err.contains(dir_arg(&dir)), "{err}");
+    run(&["compact", "--permissions", "loose", dir_arg(&dir)], USAGE);
+
+    let (_, warned) = run(&["compact", "--permissions", "warn", dir_arg(&dir)], OK);
+    assert!(warned.contains("has mode 0755"), "{warned}");
+    assert_eq!(fs::metadata(dir.path()).unwrap().mode() & 0o777, 0o755, "warn changes no mode");
+
+    let (_, tightened) = run(&["compact", "--permissions", "tighten", dir_arg(&dir)], OK);
+    assert!(tightened.contains("made 0700"), "{tightened}");
+    assert_eq!(fs::metadata(dir.path()).unwrap().mode() & 0o777, 0o700);
+    let (_, quiet) = run(&["list", dir_arg(&dir)], OK);
+    assert!(!quiet.contains("mode"), "{quiet}");
+}

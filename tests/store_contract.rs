@@ -60,6 +60,7 @@ macro_rules! store_contract {
             a_change_that_does_not_fit_the_stored_journal_is_refused,
             a_miss_hides_every_later_sequence_number_of_that_key_only,
             a_hit_hides_nothing,
+            read_entry_lends_what_get_returns_and_misses_as_get_does,
             business_keys_of_different_types_never_collide,
             underscores_in_keys_and_action_names_are_harmless,
             equal_attribute_events_with_different_occurrence_ids_are_distinct,
@@ -206,6 +207,24 @@ fn a_miss_hides_every_later_sequence_number_of_that_key_only<B: Backend>() {
     assert_eq!(store.get(&other_action).unwrap(), None);
     assert!(store.get(&user(3)).unwrap().is_none());
     assert!(store.get(&user(2)).unwrap().is_some());
+}
+
+fn read_entry_lends_what_get_returns_and_misses_as_get_does<B: Backend>() {
+    let (_backend, mut store) = B::open_new();
+    let mut state = state_with_event("u1");
+    state.call_results.push(ok("chat", b"\"a\""));
+    for seq in [1, 2, 3] {
+        store.put(&user(seq), &state).unwrap();
+    }
+    let mut lent = Vec::new();
+    assert!(store.read_entry(&user(1), &mut |found| lent.push(found.clone())).unwrap());
+    assert_eq!(lent, [state.clone()], "the entry, exactly once");
+    lent.clear();
+    let other_action = StateKey::new(BusinessKey::Str("user-1".into()), 2, "other", EventIdentity::Occurrence("occ-2".into()));
+    assert!(!store.read_entry(&other_action, &mut |found| lent.push(found.clone())).unwrap());
+    assert!(lent.is_empty(), "a miss reads nothing");
+    assert!(store.get(&user(3)).unwrap().is_none(), "and hides the later sequence numbers, as get's miss does");
+    assert!(store.get(&user(1)).unwrap().is_some());
 }
 
 fn a_hit_hides_nothing<B: Backend>() {

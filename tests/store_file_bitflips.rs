@@ -49,6 +49,8 @@ fn every_bit_flip_is_either_a_reported_torn_tail_or_reported_corruption() {
     for offset in 0..bytes.len() {
         for bit in [0x01u8, 0x80] {
             let dir = tempfile::tempdir().unwrap();
+            // Private, as the store requires of a directory holding a segment (docs/security.md).
+            fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
             let mut damaged = bytes.clone();
             damaged[offset] ^= bit;
             fs::write(dir.path().join(&segment_name), &damaged).unwrap();

@@ -76,6 +76,7 @@ fn segment_name(generation: u64) -> String {
 /// and puts the result in place the way compaction does.
 fn compact_behind_the_back_of(dir: &Path, segment: &Path) -> PathBuf {
     let copy = tempfile::tempdir().unwrap();
+    fs::set_permissions(copy.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     fs::copy(segment, copy.path().join(segment.file_name().unwrap())).unwrap();
     let mut second = FileStore::open(copy.path()).unwrap();
     second.compact().unwrap();

@@ -118,6 +118,8 @@ fn a_copied_record_after_a_torn_one_makes_the_damage_corruption_not_a_torn_tail(
 /// writing rewrites it, so the fixture itself is never opened).
 fn fixture_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
+    // Private, as the store requires of a directory holding a segment (docs/security.md).
+    fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     let name = "journal-0000000000000002.log";
     fs::copy(Path::new(fixture::FIXTURE_DIR).join(name), dir.path().join(name)).unwrap();
     let segment = dir.path().join(name);

@@ -99,7 +99,8 @@ fn without_retention_the_store_writes_todays_bytes_and_with_it_the_segment_is_th
     assert_eq!(segment_without_store_id(&off), segment_without_store_id(&on), "retention never touches the segment");
     assert_eq!(off.stats().unwrap().bytes_appended, on.stats().unwrap().bytes_appended);
     assert!(!off_dir.path().join(RETAINED_FILE).exists(), "off: no retention file");
-    assert!(on_dir.path().join(RETAINED_FILE).exists());
+    let mode = std::os::unix::fs::PermissionsExt::mode(&fs::metadata(on_dir.path().join(RETAINED_FILE)).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600, "retained copies are as private as the segments");
     assert_eq!(off.retained_count().unwrap(), 0);
     assert_eq!(on.retained_count().unwrap(), 3);
 }

@@ -12,6 +12,7 @@ from ._native import (
     JournalError,
     NonCanonicalArgumentError,
 )
+from .calls import CallInterruptedError, DurableCall, call_idempotency_key, current_call, running_call
 from .canonical import NonCanonicalValue, call_tree, value_tree
 from .patches import patched
 from .identity import (
@@ -26,6 +27,8 @@ from .identity import (
 
 __all__ = [
     "CHAT_DURABLE_ID",
+    "CallInterruptedError",
+    "DurableCall",
     "ErrorCode",
     "ExecutionIdentity",
     "IllegalStateError",
@@ -34,11 +37,14 @@ __all__ = [
     "NonCanonicalArgumentError",
     "NonCanonicalValue",
     "RuntimeIdentity",
+    "call_idempotency_key",
     "call_tree",
     "compute_args_digest",
     "compute_function_id",
+    "current_call",
     "durable_identity_for_call",
     "patched",
+    "running_call",
     "tool_call_durable_id",
     "value_tree",
 ]

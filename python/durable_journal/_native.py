@@ -23,7 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
-ABI_VERSION = 7
+ABI_VERSION = 9
 
 
 class ErrorCode(enum.IntEnum):
@@ -47,6 +47,9 @@ class ErrorCode(enum.IntEnum):
     # A re-run made another call than the journal recorded (divergence policy FAIL). Python
     # reaches the journal through Java (Flink Agents' Python bridge), which raises it there.
     NON_DETERMINISTIC_REPLAY = 16
+    # An at-most-once call found its PENDING slot without an outcome on a re-run
+    # (``durable_journal.calls.CallInterruptedError``).
+    CALL_INTERRUPTED = 17
 
 
 class JournalError(Exception):
@@ -133,6 +136,7 @@ _RESPONDING_FUNCTIONS = {
     "durable_journal_tool_call_durable_id": [_c_bytes, _c_size],
     "durable_journal_patch_step": [_c_bytes, _c_size, _c_bytes, _c_size, _c_bytes, _c_size],
     "durable_journal_root_occurrence_id": [_c_bytes, _c_size, ctypes.c_int64],
+    "durable_journal_call_idempotency_key": [_c_bytes, _c_size, _c_bytes, _c_size, ctypes.c_int64],
     "durable_journal_action_execution_id": [_c_bytes, _c_size, _c_bytes, _c_size],
     "durable_journal_emitted_occurrence_id": [_c_bytes, _c_size, ctypes.c_int64],
     "durable_journal_generated_call_id": [_c_bytes, _c_size, _c_bytes, _c_size, ctypes.c_int64],

@@ -19,6 +19,11 @@ changes: results and exceptions are still cloudpickle payloads, and the replay
 logic is still ``FlinkRunnerContext``'s (under ``DurableAgents`` the Java side
 of each decision is the native journal).
 
+Under the native journal ``install()`` also lets a call's body read
+``durable_journal.current_call()`` (its idempotency key) and makes a function
+wrapped with :func:`at_most_once` an at-most-once call (see
+``durable_journal.flink_agents_calls``).
+
 Call ``install()`` once in the module that defines the agent, at import time:
 Flink Agents' Python operator imports that module in its embedded interpreter
 before any action runs, and every action of the interpreter then uses the new
@@ -40,7 +45,9 @@ import importlib
 import threading
 from typing import Any, Callable, Dict, Mapping, Sequence
 
+from . import flink_agents_calls
 from ._native import ErrorCode, NonCanonicalArgumentError
+from .flink_agents_calls import at_most_once
 from .callables import function_name
 from .identity import compute_args_digest
 
@@ -115,11 +122,14 @@ def install() -> None:
         for module in modules:
             setattr(module, _FUNCTION_ID, function_id)
             setattr(module, _ARGS_DIGEST, args_digest)
+        # The current call and at-most-once calls on the native journal (flink_agents_calls).
+        flink_agents_calls.install(function_id, args_digest)
 
 
 def uninstall() -> None:
     """Puts Flink Agents' own functions back; nothing when not installed."""
     with _lock:
+        flink_agents_calls.uninstall()
         for name, functions in _originals.items():
             module = importlib.import_module(name)
             for attribute, original in functions.items():

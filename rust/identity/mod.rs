@@ -2,6 +2,7 @@
 //!
 //! * [`canonical`]: the canonical encoding of call arguments and the
 //!   16-hex-character args digest.
+//! * [`idempotency`]: the idempotency key of a journaled call.
 //! * [`runtime`]: occurrence, execution and generated call ids
 //!   (RuntimeIdentity) and the deterministic ordinal allocators behind them.
 //!
@@ -10,6 +11,7 @@
 //! `docs/identity.md` and pinned by `tests/vectors/identity.json`.
 
 pub mod canonical;
+pub mod idempotency;
 pub mod runtime;
 
 pub use canonical::{args_digest, args_digest_from_tree, canonical_encoding, parse_call_tree, CallArgs, Value};

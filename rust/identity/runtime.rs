@@ -117,7 +117,7 @@ impl ExecutionIdentity {
     }
 }
 
-fn derive(prefix: &str, domain: &str, components: &[&[u8]]) -> String {
+pub(super) fn derive(prefix: &str, domain: &str, components: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
     for part in std::iter::once(domain.as_bytes()).chain(components.iter().copied()) {
         hasher.update((part.len() as u64).to_be_bytes());
@@ -127,7 +127,7 @@ fn derive(prefix: &str, domain: &str, components: &[&[u8]]) -> String {
     format!("{prefix}{}", hex(&hash[..ID_HEX_LEN / 2]))
 }
 
-fn require_ordinal(value: i64, what: &str) -> Result<u64> {
+pub(super) fn require_ordinal(value: i64, what: &str) -> Result<u64> {
     u64::try_from(value).map_err(|_| Error::InvalidArgument(format!("{what} must not be negative, got {value}")))
 }
 
@@ -135,7 +135,7 @@ fn ordinal_as_i64(value: u64) -> Result<i64> {
     i64::try_from(value).map_err(|_| Error::IllegalState("ordinal counter overflowed".into()))
 }
 
-fn require_non_empty(value: &str, what: &str) -> Result<()> {
+pub(super) fn require_non_empty(value: &str, what: &str) -> Result<()> {
     if value.is_empty() {
         Err(Error::InvalidArgument(format!("{what} is missing (empty)")))
     } else {
@@ -143,7 +143,7 @@ fn require_non_empty(value: &str, what: &str) -> Result<()> {
     }
 }
 
-fn require_non_empty_bytes(value: &[u8], what: &str) -> Result<()> {
+pub(super) fn require_non_empty_bytes(value: &[u8], what: &str) -> Result<()> {
     if value.is_empty() {
         Err(Error::InvalidArgument(format!("{what} is missing (empty)")))
     } else {

@@ -15,37 +15,93 @@
 //! through the core jar's class loader. None of the classes named here loads
 //! the library in its static initializer, so binding them never re-enters
 //! `NativeLibrary.load`.
+//!
+//! The cache never keeps that class loader alive. A strong global reference
+//! to one of its classes would: the loader would never be collected, the JVM
+//! would never unload this copy of the library (`JNI_OnUnload` never runs),
+//! and every Flink job resubmit would leave a copy mapped. So classes are
+//! held by JNI *weak* global references ([`LoaderClass`]), which stay valid
+//! whenever they are used: a class is unloaded only with its whole loader,
+//! and every use runs inside a native method of a class of that loader,
+//! whose frame keeps the loader alive (the JDK classes named here belong to
+//! the bootstrap loader, which is never collected). Method and field ids
+//! need no reference: they stay valid as long as their class is loaded.
+//! When the loader is collected the JVM calls [`JNI_OnUnload`], which
+//! deletes the weak references before the library is unmapped.
 
 use std::sync::OnceLock;
 
+use std::ffi::c_void;
+
 use jni::ids::{JFieldID, JMethodID};
-use jni::objects::{Global, JClass, JObject};
+use jni::objects::{JClass, JObject, JObjectArray};
 use jni::signature::{FieldSignature, MethodSignature};
 use jni::strings::JNIStr;
-use jni::sys::{jint, jlong, jvalue};
+use jni::sys::{jint, jlong, jvalue, jweak, JNI_VERSION_1_8};
 use jni::{jni_sig, jni_str, Env};
 
-/// A class held for the library's lifetime with the constructor Rust builds it with.
+/// A class held by a JNI weak global reference: it never keeps its class
+/// loader alive, and is valid wherever the boundary uses it (module docs).
+pub struct LoaderClass(jweak);
+
+// SAFETY: a JNI weak global reference may be used from any thread.
+unsafe impl Send for LoaderClass {}
+// SAFETY: as for Send; the reference is never changed after it is made.
+unsafe impl Sync for LoaderClass {}
+
+impl LoaderClass {
+    fn new(env: &Env<'_>, class: &JClass<'_>) -> jni::errors::Result<Self> {
+        let (raw, jni) = raw(env);
+        // SAFETY: `class` is a live local reference; NewWeakGlobalRef answers
+        // null only when the JVM is out of memory (an OutOfMemoryError is then pending).
+        let weak = unsafe { (jni.v1_2.NewWeakGlobalRef)(raw, class.as_raw()) };
+        if weak.is_null() {
+            return Err(jni::errors::Error::JavaException);
+        }
+        Ok(LoaderClass(weak))
+    }
+
+    /// The class, for a JNI call made inside a native method of the
+    /// library's class loader (or the bootstrap loader, for JDK classes).
+    fn get<'l>(&self, env: &Env<'l>) -> JClass<'l> {
+        // SAFETY: a weak global reference to a class that cannot have been
+        // unloaded (module docs); JNI functions accept weak references
+        // wherever they accept references. The wrapper does not own it:
+        // nothing deletes it but `JNI_OnUnload`.
+        unsafe { JClass::from_raw(env, self.0) }
+    }
+}
+
+/// A class with the constructor Rust builds it with.
 pub struct Constructible {
-    class: Global<JClass<'static>>,
+    class: LoaderClass,
     constructor: JMethodID,
 }
 
 impl Constructible {
     fn bind(env: &mut Env<'_>, name: &JNIStr, signature: MethodSignature<'_, '_>) -> jni::errors::Result<Self> {
         let local = env.find_class(name)?;
-        let constructor = env.get_method_id(&local, jni_str!("<init>"), signature)?;
-        let class = env.new_global_ref(&local)?;
+        let bound = env.get_method_id(&local, jni_str!("<init>"), signature).and_then(|constructor| {
+            Ok(Constructible { class: LoaderClass::new(env, &local)?, constructor })
+        });
         env.delete_local_ref(local);
-        Ok(Constructible { class, constructor })
+        bound
+    }
+
+    /// `new Class[length]`, every element null.
+    pub fn new_array<'l>(&self, env: &mut Env<'l>, length: usize) -> jni::errors::Result<JObjectArray<'l>> {
+        let length = jint::try_from(length).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::InvalidArguments))?;
+        let class = self.class.get(env);
+        env.new_object_array(length, &class, JObject::null())
     }
 
     /// `new Class(args)`; `args` must match the signature bound for this class.
     pub fn new_object<'l>(&self, env: &mut Env<'l>, args: &[jvalue]) -> jni::errors::Result<JObject<'l>> {
+        let class = self.class.get(env);
         // SAFETY: the constructor id belongs to this class, and every caller
         // passes the arguments of the signature it was bound with (the
         // signature each `JvmClasses` field documents; JUnit builds every one).
-        unsafe { env.new_object_unchecked(&self.class, self.constructor, args) }
+        unsafe { env.new_object_unchecked(&class, self.constructor, args) }
     }
 }
 
@@ -72,6 +128,8 @@ pub struct JvmClasses {
     pub journal_exception: Constructible,
     /// `NonDeterministicReplayException(String message, byte[] diffJson)`.
     pub non_deterministic_replay: Constructible,
+    /// `CallInterruptedException(String message, byte[] reportJson)`.
+    pub call_interrupted: Constructible,
     /// `NullPointerException(String message)`, for a null argument.
     pub null_pointer: Constructible,
     /// `IndexOutOfBoundsException(String message)`, for a bad index.
@@ -82,6 +140,8 @@ pub struct JvmClasses {
     pub persist_snapshot: JMethodID,
     /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
+    /// `store.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits)`.
+    pub resuming_entry: Constructible,
     /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
     pub call_step: Constructible,
     /// `StoreStats(long × 10)`, in the order of `rust/jni/store.rs` `stats`.
@@ -109,15 +169,41 @@ pub fn classes(env: &mut Env<'_>) -> jni::errors::Result<&'static JvmClasses> {
     if let Some(bound) = CLASSES.get() {
         return Ok(bound);
     }
-    // Two threads may both bind; the loser's global references are dropped.
     let bound = JvmClasses::bind(env)?;
-    Ok(CLASSES.get_or_init(|| bound))
+    // Two threads may both bind; the loser deletes its weak references.
+    if let Err(loser) = CLASSES.set(bound) {
+        let (raw, jni) = raw(env);
+        // SAFETY: the loser's references were never handed out.
+        unsafe { loser.delete_references(raw, jni) };
+    }
+    Ok(CLASSES.get().expect("bound above"))
+}
+
+/// Called by the JVM once the class loader that loaded this copy of the
+/// library was collected, right before the library is unmapped: deletes the
+/// weak references the cache made (the ids need no cleanup).
+#[no_mangle]
+pub extern "system" fn JNI_OnUnload(vm: *mut jni::sys::JavaVM, _reserved: *mut c_void) {
+    let Some(bound) = CLASSES.get() else {
+        return;
+    };
+    let mut env: *mut c_void = std::ptr::null_mut();
+    // SAFETY: the JVM passes its own JavaVM pointer, and runs this on one of
+    // its threads (attached), whose JNIEnv GetEnv answers.
+    let attached = unsafe { ((**vm).v1_2.GetEnv)(vm, &mut env, JNI_VERSION_1_8) } == jni::sys::JNI_OK;
+    if !attached || env.is_null() {
+        return;
+    }
+    let raw = env.cast::<jni::sys::JNIEnv>();
+    // SAFETY: `raw` is this thread's JNIEnv; no code of the library runs
+    // any more (its loader is gone), so nothing uses the references after.
+    unsafe { bound.delete_references(raw, &**raw) };
 }
 
 impl JvmClasses {
     fn bind(env: &mut Env<'_>) -> jni::errors::Result<Self> {
         let context = Constructible::bind(env, jni_str!("io/durablejournal/DurableExecutionContext"), jni_sig!("(J)V"))?;
-        let persist_snapshot = env.get_method_id(&context.class, jni_str!("persistSnapshot"), jni_sig!("([B)V"))?;
+        let persist_snapshot = env.get_method_id(context.class.get(env), jni_str!("persistSnapshot"), jni_sig!("([B)V"))?;
         let [kind, number, bytes, type_name] = field_ids(env, jni_str!("io/durablejournal/store/BusinessKey"), [
             (jni_str!("kind"), jni_sig!("I")),
             (jni_str!("number"), jni_sig!("J")),
@@ -141,11 +227,13 @@ impl JvmClasses {
         Ok(JvmClasses {
             journal_exception: Constructible::bind(env, jni_str!("io/durablejournal/JournalException"), jni_sig!("(ILjava/lang/String;)V"))?,
             non_deterministic_replay: Constructible::bind(env, jni_str!("io/durablejournal/NonDeterministicReplayException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
+            call_interrupted: Constructible::bind(env, jni_str!("io/durablejournal/CallInterruptedException"), jni_sig!("(Ljava/lang/String;[B)V"))?,
             null_pointer: Constructible::bind(env, jni_str!("java/lang/NullPointerException"), jni_sig!("(Ljava/lang/String;)V"))?,
             index_out_of_bounds: Constructible::bind(env, jni_str!("java/lang/IndexOutOfBoundsException"), jni_sig!("(Ljava/lang/String;)V"))?,
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
+            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/ResumingEntry"), jni_sig!("([BI[Lio/durablejournal/JournalSlot;)V"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
             log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
@@ -157,6 +245,32 @@ impl JvmClasses {
             pending_call_function_id,
             pending_call_tree,
         })
+    }
+}
+
+impl JvmClasses {
+    /// Deletes every weak reference this binding made.
+    ///
+    /// # Safety
+    /// `raw` is the current thread's JNIEnv, `jni` its function table, and
+    /// nothing uses this binding's classes afterwards.
+    unsafe fn delete_references(&self, raw: *mut jni::sys::JNIEnv, jni: &jni::sys::JNINativeInterface_) {
+        let constructibles = [
+            &self.journal_exception,
+            &self.non_deterministic_replay,
+            &self.null_pointer,
+            &self.index_out_of_bounds,
+            &self.execution_context,
+            &self.journal_slot,
+            &self.resuming_entry,
+            &self.call_step,
+            &self.store_stats,
+            &self.log_store_stats,
+        ];
+        for constructible in constructibles {
+            // SAFETY: a weak global reference of this binding, deleted once.
+            unsafe { (jni.v1_2.DeleteWeakGlobalRef)(raw, constructible.class.0) };
+        }
     }
 }
 

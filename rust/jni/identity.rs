@@ -100,6 +100,10 @@ utf8_exports! {
         Ok(identity::root_occurrence_id(&key, input_sequence)?)
     }
 
+    fn Java_io_durablejournal_identity_NativeIdentity_callIdempotencyKey(entry: bytes "entry", call_id: text "callId", occurrence: jlong) {
+        Ok(identity::idempotency::call_idempotency_key(&entry, &call_id, occurrence)?)
+    }
+
     fn Java_io_durablejournal_identity_NativeIdentity_actionExecution(occurrence: text "triggeringOccurrence", action: text "actionName") {
         Ok(identity::action_execution_id(&occurrence, &action)?)
     }

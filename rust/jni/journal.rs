@@ -14,6 +14,9 @@ use crate::error::{Error, Result};
 use crate::journal::{CallStep, DivergencePolicy, Journal, JournalChange, Persister};
 use crate::model::{ActionState, CallResult, CallStatus, JsonString, Outcome};
 
+/// The exports of at-most-once calls and idempotency keys.
+mod semantics;
+
 /// What a Java handle points at: the journal and, when it persists into a
 /// native store, that store's persister. Without one, every persisted
 /// mutation is handed back to Java's `persistSnapshot(byte[])` callback.
@@ -82,7 +85,7 @@ pub(crate) const SLOT_FAILED: jint = 2;
 
 /// A slot as a new `JournalSlot(functionId (UTF-8 byte[]), status, result,
 /// exception)`, or null; Java turns the id bytes into its String.
-fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
+pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
     let Some(slot) = slot else { return Ok(JObject::null()) };
     // A null id stays null; one holding a lone surrogate crosses as WTF-8.
     let id = byte_array_or_null(env, slot.function_id.as_ref().map(JsonString::as_wtf8))?;
@@ -294,6 +297,8 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mu
 pub(crate) const STEP_RUN: jint = 0;
 pub(crate) const STEP_RECONCILE: jint = 1;
 pub(crate) const STEP_REPLAY: jint = 2;
+/// Of a batch call only (`beginBatchWithSemantics`).
+pub(crate) const STEP_INTERRUPTED: jint = 3;
 
 fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArray<'l>, reconcilable: jboolean) -> BridgeResult<JObject<'l>> {
     let id = required_utf8(env, id, "functionId")?;
@@ -301,6 +306,11 @@ fn begin_call<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, id: &JByteArr
         let step = j.begin_call(&id, reconcilable, p)?;
         Ok((step, j.take_unreported_divergence()))
     })?;
+    step_object(env, step)
+}
+
+/// The `CallStep` of a decision: null for a plain run (see `beginCall`).
+pub(crate) fn step_object<'l>(env: &mut Env<'l>, step: (CallStep, Option<crate::journal::Divergence>)) -> BridgeResult<JObject<'l>> {
     match step {
         (CallStep::Execute, None) => Ok(JObject::null()),
         (CallStep::Execute, Some(divergence)) => {

@@ -99,6 +99,7 @@ impl<T: Default> ErrorPolicy<T, BridgeError> for ThrowJavaException {
         }
         match err {
             BridgeError::Core(Error::NonDeterministicReplay(divergence)) => throw_non_deterministic_replay(env, &divergence)?,
+            BridgeError::Core(Error::CallInterrupted(interruption)) => throw_call_interrupted(env, &interruption)?,
             BridgeError::Core(e) => throw_journal_exception(env, e.code().as_i32(), &e.to_string())?,
             BridgeError::NullArgument(name) => throw_with_message(env, |c| &c.null_pointer, &format!("{name} must not be null"))?,
             BridgeError::IndexOutOfBounds(msg) => throw_with_message(env, |c| &c.index_out_of_bounds, &msg)?,
@@ -137,6 +138,16 @@ fn throw_non_deterministic_replay(env: &mut Env<'_>, divergence: &crate::journal
     let text = env.new_string(message)?;
     let diff = env.byte_array_from_slice(divergence.to_json().as_bytes())?;
     let exception = classes(env)?.non_deterministic_replay.new_object(env, &[JValue::Object(&text).as_jni(), JValue::Object(&diff).as_jni()])?;
+    throw(env, exception)
+}
+
+/// `new CallInterruptedException(message, reportJson)` thrown as the
+/// pending exception; Java reads the call and its entry from the JSON.
+fn throw_call_interrupted(env: &mut Env<'_>, interruption: &crate::journal::Interruption) -> jni::errors::Result<()> {
+    let message = Error::CallInterrupted(Box::new(interruption.clone())).to_string();
+    let text = env.new_string(message)?;
+    let report = env.byte_array_from_slice(interruption.to_json().as_bytes())?;
+    let exception = classes(env)?.call_interrupted.new_object(env, &[JValue::Object(&text).as_jni(), JValue::Object(&report).as_jni()])?;
     throw(env, exception)
 }
 

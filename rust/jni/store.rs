@@ -30,13 +30,13 @@ use jni::{Env, EnvUnowned, JValue};
 
 use super::classes::{byte_array_field, classes, int_field, long_field, object_field};
 use super::handle::{self, Borrowed};
-use super::journal::JournalHandle;
+use super::journal::{journal_slot, JournalHandle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::model::ActionState;
 use crate::store::{
     AnyStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore,
-    RecoveryMarker, RetentionPolicy, SharedStore, StateKey,
+    PermissionCheck, RecoveryMarker, RetentionPolicy, SharedStore, StateKey,
 };
 use crate::store::file::{in_flight_to_json, retained_to_json};
 
@@ -53,6 +53,12 @@ const KEY_TYPED: jint = crate::store::key::TAG_TYPED as jint;
 /// likewise the store's own tags.
 const EVENT_OCCURRENCE: jint = crate::store::key::TAG_OCCURRENCE as jint;
 const EVENT_ATTRIBUTES: jint = crate::store::key::TAG_ATTRIBUTES as jint;
+
+/// `FileStoreOptions.PermissionCheck` ordinals (`file_permission_checks` in
+/// `tests/vectors/constants.json`, checked in Rust and Java).
+pub(crate) const PERMISSIONS_REFUSE: jint = 0;
+pub(crate) const PERMISSIONS_WARN: jint = 1;
+pub(crate) const PERMISSIONS_TIGHTEN: jint = 2;
 
 /// What a Java store's handle owns (`NativeActionStateStore`'s, and
 /// `LogActionStateStore`'s and each of its shares): one share of the store.
@@ -136,13 +142,28 @@ fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<Ret
 }
 
 #[allow(clippy::too_many_arguments)]
-fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble,
-        retain_millis: jlong, retain_count: jlong, plan_digest: &JByteArray<'_>) -> BridgeResult<jlong> {
+fn open_file(
+    env: &Env<'_>,
+    dir: &JByteArray<'_>,
+    group_commit: jint,
+    min_garbage: jlong,
+    garbage_ratio: jdouble,
+    permissions: jint,
+    retain_millis: jlong,
+    retain_count: jlong,
+    plan_digest: &JByteArray<'_>,
+) -> BridgeResult<jlong> {
     let dir = required_utf8(env, dir, "dir")?;
     let retention = retention(retain_millis, retain_count)?;
     let plan_digest = match optional_bytes(env, plan_digest)? {
         Some(bytes) => Some(utf8(bytes, "planDigest")?),
         None => None,
+    };
+    let permissions = match permissions {
+        PERMISSIONS_REFUSE => PermissionCheck::Refuse,
+        PERMISSIONS_WARN => PermissionCheck::Warn,
+        PERMISSIONS_TIGHTEN => PermissionCheck::Tighten,
+        other => return Err(Error::InvalidArgument(format!("unknown permission check {other}")).into()),
     };
     let durability = match group_commit {
         0 => Durability::SyncEachPut,
@@ -157,7 +178,8 @@ fn open_file(env: &Env<'_>, dir: &JByteArray<'_>, group_commit: jint, min_garbag
         }
         CompactionPolicy { min_garbage_bytes: min_garbage as u64, garbage_ratio }
     };
-    let mut store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction, retention, ..Default::default() })?;
+    let options = FileStoreOptions { durability, compaction, permissions, retention, ..Default::default() };
+    let mut store = FileStore::open_with(&dir, options)?;
     store.set_plan_digest(plan_digest)?;
     Ok(into_raw(AnyStore::File(Box::new(store))))
 }
@@ -169,8 +191,28 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_openMemory<'l>(m
 
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, retain_millis: jlong, retain_count: jlong, plan_digest: JByteArray<'l>) -> jlong {
-    env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio, retain_millis, retain_count, &plan_digest)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, permissions: jint, retain_millis: jlong, retain_count: jlong, plan_digest: JByteArray<'l>) -> jlong {
+    env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio, permissions, retain_millis, retain_count, &plan_digest)).resolve::<ThrowJavaException>()
+}
+
+/// What opening a file store found about its directory's permissions
+/// (`FileStore::permission_warning`), as UTF-8; null when there is nothing
+/// to say, and for the other stores.
+fn permission_warning<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray<'l>> {
+    let handle = store_handle(ptr)?;
+    let warning = match &mut *handle.lock()? {
+        AnyStore::File(s) => s.permission_warning(),
+        _ => None,
+    };
+    match warning {
+        Some(text) => Ok(env.byte_array_from_slice(text.as_bytes())?),
+        None => Ok(JByteArray::null()),
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_permissionWarning<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+    env.with_env(|env| permission_warning(env, ptr)).resolve::<ThrowJavaException>()
 }
 
 /// The retained actions of the store directory `dir` as JSON
@@ -244,86 +286,45 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env:
     env.with_env(|env| get(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 
-/// The entry split for a reader that answers its recorded calls itself
-/// (Flink Agents' adapter, for an action on the native journal): Flink
-/// Agents' JSON of the entry without its call results, then the slots a
-/// re-run can replay, in one array and one crossing. Layout (big-endian):
-/// `u32 json_len, json, u32 call_count, u32 hit_count`, then per hit
-/// `u32 id_len, id (UTF-8), u8 failed, i32 result_len (-1: null), result,
-/// i32 exception_len (-1: null), exception`. `call_count` is every slot of
-/// the entry; the hits are its leading slots that replay as they are
-/// (terminal, a valid-Unicode id, no args digest, a failure with its
-/// payload). A completed entry is returned whole with no slots (it has none).
-fn get_split(store: &SharedStore, key: &StateKey) -> crate::error::Result<Option<Vec<u8>>> {
-    let Some(mut state) = store.get(key)? else { return Ok(None) };
-    let calls = std::mem::take(&mut state.call_results);
-    let json = state.to_json();
-    let mut out = Vec::with_capacity(json.len() + 16 + calls.iter().map(slot_size).sum::<usize>());
-    put_len(&mut out, json.len());
-    out.extend_from_slice(&json);
-    put_len(&mut out, calls.len());
-    let hits: Vec<_> = calls.iter().take_while(|slot| replayable(slot)).collect();
-    put_len(&mut out, hits.len());
-    for slot in hits {
-        let id = slot.function_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default();
-        put_len(&mut out, id.len());
-        out.extend_from_slice(id.as_bytes());
-        out.push(u8::from(slot.effective_status() == crate::model::CallStatus::Failed));
-        let exception = if slot.effective_status() == crate::model::CallStatus::Failed { slot.exception_payload.as_deref() } else { None };
-        put_payload(&mut out, slot.result_payload.as_deref());
-        put_payload(&mut out, exception);
-    }
-    Ok(Some(out))
-}
-
-/// Whether a recorded slot replays without the core: terminal, a plain
-/// (valid Unicode) id, no args digest, and a failure that keeps its payload.
-fn replayable(slot: &crate::model::CallResult) -> bool {
-    let id_plain = matches!(&slot.function_id, Some(crate::model::JsonString::Text(_)));
-    let no_digest = match &slot.args_digest {
-        None => true,
-        Some(crate::model::JsonString::Text(digest)) => digest.is_empty(),
-        Some(_) => false,
-    };
-    let terminal = match slot.effective_status() {
-        crate::model::CallStatus::Succeeded => true,
-        crate::model::CallStatus::Failed => slot.exception_payload.is_some(),
-        crate::model::CallStatus::Pending => false,
-    };
-    id_plain && no_digest && terminal
-}
-
-fn slot_size(slot: &crate::model::CallResult) -> usize {
-    13 + slot.function_id.as_ref().map_or(0, |id| id.as_wtf8().len())
-        + slot.result_payload.as_ref().map_or(0, Vec::len)
-        + slot.exception_payload.as_ref().map_or(0, Vec::len)
-}
-
-fn put_len(out: &mut Vec<u8>, len: usize) {
-    out.extend_from_slice(&(len as u32).to_be_bytes());
-}
-
-fn put_payload(out: &mut Vec<u8>, payload: Option<&[u8]>) {
-    match payload {
-        Some(bytes) => {
-            out.extend_from_slice(&(bytes.len() as i32).to_be_bytes());
-            out.extend_from_slice(bytes);
-        }
-        None => out.extend_from_slice(&(-1i32).to_be_bytes()),
-    }
-}
-
-fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JByteArray<'l>> {
+/// The entry for a reader that answers its recorded calls itself (Flink
+/// Agents' adapter, for an action on the native journal), in one crossing: a
+/// `ResumingEntry(stateJsonWithoutCalls, callCount, JournalSlot[] hits)`.
+/// The JSON is Flink Agents' of the entry without its call results,
+/// `callCount` counts every slot, and the hits are the entry's
+/// [`ActionState::replayable_prefix`] (the core's replay rule), each built as
+/// the journal's primitives build a slot. Null on a miss.
+fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JObject<'l>> {
     let key = entry_key(env, key)?;
     let store = store_handle(ptr)?.clone();
-    Ok(match get_split(&store, &key)? {
-        Some(split) => env.byte_array_from_slice(&split)?,
-        None => JByteArray::null(),
-    })
+    // Built from the entry in place (with the store locked): its payloads are copied once, into Java.
+    let mut built = Ok(JObject::null());
+    store.read_entry(&key, &mut |state| built = resuming_entry(env, state))?;
+    built
 }
 
+fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JObject<'l>> {
+    let hits = state.replayable_prefix();
+    let json = env.byte_array_from_slice(&state.to_json_without_calls())?;
+    let classes = classes(env)?;
+    let slots = classes.journal_slot.new_array(env, hits.len())?;
+    for (index, hit) in hits.iter().enumerate() {
+        // A frame per slot: each holds its payload arrays until it is in the array.
+        env.with_local_frame(SLOT_FRAME_CAPACITY, |env| -> BridgeResult<()> {
+            let slot = journal_slot(env, Some(hit))?;
+            Ok(slots.set_element(env, index, &slot)?)
+        })?;
+    }
+    let calls = state.call_results.len();
+    let call_count = jint::try_from(calls).map_err(|_| Error::InvalidArgument(format!("{calls} call slots")))?;
+    let args = [JValue::Object(&json).as_jni(), JValue::Int(call_count).as_jni(), JValue::Object(&slots).as_jni()];
+    Ok(classes.resuming_entry.new_object(env, &args)?)
+}
+
+/// Local references one slot of [`get_resuming`] holds: the slot and its three arrays.
+const SLOT_FRAME_CAPACITY: usize = 4;
+
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JObject<'l> {
     env.with_env(|env| get_resuming(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 

@@ -54,6 +54,22 @@ pub struct EntryAddress {
     pub action: String,
 }
 
+impl EntryAddress {
+    /// `"key":…,"sequenceNumber":…,"action":…` of a report (all null without
+    /// an entry address), what the bindings' exceptions read.
+    pub(crate) fn write_json_fields(entry: Option<&EntryAddress>, out: &mut String) {
+        match entry {
+            Some(entry) => {
+                out.push_str("\"key\":");
+                write_json_str(&entry.key, out);
+                out.push_str(&format!(",\"sequenceNumber\":{},\"action\":", entry.sequence_number));
+                write_json_str(&entry.action, out);
+            }
+            None => out.push_str("\"key\":null,\"sequenceNumber\":null,\"action\":null"),
+        }
+    }
+}
+
 /// One side of a divergence: a call's id, args digest and status. The new
 /// call has no status yet; ids and digests may be null or hold lone
 /// surrogates only on the recorded side.
@@ -104,15 +120,7 @@ impl Divergence {
     /// "argsDigest", "status"}, "newCall": {"functionId", "argsDigest"}}`.
     pub fn to_json(&self) -> String {
         let mut out = String::from("{");
-        match &self.entry {
-            Some(entry) => {
-                out.push_str("\"key\":");
-                write_json_str(&entry.key, &mut out);
-                out.push_str(&format!(",\"sequenceNumber\":{},\"action\":", entry.sequence_number));
-                write_json_str(&entry.action, &mut out);
-            }
-            None => out.push_str("\"key\":null,\"sequenceNumber\":null,\"action\":null"),
-        }
+        EntryAddress::write_json_fields(self.entry.as_ref(), &mut out);
         out.push_str(&format!(",\"position\":{},\"recorded\":", self.position));
         write_call(&self.recorded, &mut out);
         out.push_str(",\"newCall\":");

@@ -10,7 +10,9 @@ use super::opaque::OpaqueJson;
 use super::text::{write_json_str, JsonString};
 use super::{ActionState, CallResult};
 
-pub(super) fn write_state(state: &ActionState) -> String {
+/// The state's JSON with `calls` as its call results (its own, or none for
+/// a reader that takes the slots apart).
+pub(super) fn write_state(state: &ActionState, calls: &[CallResult]) -> String {
     let mut out = String::with_capacity(estimated_len(state));
     out.push('{');
     if let Some(event) = &state.task_event {
@@ -22,7 +24,7 @@ pub(super) fn write_state(state: &ActionState) -> String {
     write_bodies("shortTermMemoryUpdates", &state.short_term_memory_updates, &mut out);
     write_bodies("outputEvents", &state.output_events, &mut out);
     out.push_str("\"callResults\":[");
-    for (i, slot) in state.call_results.iter().enumerate() {
+    for (i, slot) in calls.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }

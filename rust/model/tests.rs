@@ -253,3 +253,34 @@ fn marking_completed_drops_the_journal() {
     assert!(state.completed);
     assert!(state.call_results.is_empty());
 }
+
+/// The ids of a record's replayable prefix, for a record of `slots` (JSON objects).
+fn replayable_ids(slots: &[&str], completed: bool) -> Vec<String> {
+    let json = format!(r#"{{"callResults":[{}],"completed":{completed}}}"#, slots.join(","));
+    let state = ActionState::from_json(json.as_bytes()).unwrap();
+    state.replayable_prefix().iter().map(CallResult::function_id_for_display).collect()
+}
+
+#[test]
+fn the_replayable_prefix_is_the_leading_terminal_slots_under_plain_ids() {
+    let success = r#"{"functionId":"a","argsDigest":"","status":"SUCCEEDED","resultPayload":"ImEi","exceptionPayload":null}"#;
+    let null_result = r#"{"functionId":"b","status":"SUCCEEDED","resultPayload":null,"exceptionPayload":null}"#;
+    let failure = r#"{"functionId":"c","status":"FAILED","resultPayload":null,"exceptionPayload":"ZXJy"}"#;
+    let legacy_failure = r#"{"functionId":"d","resultPayload":null,"exceptionPayload":"ZXJy"}"#;
+    assert_eq!(replayable_ids(&[success, null_result, failure, legacy_failure], false), ["a", "b", "c", "d"]);
+
+    // Each of these ends the prefix, wherever it stands: the journal decides it and what follows.
+    let enders = [
+        r#"{"functionId":"p","status":"PENDING","resultPayload":null,"exceptionPayload":null}"#,
+        r#"{"functionId":"f","status":"FAILED","resultPayload":null,"exceptionPayload":null}"#,
+        r#"{"functionId":"g","argsDigest":"0123456789abcdef","status":"SUCCEEDED","resultPayload":null,"exceptionPayload":null}"#,
+        r#"{"functionId":null,"status":"SUCCEEDED","resultPayload":null,"exceptionPayload":null}"#,
+        r#"{"functionId":"\ud800","status":"SUCCEEDED","resultPayload":null,"exceptionPayload":null}"#,
+    ];
+    for ender in enders {
+        assert_eq!(replayable_ids(&[success, ender, null_result], false), ["a"], "{ender}");
+        assert!(replayable_ids(&[ender, success], false).is_empty(), "{ender}");
+    }
+    assert!(replayable_ids(&[success], true).is_empty(), "a completed record replays nothing");
+    assert!(replayable_ids(&[], false).is_empty());
+}

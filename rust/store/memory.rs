@@ -105,6 +105,16 @@ impl ActionStateStore for MemoryStore {
         Ok(None)
     }
 
+    /// The entry lent from the table; a miss is `get`'s.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        self.open()?;
+        if let Some(state) = self.table.get(key) {
+            read(state);
+            return Ok(true);
+        }
+        Ok(self.get(key)?.is_some())
+    }
+
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
         self.open()?;
         if self.table.prune(business_key, seq_up_to) > 0 {

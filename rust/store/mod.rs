@@ -41,8 +41,8 @@ mod shared;
 mod table;
 
 pub use file::{
-    CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, RecoveryReport, RetainedAction,
-    RetentionPolicy, StoreStats,
+    CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, PermissionCheck, RecoveryReport,
+    RetainedAction, RetentionPolicy, StoreStats,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};
@@ -90,6 +90,20 @@ pub trait ActionStateStore: Send {
     /// business keys are untouched): they belong to a history that will not
     /// be replayed.
     fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>>;
+
+    /// [`ActionStateStore::get`] for a reader that copies only what it
+    /// needs: `read` gets the entry in place (a store that keeps its entries
+    /// in memory lends it; this default reads a copy). Returns whether there
+    /// was one; a miss drops later entries exactly as `get` does.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        match self.get(key)? {
+            Some(state) => {
+                read(&state);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
 
     /// Drops every entry of `business_key` with a sequence number up to and
     /// including `seq_up_to`; called when a checkpoint that covers them

@@ -164,6 +164,12 @@ impl SharedStore {
         self.lock_settled(key)?.store().get(key)
     }
 
+    /// [`ActionStateStore::read_entry`], after any write to `key` in flight;
+    /// `read` runs with the store locked.
+    pub fn read_entry(&self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        self.lock_settled(key)?.store().read_entry(key, read)
+    }
+
     /// [`ActionStateStore::prune_state`]. Entries with a write in flight
     /// need no waiting: their tombstones follow that write's record.
     pub fn prune_state(&self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
@@ -195,6 +201,7 @@ impl SharedStore {
         };
         let mut journal = Journal::new(state);
         journal.set_entry(key.address());
+        journal.set_call_key_scope(key.encode());
         Ok((journal, SharedStorePersister { store: self.clone(), key }))
     }
 }

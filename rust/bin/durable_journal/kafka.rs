@@ -60,7 +60,7 @@ pub fn list(dump: &str) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn show(dump: &str, selector: &str) -> Outcome {
+pub fn show(dump: &str, selector: &str, redact: bool) -> Outcome {
     let log = read(dump)?;
     let all: Vec<InspectedEntry> = log
         .lineages
@@ -72,7 +72,7 @@ pub fn show(dump: &str, selector: &str) -> Outcome {
         eprintln!("durable-journal: no entry {selector:?} in {} ({}; `list` shows their # and keys)", describe(dump), render::entries(all.len()));
         return Ok(ExitCode::from(status::ERROR));
     }
-    let shown: Vec<String> = chosen.into_iter().map(|(number, entry)| render::entry_detail(number, entry)).collect();
+    let shown: Vec<String> = chosen.into_iter().map(|(number, entry)| render::entry_detail(number, entry, redact)).collect();
     print!("{}", shown.join("\n"));
     Ok(ExitCode::SUCCESS)
 }

@@ -16,16 +16,22 @@ mod render;
 use std::path::Path;
 use std::process::ExitCode;
 
-use durable_journal::store::{ActionStateStore, FileStore, InspectedStore};
+use durable_journal::store::{ActionStateStore, FileStore, FileStoreOptions, InspectedStore, PermissionCheck};
 use durable_journal::Error;
 
 const USAGE: &str = "\
 usage: durable-journal <command> <store-dir | kafka-dump | -> [entry]
 
   list    <store-dir>          the entries: key, sequence number, action, event, calls, completed, bytes
-  show    <store-dir> <entry>  each call of an entry (its # from list, or its key as list prints it)
+  show    [--redact] <store-dir> <entry>
+                               each call of an entry (its # from list, or its key as list prints it)
+                               with the first characters of each payload: user data (prompts,
+                               model answers, tool results); --redact prints sizes and digests instead
   verify  <store-dir>          checks every record of the live segment
-  compact <store-dir>          rewrites the live entries (takes the store's lock)
+  compact [--permissions refuse|warn|tighten] <store-dir>
+                               rewrites the live entries (takes the store's lock); a directory that
+                               group or others can reach is refused unless --permissions says
+                               warn (open it as it is) or tighten (make it 0700, its files 0600)
   retained <store-dir>         the completed actions the store retains for replays
                                (FileStoreOptions retention; docs/replay.md)
 
@@ -34,6 +40,9 @@ while a job holds it. For a Kafka store, give them the topic's records, as
 KafkaJournalTool dump writes them (a file, or - to read them piped):
 
   java -cp '<jars>' io.durablejournal.kafka.KafkaJournalTool dump <servers> <topic> | durable-journal list -
+
+(dump --config <client.properties> <servers> <topic> for a secured cluster; a dump
+written to a file is created 0600: it holds every journal of the topic)
 
 list then shows each lineage (job history) and its live entries; verify
 checks that every record is one a restore can use.
@@ -53,12 +62,21 @@ fn main() -> ExitCode {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let outcome = match args.as_slice() {
         ["list", dump] if is_dump(dump) => kafka::list(dump),
-        ["show", dump, entry] if is_dump(dump) => kafka::show(dump, entry),
+        ["show", dump, entry] if is_dump(dump) => kafka::show(dump, entry, false),
+        ["show", "--redact", dump, entry] if is_dump(dump) => kafka::show(dump, entry, true),
         ["verify", dump] if is_dump(dump) => kafka::verify(dump),
         ["list", dir] => list(Path::new(dir)),
-        ["show", dir, entry] => show(Path::new(dir), entry),
+        ["show", "--redact", dir, entry] => show(Path::new(dir), entry, true),
+        ["show", dir, entry] => show(Path::new(dir), entry, false),
         ["verify", dir] => verify(Path::new(dir)),
-        ["compact", dir] => compact(Path::new(dir)),
+        ["compact", dir] => compact(Path::new(dir), PermissionCheck::Refuse),
+        ["compact", "--permissions", check, dir] => match permission_check(check) {
+            Some(check) => compact(Path::new(dir), check),
+            None => {
+                eprintln!("durable-journal: --permissions takes refuse, warn or tighten, not {check:?}");
+                return ExitCode::from(status::USAGE);
+            }
+        },
         ["retained", dir] => retained(Path::new(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
@@ -85,8 +103,26 @@ fn is_dump(path: &str) -> bool {
     path == "-" || Path::new(path).is_file()
 }
 
+fn permission_check(name: &str) -> Option<PermissionCheck> {
+    match name {
+        "refuse" => Some(PermissionCheck::Refuse),
+        "warn" => Some(PermissionCheck::Warn),
+        "tighten" => Some(PermissionCheck::Tighten),
+        _ => None,
+    }
+}
+
+/// Reading changes nothing, so a store others can reach is read, with a note.
+fn note_exposure(dir: &Path) -> Result<(), Error> {
+    if let Some(mode) = FileStore::exposed_mode(dir)? {
+        eprintln!("note: {}", FileStore::exposure_warning(dir, mode));
+    }
+    Ok(())
+}
+
 fn inspect(dir: &Path) -> Result<InspectedStore, Error> {
     let store = FileStore::inspect(dir)?;
+    note_exposure(dir)?;
     if let Some(torn) = &store.torn_tail {
         eprintln!("note: torn tail: {}", render::torn_tail(torn));
     }
@@ -100,7 +136,7 @@ fn list(dir: &Path) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(dir: &Path, selector: &str) -> Outcome {
+fn show(dir: &Path, selector: &str, redact: bool) -> Outcome {
     let store = inspect(dir)?;
     let chosen = render::select(&store.entries, selector);
     if chosen.is_empty() {
@@ -111,7 +147,7 @@ fn show(dir: &Path, selector: &str) -> Outcome {
         );
         return Ok(ExitCode::from(status::ERROR));
     }
-    let shown: Vec<String> = chosen.into_iter().map(|(number, entry)| render::entry_detail(number, entry)).collect();
+    let shown: Vec<String> = chosen.into_iter().map(|(number, entry)| render::entry_detail(number, entry, redact)).collect();
     print!("{}", shown.join("\n"));
     Ok(ExitCode::SUCCESS)
 }
@@ -125,6 +161,7 @@ fn verify(dir: &Path) -> Outcome {
         }
         Err(other) => return Err(other),
     };
+    note_exposure(dir)?;
     for leftover in &store.leftovers {
         println!("leftover: {} (the next open of the store removes it)", leftover.display());
     }
@@ -147,8 +184,11 @@ fn retained(dir: &Path) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-fn compact(dir: &Path) -> Outcome {
-    let mut store = FileStore::open(dir)?;
+fn compact(dir: &Path, permissions: PermissionCheck) -> Outcome {
+    let mut store = FileStore::open_with(dir, FileStoreOptions { permissions, ..Default::default() })?;
+    if let Some(warning) = store.permission_warning() {
+        eprintln!("note: {warning}");
+    }
     let before = store.stats()?;
     store.compact()?;
     let after = store.stats()?;

@@ -4,6 +4,7 @@
 use durable_journal::store::file::TornTail;
 use durable_journal::store::{BusinessKey, EventIdentity, InspectedEntry, InspectedStore, RetainedAction, StateKey};
 use durable_journal::CallResult;
+use sha2::{Digest, Sha256};
 
 /// Characters of a payload shown by `show`.
 const PREVIEW_CHARS: usize = 40;
@@ -151,6 +152,13 @@ fn preview(payload: &[u8]) -> String {
     }
 }
 
+/// What `show --redact` prints instead of a preview: the payload's SHA-256
+/// (its first 8 bytes), which tells equal payloads apart from different ones
+/// without showing either.
+fn digest(payload: &[u8]) -> String {
+    format!("sha256:{}…", hex(&Sha256::digest(payload)[..8]))
+}
+
 /// The `exceptionClass` of a failure payload as the Java binding writes it
 /// (`{"exceptionClass": ..., "message": ...}`).
 fn exception_class(payload: &[u8]) -> String {
@@ -176,9 +184,9 @@ fn function_id_text(call: &CallResult) -> String {
     }
 }
 
-fn call_row(index: usize, call: &CallResult) -> Vec<String> {
+fn call_row(index: usize, call: &CallResult, redact: bool) -> Vec<String> {
     let (size, shown) = match &call.result_payload {
-        Some(payload) => (format!("{} B", payload.len()), preview(payload)),
+        Some(payload) => (format!("{} B", payload.len()), if redact { digest(payload) } else { preview(payload) }),
         None => ("null".to_string(), String::new()),
     };
     let exception = call.exception_payload.as_deref().map(exception_class).unwrap_or_default();
@@ -192,7 +200,9 @@ fn call_row(index: usize, call: &CallResult) -> Vec<String> {
     ]
 }
 
-pub fn entry_detail(number: usize, entry: &InspectedEntry) -> String {
+/// One entry and its calls; `redact` shows each payload's size and digest
+/// instead of its first characters (`show --redact`).
+pub fn entry_detail(number: usize, entry: &InspectedEntry, redact: bool) -> String {
     let StateKey { business_key: key, seq, action, event: ev } = &entry.key;
     let mut out = format!(
         "entry {number}: key {}, seq {seq}, action {}, event {}\ncompleted: {}, calls: {}, bytes: {}\n",
@@ -204,8 +214,9 @@ pub fn entry_detail(number: usize, entry: &InspectedEntry) -> String {
         entry.log_bytes
     );
     if !entry.state.call_results.is_empty() {
-        let mut rows = vec![["#", "id", "status", "payload", "preview", "exception"].map(String::from).to_vec()];
-        rows.extend(entry.state.call_results.iter().enumerate().map(|(i, call)| call_row(i, call)));
+        let shown = if redact { "digest" } else { "preview" };
+        let mut rows = vec![["#", "id", "status", "payload", shown, "exception"].map(String::from).to_vec()];
+        rows.extend(entry.state.call_results.iter().enumerate().map(|(i, call)| call_row(i, call, redact)));
         out.push_str(&table(&rows));
     }
     out

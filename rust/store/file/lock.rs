@@ -16,6 +16,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
 
+use super::access;
 use crate::error::{Error, Result};
 
 pub const LOCK_FILE: &str = "LOCK";
@@ -30,11 +31,7 @@ impl DirLock {
         let dir_handle = File::open(dir).map_err(|source| Error::StoreIo { path: dir.to_path_buf(), source })?;
         lock_exclusive(&dir_handle, dir, dir)?;
         let path = dir.join(LOCK_FILE);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
+        let file = access::open_private(OpenOptions::new().create(true).truncate(false).write(true), &path)
             .map_err(|source| Error::StoreIo { path: path.clone(), source })?;
         lock_exclusive(&file, &path, dir)?;
         Ok(DirLock { dir: dir_handle, file })

@@ -2,6 +2,7 @@
 //! names, with the live entries held in memory. Layout, record format,
 //! durability and recovery are described in `docs/store.md`.
 
+mod access;
 mod compact;
 mod frame;
 mod inspect;
@@ -39,6 +40,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub use access::{PermissionCheck, DIR_MODE, FILE_MODE};
 pub use compact::CompactionPolicy;
 pub use inspect::{InspectedEntry, InspectedStore};
 pub use lock::LOCK_FILE;
@@ -84,6 +86,9 @@ pub struct FileStoreOptions {
     /// (`docs/replay.md`); `None`, the default, keeps nothing and writes
     /// no byte more than a store without the option.
     pub retention: Option<RetentionPolicy>,
+    /// What open does with a directory group or others can reach
+    /// (`docs/security.md`): refuse it (the default), warn, or tighten it.
+    pub permissions: PermissionCheck,
 }
 
 /// What opening the store found and repaired.
@@ -103,6 +108,11 @@ pub struct RecoveryReport {
     /// A damaged retention file, renamed to this path so that the store
     /// opens (with retention) on a new one.
     pub retained_set_aside: Option<PathBuf>,
+    /// The directory's mode when it let group or others in: opened as it
+    /// is under [`PermissionCheck::Warn`], made private under
+    /// [`PermissionCheck::Tighten`] (then `permissions_tightened`).
+    pub exposed_dir_mode: Option<u32>,
+    pub permissions_tightened: bool,
 }
 
 /// Counters since the store was opened.
@@ -170,9 +180,14 @@ impl FileStore {
             policy.check()?;
         }
         check_is_dir(&dir)?;
+        let access = access::check_dir(&dir, options.permissions)?;
         let lock = DirLock::acquire(&dir)?;
         let listing = segment::list(&dir).map_err(io_error(&dir))?;
-        let mut report = RecoveryReport::default();
+        let mut report = RecoveryReport {
+            exposed_dir_mode: access.exposed_mode,
+            permissions_tightened: access.tightened,
+            ..RecoveryReport::default()
+        };
         for temp in listing.temp_files {
             fs::remove_file(&temp).map_err(io_error(&temp))?;
             report.removed_files.push(temp);
@@ -266,6 +281,34 @@ impl FileStore {
 
     pub fn recovery_report(&self) -> &RecoveryReport {
         &self.report
+    }
+
+    /// What to tell an operator about the directory's permissions, if
+    /// anything: it was opened as it is though others can reach it
+    /// ([`PermissionCheck::Warn`]), or it was made private.
+    pub fn permission_warning(&self) -> Option<String> {
+        let mode = self.report.exposed_dir_mode?;
+        Some(if self.report.permissions_tightened {
+            format!(
+                "the store directory {} had mode {mode:04o}; it was made {DIR_MODE:04o} and its files {FILE_MODE:04o} \
+                 (permission check: tighten)",
+                self.dir.display()
+            )
+        } else {
+            access::exposure_warning(&self.dir, mode)
+        })
+    }
+
+    /// The mode of `dir` if group or others can reach it, for a reader that
+    /// does not open the store (the inspection tool notes it).
+    pub fn exposed_mode(dir: impl AsRef<Path>) -> Result<Option<u32>> {
+        let dir = dir.as_ref();
+        access::exposed_mode(dir).map_err(io_error(dir))
+    }
+
+    /// [`FileStore::exposed_mode`]'s note: who can get in and the fix.
+    pub fn exposure_warning(dir: impl AsRef<Path>, mode: u32) -> String {
+        access::exposure_warning(dir.as_ref(), mode)
     }
 
     pub fn stats(&self) -> Result<StoreStats> {
@@ -512,6 +555,15 @@ impl ActionStateStore for FileStore {
             open.table.discard_after(&key.business_key, key.seq);
         }
         Ok(None)
+    }
+
+    /// The entry lent from the table; a miss is `get`'s.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        if let Some(state) = self.opened_mut()?.table.get(key) {
+            read(state);
+            return Ok(true);
+        }
+        Ok(self.get(key)?.is_some())
     }
 
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {

@@ -319,7 +319,8 @@ impl Retainer {
 fn write_new(dir: &Path, path: &Path, body: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<u64>) -> io::Result<File> {
     let temp = dir.join(TEMP_FILE);
     let result = (|| {
-        let file = OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&temp)?;
+        // Retained copies hold what the journal holds: private like the segments.
+        let file = super::access::open_private(OpenOptions::new().read(true).write(true).create(true).truncate(true), &temp)?;
         {
             let mut out = io::BufWriter::new(&file);
             out.write_all(&header())?;

@@ -7,6 +7,7 @@ use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use super::access;
 use super::frame::{self, FrameFormat};
 use crate::store::marker::StoreId;
 
@@ -141,7 +142,7 @@ pub fn write_new(
 ) -> io::Result<PathBuf> {
     let temp = temp_path(dir, header.generation);
     let result = (|| {
-        let file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        let file = access::open_private(OpenOptions::new().write(true).create_new(true), &temp)?;
         let mut out = BufWriter::with_capacity(256 * 1024, file);
         out.write_all(&header.encode())?;
         body(&mut out)?;

@@ -78,6 +78,19 @@ pub trait LogSink: Send {
     fn name(&self) -> &str;
 }
 
+/// What a closed store holds instead of its sink: the log's name, for errors.
+struct ClosedSink(String);
+
+impl LogSink for ClosedSink {
+    fn submit(&mut self, _records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        Err(Error::Closed(STORE_NAME))
+    }
+
+    fn name(&self) -> &str {
+        &self.0
+    }
+}
+
 /// The outcome of a [`LogSink::submit`], to wait for without the store's lock.
 pub trait Acknowledgement: Send {
     /// Returns, once the log has acknowledged every record submitted, the
@@ -798,6 +811,17 @@ impl ActionStateStore for LogStore {
         Ok(None)
     }
 
+    /// The entry lent from the table; a miss is `get`'s.
+    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        self.open()?;
+        self.refuse_if_writing(key)?;
+        if let Some(state) = self.table.get(key) {
+            read(state);
+            return Ok(true);
+        }
+        Ok(self.get(key)?.is_some())
+    }
+
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
         self.open()?;
         let keys = self.keys_of(business_key, |seq| seq <= seq_up_to);
@@ -831,6 +855,11 @@ impl ActionStateStore for LogStore {
         }
         let flushed = if self.lineage.is_some() { self.flush() } else { Ok(()) };
         self.closed = true;
+        // The sink goes now, not with the last share of the store (a journal
+        // may outlive its store): a Java transport is held by a JNI global
+        // reference, which keeps its class loader alive while it is held.
+        let name = self.sink.name().to_string();
+        self.sink = Box::new(ClosedSink(name));
         flushed
     }
 }

@@ -726,3 +726,15 @@ fn the_inspector_rebuilds_every_lineage_as_a_restore_would_and_names_records_it_
     assert_eq!(problems.iter().filter(|p| p.reason.contains("without its entry")).count(), 2, "{problems:?}");
     assert!(inspect::read_dump(&bytes[..bytes.len() - 1]).is_err(), "a dump cut short is refused");
 }
+
+#[test]
+fn closing_the_store_lets_go_of_its_sink_while_shares_of_it_live_on() {
+    let log = SharedLog::new(PARTITIONS);
+    let store = crate::store::SharedStore::new(AnyStore::Log(Box::new(holding_an_entry_of(&log, 1))));
+    let share = store.clone();
+    let held_by_the_sink = Arc::strong_count(&log.0);
+    store.lock().unwrap().store().close().unwrap();
+    assert_eq!(Arc::strong_count(&log.0), held_by_the_sink - 1, "the sink was dropped at close");
+    let after = share.put(&key(1, 1), &ActionState::default()).expect_err("closed");
+    assert_eq!(after.code(), ErrorCode::Closed);
+}

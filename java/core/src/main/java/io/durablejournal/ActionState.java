@@ -34,6 +34,12 @@ public final class ActionState {
     private boolean completed;
     /** Fields a newer writer added (e.g. {@code subagentResultEvents}): kept so a rewrite loses nothing. */
     private final Map<String, String> otherFields = new LinkedHashMap<>();
+    /**
+     * How many leading call results replay as recorded, as the native library found when it read
+     * this record ({@link ActionStateSerde#deserialize}); 0 for a record built here, whose calls
+     * the journal decides. Appending a call leaves those leading slots as they are.
+     */
+    private int hitCount;
 
     /** An empty record of an action that has not completed. */
     public ActionState() {}
@@ -114,6 +120,7 @@ public final class ActionState {
     public void markCompleted() {
         completed = true;
         callResults.clear();
+        hitCount = 0;
     }
 
     /**
@@ -129,6 +136,7 @@ public final class ActionState {
         copy.callResults.addAll(callResults);
         copy.completed = completed;
         copy.otherFields.putAll(otherFields);
+        copy.hitCount = hitCount;
         return copy;
     }
 
@@ -152,6 +160,15 @@ public final class ActionState {
 
     List<CallResult> callResults() {
         return callResults;
+    }
+
+    /** See {@link #hitCount}. */
+    int hitCount() {
+        return hitCount;
+    }
+
+    void setHitCount(int hitCount) {
+        this.hitCount = hitCount;
     }
 
     Map<String, String> otherFieldsJson() {

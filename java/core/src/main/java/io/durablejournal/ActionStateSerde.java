@@ -53,10 +53,18 @@ public final class ActionStateSerde {
         return out.toByteArray();
     }
 
-    /** @throws JournalException with code MALFORMED_JSON when the bytes are not an ActionState */
+    /**
+     * The record the bytes hold, with the recorded hits the native library found in it (see
+     * {@link DurableExecutionContext#resuming(ActionState, java.util.function.Supplier)}).
+     *
+     * @throws JournalException with code MALFORMED_JSON when the bytes are not an ActionState
+     */
     public static ActionState deserialize(byte[] json) {
         Objects.requireNonNull(json, "json");
-        return fromCanonical(NativeSerde.normalizeActionState(json));
+        int[] hitCount = new int[1];
+        ActionState state = fromCanonical(NativeSerde.normalizeCountingHits(json, hitCount));
+        state.setHitCount(hitCount[0]);
+        return state;
     }
 
     /** Binds JSON the Rust core produced (already validated and normalized). */

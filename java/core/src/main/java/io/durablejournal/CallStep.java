@@ -13,6 +13,8 @@ final class CallStep {
     static final int RUN = 0;
     static final int RECONCILE = 1;
     static final int REPLAY = 2;
+    /** Of a batch call only ({@code beginBatchWithSemantics}): an at-most-once call left PENDING. */
+    static final int INTERRUPTED = 3;
 
     /** Run the call's body; nothing was cut. */
     static final CallStep RUN_BODY = new CallStep(RUN, null, null, null);

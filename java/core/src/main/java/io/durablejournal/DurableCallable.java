@@ -27,6 +27,15 @@ public interface DurableCallable<T> {
         return null;
     }
 
+    /**
+     * What the journal does when this call was interrupted (its process died while it ran): null,
+     * the default, leaves it to the runner's {@link RunnerContextImpl#setDefaultCallSemantics
+     * default}, which is {@link CallSemantics#AT_LEAST_ONCE} unless set.
+     */
+    default CallSemantics semantics() {
+        return null;
+    }
+
     /** A durable call from its id, result type and body (no reconciler). */
     static <T> DurableCallable<T> of(String id, Class<T> resultClass, Callable<T> body) {
         return of(id, resultClass, body, null);
@@ -34,6 +43,23 @@ public interface DurableCallable<T> {
 
     /** A durable call from its id, result type, body and reconciler (null for none). */
     static <T> DurableCallable<T> of(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
-        return new LambdaDurableCallable<>(Objects.requireNonNull(id, "id"), resultClass, body, reconciler);
+        return new LambdaDurableCallable<>(Objects.requireNonNull(id, "id"), resultClass, body, reconciler, null);
+    }
+
+    /**
+     * An {@link CallSemantics#AT_MOST_ONCE at-most-once} call: its body never runs twice; a re-run
+     * that finds it interrupted throws {@link CallInterruptedException}.
+     */
+    static <T> DurableCallable<T> atMostOnce(String id, Class<T> resultClass, Callable<T> body) {
+        return atMostOnce(id, resultClass, body, null);
+    }
+
+    /**
+     * An at-most-once call with a reconciler (null for none): a re-run that finds it interrupted
+     * runs the reconciler, which finds out what happened (ask the service about {@link
+     * DurableCall#idempotencyKey()}) and answers for the call.
+     */
+    static <T> DurableCallable<T> atMostOnce(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
+        return new LambdaDurableCallable<>(Objects.requireNonNull(id, "id"), resultClass, body, reconciler, CallSemantics.AT_MOST_ONCE);
     }
 }

@@ -3,6 +3,9 @@ package io.durablejournal;
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
 import io.durablejournal.internal.Utf8;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -14,11 +17,15 @@ import java.util.Objects;
  * class owns the native journal, checks arguments and marshals.
  *
  * <p>Recovery is the path this library exists for, so a context created over an ActionState
- * opens its native journal lazily: while every durable call is a recorded hit (the slot at the
- * call index is SUCCEEDED or FAILED and carries the call's id, the core's rule of spec §2.1) the
- * recorded outcome is answered from that state, with no native work at all. The first call or
- * method that needs more opens the journal over the state, with its index past the hits. The
- * context works on a copy of the state taken when it is created (slots are immutable, payloads
+ * opens its native journal lazily: while every durable call is a recorded hit the recorded
+ * outcome is answered with no native work at all. The hits are the leading slots the native
+ * library said replay as recorded (the core's one replay rule, in
+ * rust/model.rs), found when it read the state ({@link ActionStateSerde#deserialize}, which
+ * every store's {@code get} goes through) or when a store served the entry ({@link
+ * #resuming(List, Supplier)}); this class only asks whether the next hit's id is the call's id.
+ * A state built in Java has no hits: its journal decides every call. The first call or method
+ * that needs more opens the journal over the state, with its index past the hits. The context
+ * works on a copy of the state taken when it is created (slots are immutable, payloads
  * included), and every {@link ActionState} is one the journal accepts (its setters check each
  * body), so a state is never refused after some of its hits were served.
  *
@@ -44,7 +51,7 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     private final ActionStatePersister persister;
     /**
-     * For a context {@link #resuming} a stored entry: opens the store's journal over that entry,
+     * For a context {@code resuming} a stored entry: opens the store's journal over that entry,
      * which persists into the store itself. Null: the journal opens over {@link #recorded}.
      */
     private final Supplier<? extends DurableExecutionContext> opener;
@@ -58,13 +65,18 @@ public final class DurableExecutionContext implements AutoCloseable {
     private final Object opening = new Object();
     /** The native journal, or null while calls are answered from {@link #recorded}. */
     private volatile NativeHandle journal;
-    /** The state this context was created over, until its journal opens; then null. */
-    private ActionState recorded;
     /**
-     * Recorded hits answered before the journal opened: the journal's index starts past them, and
-     * they are replayed calls ({@link #replayedCalls} counts the journal's).
+     * The state this context was created over, until its journal opens; then null. Null from the
+     * start for a context resuming a store's split entry (its opener has the state).
      */
-    private int recordedHits;
+    private ActionState recorded;
+    /** The recorded calls answered before the journal opens, in call order (see the class comment). */
+    private List<JournalSlot> hits;
+    /**
+     * Hits answered before the journal opened: the journal's index starts past them, and they are
+     * replayed calls ({@link #replayedCalls} counts the journal's).
+     */
+    private int hitsAnswered;
     /** Closed before the journal opened (a closed open journal says so itself). */
     private boolean closedUnopened;
     /** Durable calls the native journal answered instead of running them. */
@@ -111,8 +123,26 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     private DurableExecutionContext(ActionState state, ActionStatePersister persister, Supplier<? extends DurableExecutionContext> opener) {
         this.recorded = Objects.requireNonNull(state, "state").copy();
+        this.hits = hitsOf(recorded);
         this.persister = persister;
         this.opener = opener;
+    }
+
+    private DurableExecutionContext(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> opener) {
+        this.hits = Objects.requireNonNull(hits, "hits");
+        this.persister = null;
+        this.opener = opener;
+    }
+
+    /** The leading slots of {@code state} that the native library said replay as recorded. */
+    private static List<JournalSlot> hitsOf(ActionState state) {
+        List<CallResult> slots = state.callResults();
+        int count = Math.min(state.hitCount(), slots.size());
+        List<JournalSlot> hits = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            hits.add(JournalSlot.of(slots.get(i)));
+        }
+        return hits;
     }
 
     /**
@@ -133,6 +163,20 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
+     * A context that resumes a stored action from the recorded hits a store served apart from the
+     * entry ({@link io.durablejournal.store.ResumingEntry#hits()}, computed by the native
+     * library): it answers them as {@link #resuming(ActionState, Supplier)} does, and takes its
+     * journal from {@code journalOpener} at the first call or method that needs one (its state
+     * among them: the hits are not the whole entry), with the index moved past the hits answered.
+     *
+     * @param hits the entry's leading recorded hits, in call order
+     * @param journalOpener opens a journal over that same entry; called at most once
+     */
+    public static DurableExecutionContext resuming(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> journalOpener) {
+        return new DurableExecutionContext(hits, Objects.requireNonNull(journalOpener, "journalOpener"));
+    }
+
+    /**
      * Owns a journal the native library just created: a native store's {@code openContext} calls
      * this through JNI ({@code rust/jni/store.rs}), so no raw handle ever reaches Java code.
      */
@@ -141,6 +185,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
         this.opener = null;
+        this.hits = Collections.emptyList();
         this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
@@ -165,11 +210,11 @@ public final class DurableExecutionContext implements AutoCloseable {
                     opened = from.journal();
                     openedBy = from;
                 }
-                int hits = recordedHits;
+                int answered = hitsAnswered;
                 DivergencePolicy policy = divergencePolicy;
                 try {
-                    if (hits > 0) {
-                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, hits));
+                    if (answered > 0) {
+                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, answered));
                     }
                     if (policy != DivergencePolicy.WARN) {
                         opened.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
@@ -179,6 +224,7 @@ public final class DurableExecutionContext implements AutoCloseable {
                     throw e;
                 }
                 recorded = null;
+                hits = Collections.emptyList();
                 journal = opened;
             }
             return journal;
@@ -186,32 +232,23 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * A recorded hit answered from the state the context was created over, or null when the
-     * journal must decide (it is open, the call is not such a hit, or its id is not valid Unicode,
-     * which the journal refuses). Read and count under the lock: another thread may be opening.
+     * The next recorded hit when it is this call's ({@code id}, the call's UTF-8), else null: the
+     * journal decides (it is open, the hits are used up, or the next one is another call's). Read
+     * and count under the lock: another thread may be opening.
      */
-    private CallStep replayRecorded(String functionId) {
-        if (functionId == null) {
-            return null;
-        }
+    private CallStep nextHit(byte[] id, String functionId) {
         synchronized (opening) {
-            if (journal != null || closedUnopened) {
+            if (journal != null || closedUnopened || hitsAnswered >= hits.size()) {
                 return null;
             }
-            List<CallResult> slots = recorded.callResults();
-            if (recordedHits >= slots.size() || recorded.isCompleted()) {
-                return null;
-            }
-            CallResult slot = slots.get(recordedHits);
-            CallResult.Status status = slot.getStatus();
-            if ((status != CallResult.Status.SUCCEEDED && status != CallResult.Status.FAILED)
-                    || !functionId.equals(slot.getFunctionId()) || !Utf8.isWellFormed(functionId)) {
+            JournalSlot hit = hits.get(hitsAnswered);
+            if (!Arrays.equals(id, hit.functionId)) {
                 return null;
             }
             refuseWhileCallInProgress("durable call '" + functionId + "'");
             // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
-            recordedHits++;
-            return CallStep.replay(slot.recordedResult(), slot.recordedException());
+            hitsAnswered++;
+            return CallStep.replay(hit.result, hit.exception);
         }
     }
 
@@ -270,7 +307,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     public int getCurrentCallIndex() {
         synchronized (opening) {
             if (journal == null && !closedUnopened) {
-                return recordedHits;
+                return hitsAnswered;
             }
         }
         return journal().applyAsInt(NativeJournal::currentCallIndex);
@@ -305,7 +342,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public ActionState getActionState() {
         synchronized (opening) {
-            if (journal == null && !closedUnopened) {
+            if (journal == null && !closedUnopened && recorded != null) {
                 return recorded.copy();
             }
         }
@@ -340,6 +377,28 @@ public final class DurableExecutionContext implements AutoCloseable {
             return found;
         });
         return hit == null ? null : new Object[] {Boolean.TRUE, hit.result, hit.exception};
+    }
+
+    /**
+     * Begins an {@link CallSemantics#AT_MOST_ONCE at-most-once} call without a reconciler at the
+     * index, for a runtime that runs durable calls through the primitives: null when its body is
+     * to run (its PENDING slot is persisted; finalize it with {@link #finalizeCurrentCall}), {@code
+     * [true, resultPayload, exceptionPayload]} when its outcome is recorded (the index moved past
+     * it, as a {@link #matchNextOrClearSubsequentCallResult} hit).
+     *
+     * @throws CallInterruptedException when an earlier run left the call's slot PENDING
+     */
+    public Object[] beginAtMostOnceCall(String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        CallStep step = journal().apply(h -> {
+            CallStep decided = NativeJournal.beginCallWithSemantics(h, callback(), id, false,
+                    CallSemantics.AT_MOST_ONCE.number(), 0);
+            if (decided != null && decided.divergence != null) {
+                reportDivergence(decided.divergence);
+            }
+            return decided;
+        });
+        return step == null || step.kind != CallStep.REPLAY ? null : new Object[] {Boolean.TRUE, step.result, step.exception};
     }
 
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
@@ -400,19 +459,31 @@ public final class DurableExecutionContext implements AutoCloseable {
      * progress, and a durable call begun meanwhile is refused (nested or concurrent).
      */
     CallStep beginCall(String functionId, boolean reconcilable) {
+        return beginCall(functionId, reconcilable, null, null);
+    }
+
+    /**
+     * {@link #beginCall(String, boolean)} for a call that declares its {@link CallSemantics} (null:
+     * not declared) under a runner's default (null: none); an interrupted at-most-once call is a
+     * {@link CallInterruptedException}.
+     */
+    CallStep beginCall(String functionId, boolean reconcilable, CallSemantics declared, CallSemantics jobDefault) {
+        byte[] id = Utf8.encode(functionId, "functionId");
         if (journal == null) {
-            CallStep hit = replayRecorded(functionId);
+            CallStep hit = nextHit(id, functionId);
             if (hit != null) {
                 return hit;
             }
         }
-        byte[] id = Utf8.encode(functionId, "functionId");
         NativeHandle journal = journal();
         long h = journal.acquire();
         try {
             refuseWhileCallInProgress("durable call '" + functionId + "'");
-            CallStep step = !reconcilable && nextCallJustRuns(journal) ? null
-                    : NativeJournal.beginCall(h, callback(), id, reconcilable);
+            boolean declaresNothing = declared == null && jobDefault == null;
+            CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
+                    : declaresNothing ? NativeJournal.beginCall(h, callback(), id, reconcilable)
+                    : NativeJournal.beginCallWithSemantics(h, callback(), id, reconcilable,
+                            CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (step == null) {
                 step = CallStep.RUN_BODY;
             } else if (step.divergence != null) {
@@ -503,6 +574,51 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
+     * {@link #beginBatchCalls(List)} for calls with declared semantics (an entry per call, null:
+     * not declared) under a runner's default: per call a {@link CallStep} kind, {@code RUN}, {@code
+     * REPLAY} or {@code INTERRUPTED} (see {@link #interruptionAt}).
+     */
+    int[] beginBatchCalls(List<String> functionIds, List<CallSemantics> declared, CallSemantics jobDefault) {
+        byte[][] encoded = new byte[functionIds.size()][];
+        int[] numbers = new int[declared.size()];
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
+        }
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = CallSemantics.numberOf(declared.get(i));
+        }
+        return journal().apply(h -> {
+            int[] kinds = NativeJournal.beginBatchWithSemantics(h, callback(), encoded, numbers, CallSemantics.numberOf(jobDefault));
+            reportDivergenceIfAny(h);
+            return kinds;
+        });
+    }
+
+    /** The {@link CallInterruptedException} of the call {@code functionId} at absolute slot {@code index}. */
+    CallInterruptedException interruptionAt(int index, String functionId) {
+        byte[] id = Utf8.encode(functionId, "functionId");
+        try {
+            journal().accept(h -> NativeJournal.throwInterruption(h, index, id));
+        } catch (CallInterruptedException e) {
+            return e;
+        }
+        throw new IllegalStateException("the native journal did not report the interruption of '" + functionId + "'");
+    }
+
+    /**
+     * The idempotency key of the call {@code functionId} at absolute slot {@code index} (see {@link
+     * DurableCall#idempotencyKey()}): for a runtime that runs durable calls through the primitives
+     * (Flink Agents' Python bridge) and hands the key to the call's body itself.
+     *
+     * @throws JournalException {@code ILLEGAL_STATE} when the journal belongs to no store entry
+     */
+    public String idempotencyKeyAt(int index, String functionId) {
+        checkIndex(index);
+        byte[] id = Utf8.encode(functionId, "functionId");
+        return journal().apply(h -> NativeJournal.idempotencyKey(h, index, id));
+    }
+
+    /**
      * A {@code durableExecuteAll} batch of {@code size} calls starts; until {@link #endCall} every
      * durable call begun is refused (nested or concurrent), and so is a batch begun inside a call.
      */
@@ -562,7 +678,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public int getReplayedCallCount() {
         synchronized (opening) {
-            return recordedHits + replayedCalls;
+            return hitsAnswered + replayedCalls;
         }
     }
 
@@ -598,6 +714,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         synchronized (opening) {
             closedUnopened = true;
             recorded = null;
+            hits = Collections.emptyList();
             open = journal;
         }
         if (open != null) {

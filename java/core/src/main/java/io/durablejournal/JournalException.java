@@ -29,6 +29,8 @@ public class JournalException extends RuntimeException {
         SIZE_LIMIT_EXCEEDED(15),
         /** A re-run made another call than recorded; see {@link NonDeterministicReplayException}. */
         NON_DETERMINISTIC_REPLAY(16),
+        /** An at-most-once call was interrupted by an earlier run; see {@link CallInterruptedException}. */
+        CALL_INTERRUPTED(17),
         UNKNOWN(-1);
 
         private final int number;

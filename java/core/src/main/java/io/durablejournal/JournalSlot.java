@@ -6,9 +6,12 @@ import io.durablejournal.internal.Utf8;
 /**
  * One slot of the native journal as it crosses the boundary: built by the native library ({@code
  * journal_slot} in rust/jni/journal.rs) with the id still in UTF-8, so a caller that reads only
- * the outcome (a replay) decodes nothing.
+ * the outcome (a replay) decodes nothing. Public only so that a store can hand a {@link
+ * DurableExecutionContext#resuming(java.util.List, java.util.function.Supplier) resuming} context
+ * the recorded hits the native library computed ({@link io.durablejournal.store.ResumingEntry});
+ * it has no public constructor.
  */
-final class JournalSlot {
+public final class JournalSlot {
     private static final CallResult.Status[] STATUSES = CallResult.Status.values();
 
     /** The call's id in UTF-8 (WTF-8 for an id holding a lone surrogate), or null. */
@@ -22,14 +25,29 @@ final class JournalSlot {
     /** {@code status}: the ordinal of {@link CallResult.Status} ({@code SLOT_*} in rust/jni/journal.rs). */
     @CalledFromNative
     private JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception) {
+        this(functionId, STATUSES[status], result, exception);
+    }
+
+    private JournalSlot(byte[] functionId, CallResult.Status status, byte[] result, byte[] exception) {
         this.functionId = functionId;
-        this.status = STATUSES[status];
+        this.status = status;
         this.result = result;
         this.exception = exception;
+    }
+
+    /** A slot of a state the native library read, as it would cross (the payloads are shared, not copied). */
+    static JournalSlot of(CallResult slot) {
+        return new JournalSlot(Utf8.encodeOrNull(slot.getFunctionId(), "functionId"), slot.getStatus(), slot.recordedResult(),
+                slot.recordedException());
     }
 
     /** The spec's 4-tuple {@code [String functionId, String status, byte[] result, byte[] exception]}. */
     Object[] toFields() {
         return new Object[] {functionId == null ? null : Utf8.decode(functionId), status.name(), result, exception};
+    }
+
+    /** The slot as a {@link CallResult} (with no args digest), for a reader that lists recorded hits. */
+    public CallResult toCallResult() {
+        return CallResult.read(functionId == null ? null : Utf8.decode(functionId), "", status, result, exception);
     }
 }

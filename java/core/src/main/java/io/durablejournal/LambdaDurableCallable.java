@@ -13,13 +13,19 @@ class LambdaDurableCallable<T> implements DurableCallable<T> {
     private final Class<T> resultClass;
     private final Callable<T> body;
     private final Callable<T> reconciler;
+    private final CallSemantics semantics;
 
     LambdaDurableCallable(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
+        this(id, resultClass, body, reconciler, null);
+    }
+
+    LambdaDurableCallable(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler, CallSemantics semantics) {
         // A null id is refused by the runner at the call (DurableCallable.of refuses it up front).
         this.id = id;
         this.resultClass = Objects.requireNonNull(resultClass, "resultClass");
         this.body = Objects.requireNonNull(body, "body");
         this.reconciler = reconciler;
+        this.semantics = semantics;
     }
 
     @Override
@@ -40,6 +46,11 @@ class LambdaDurableCallable<T> implements DurableCallable<T> {
     @Override
     public Callable<T> reconciler() {
         return reconciler;
+    }
+
+    @Override
+    public CallSemantics semantics() {
+        return semantics;
     }
 
     @Override

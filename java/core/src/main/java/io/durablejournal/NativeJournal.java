@@ -71,6 +71,24 @@ final class NativeJournal {
 
     static native byte[] snapshot(long handle);
 
+    /**
+     * {@link #beginCall} for a call with a declared {@link CallSemantics} number (0: none) under a
+     * job default (0: none); throws {@link CallInterruptedException} for an interrupted
+     * at-most-once call (rust/jni/journal/semantics.rs).
+     */
+    static native CallStep beginCallWithSemantics(long handle, DurableExecutionContext persister, byte[] functionId,
+            boolean reconcilable, int declared, int jobDefault);
+
+    /** {@link #beginBatch} with a semantics number per call: a {@code CallStep.RUN}, {@code REPLAY} or {@code INTERRUPTED} per call. */
+    static native int[] beginBatchWithSemantics(long handle, DurableExecutionContext persister, byte[][] functionIds,
+            int[] declared, int jobDefault);
+
+    /** Throws the {@link CallInterruptedException} of the call at {@code index}. */
+    static native void throwInterruption(long handle, int index, byte[] functionId);
+
+    /** The idempotency key of the call {@code functionId} at absolute slot {@code index}. */
+    static native String idempotencyKey(long handle, int index, byte[] functionId);
+
     /** {@code DurableExecutionContext.patched}: the answer; the marker is recorded when the execution is new here. */
     static native boolean patched(long handle, DurableExecutionContext persister, byte[] changeId);
 }

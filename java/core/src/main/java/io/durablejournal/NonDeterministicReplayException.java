@@ -1,10 +1,7 @@
 package io.durablejournal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.internal.CalledFromNative;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * A re-run action made another durable call than the journal recorded at that position, under
@@ -15,7 +12,6 @@ import java.io.UncheckedIOException;
  */
 public final class NonDeterministicReplayException extends JournalException {
     private static final long serialVersionUID = 1L;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final String key;
     private final Long sequenceNumber;
@@ -30,35 +26,25 @@ public final class NonDeterministicReplayException extends JournalException {
     /** Thrown by the native journal with its message and the diff as JSON (rust/journal/divergence.rs). */
     @CalledFromNative
     NonDeterministicReplayException(String message, byte[] diffJson) {
-        this(message, read(diffJson));
+        this(message, NativeReports.read(diffJson, "divergence report"));
     }
 
     private NonDeterministicReplayException(String message, JsonNode diff) {
         super(Code.NON_DETERMINISTIC_REPLAY, message, null);
-        key = text(diff.get("key"));
-        sequenceNumber = diff.get("sequenceNumber").isNull() ? null : diff.get("sequenceNumber").asLong();
-        actionName = text(diff.get("action"));
+        key = NativeReports.text(diff.get("key"));
+        sequenceNumber = NativeReports.sequenceNumber(diff);
+        actionName = NativeReports.text(diff.get("action"));
         position = diff.get("position").asInt();
         JsonNode recorded = diff.get("recorded");
-        recordedCallId = text(recorded.get("functionId"));
-        recordedArgsDigest = text(recorded.get("argsDigest"));
+        recordedCallId = NativeReports.text(recorded.get("functionId"));
+        recordedArgsDigest = NativeReports.text(recorded.get("argsDigest"));
         recordedStatus = CallResult.Status.valueOf(recorded.get("status").asText());
         JsonNode newCall = diff.get("newCall");
-        newCallId = text(newCall.get("functionId"));
-        newArgsDigest = text(newCall.get("argsDigest"));
+        newCallId = NativeReports.text(newCall.get("functionId"));
+        newArgsDigest = NativeReports.text(newCall.get("argsDigest"));
     }
 
-    private static JsonNode read(byte[] diffJson) {
-        try {
-            return MAPPER.readTree(diffJson);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the native journal's divergence report does not parse", e);
-        }
-    }
 
-    private static String text(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asText();
-    }
 
     /** The business key as the store names it ({@code str:user-1}, {@code long:42}, ...), or null. */
     public String getKey() {

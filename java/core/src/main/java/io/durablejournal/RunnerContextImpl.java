@@ -23,6 +23,8 @@ public class RunnerContextImpl {
     private final Executor executor;
     /** Calls run without a journal (no context), for {@link #getExecutedCallCount()}. */
     private final java.util.concurrent.atomic.AtomicInteger executedWithoutJournal = new java.util.concurrent.atomic.AtomicInteger();
+    /** The semantics of calls that declare none; null: at least once. */
+    private volatile CallSemantics defaultSemantics;
 
     /** @param context the action's journal, or null: no durability, calls just run */
     public RunnerContextImpl(DurableExecutionContext context) {
@@ -33,6 +35,20 @@ public class RunnerContextImpl {
     public RunnerContextImpl(DurableExecutionContext context, Executor executor) {
         this.context = context;
         this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    /**
+     * The semantics of every durable call that declares none ({@link DurableCallable#semantics()}
+     * null): a job's default. Null (the default) is {@link CallSemantics#AT_LEAST_ONCE}. Without a
+     * journal every call just runs, whatever its semantics.
+     */
+    public void setDefaultCallSemantics(CallSemantics semantics) {
+        defaultSemantics = semantics;
+    }
+
+    /** The default set by {@link #setDefaultCallSemantics}, or null. */
+    public CallSemantics getDefaultCallSemantics() {
+        return defaultSemantics;
     }
 
     public <T> T durableExecute(DurableCallable<T> callable) throws Exception {
@@ -132,19 +148,21 @@ public class RunnerContextImpl {
         String id = Objects.requireNonNull(callable.getId(), "callable.getId()");
         Class<T> resultClass = Objects.requireNonNull(callable.getResultClass(), "callable.getResultClass()");
         Callable<T> reconciler = callable.reconciler();
-        CallStep step = context.beginCall(id, reconciler != null);
+        CallStep step = context.beginCall(id, reconciler != null, callable.semantics(), defaultSemantics);
         if (step.kind == CallStep.REPLAY) {
             return replay(id, step.result, step.exception, resultClass, userClassLoader(callable));
         }
         OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
+        DurableCall call = new DurableCall(context, id, -1);
         try {
             if (step.kind == CallStep.RECONCILE) {
                 // A reconciler runs on the caller's thread, also for durableExecuteAsync (as in
                 // Flink Agents): it inspects what the interrupted call left behind, it is not the
                 // side effect.
-                return runAndRecord(id, reconciler, false, recorder);
+                return runAndRecord(id, () -> DurableCall.run(call, reconciler), false, recorder);
             }
-            Callable<T> body = onExecutor ? () -> context.runAsBody(callable::call) : callable::call;
+            Callable<T> body = onExecutor ? () -> context.runAsBody(() -> DurableCall.run(call, callable::call))
+                    : () -> DurableCall.run(call, callable::call);
             return runAndRecord(id, body, onExecutor, recorder);
         } finally {
             // However the body ended (an Error, an interrupt), it is no longer in progress.
@@ -252,14 +270,21 @@ public class RunnerContextImpl {
         }
 
         private List<Object> runJournaled() throws Exception {
-            List<Boolean> toRun = reserveOrReuse();
+            List<Integer> steps = reserveOrReuse();
+            List<Boolean> toRun = new ArrayList<>();
+            for (int step : steps) {
+                toRun.add(step == CallStep.RUN);
+            }
             int running = Collections.frequency(toRun, Boolean.TRUE);
-            context.countBatch(toRun.size() - running, running);
+            context.countBatch(Collections.frequency(steps, CallStep.REPLAY), running);
             List<CompletableFuture<Object>> futures = startAll(toRun);
             Exception first = null;
             List<Object> results = new ArrayList<>();
             for (int i = 0; i < callables.size(); i++) {
                 try {
+                    if (steps.get(i) == CallStep.INTERRUPTED) {
+                        throw context.interruptionAt(start + i, callables.get(i).getId());
+                    }
                     results.add(futures.get(i) != null ? recordAt(i, futures.get(i)) : replayAt(i));
                 } catch (Exception e) {
                     results.add(null);
@@ -277,23 +302,34 @@ public class RunnerContextImpl {
          * The journal's decision per call (run, or replay its slot): it keeps the recorded slots that
          * match the batch in order and reserves the rest (see {@code DurableExecutionContext.beginBatchCalls}).
          */
-        private List<Boolean> reserveOrReuse() {
+        private List<Integer> reserveOrReuse() {
             List<String> ids = new ArrayList<>();
+            List<CallSemantics> declared = new ArrayList<>();
             for (DurableCallable<?> callable : callables) {
                 ids.add(Objects.requireNonNull(callable.getId(), "callable.getId()"));
+                declared.add(callable.semantics());
             }
-            List<Boolean> toRun = new ArrayList<>();
-            for (boolean runs : context.beginBatchCalls(ids)) {
-                toRun.add(runs);
+            CallSemantics jobDefault = defaultSemantics;
+            List<Integer> steps = new ArrayList<>();
+            if (jobDefault == null && Collections.frequency(declared, null) == declared.size()) {
+                for (boolean runs : context.beginBatchCalls(ids)) {
+                    steps.add(runs ? CallStep.RUN : CallStep.REPLAY);
+                }
+            } else {
+                for (int step : context.beginBatchCalls(ids, declared, jobDefault)) {
+                    steps.add(step);
+                }
             }
-            return toRun;
+            return steps;
         }
 
         private List<CompletableFuture<Object>> startAll(List<Boolean> toRun) {
             List<CompletableFuture<Object>> futures = new ArrayList<>();
             for (int i = 0; i < callables.size(); i++) {
                 DurableCallable<?> callable = callables.get(i);
-                Callable<?> body = context == null ? callable::call : () -> context.runAsBody(callable::call);
+                DurableCall call = context == null ? null : new DurableCall(context, callable.getId(), start + i);
+                Callable<?> body = context == null ? callable::call
+                        : () -> context.runAsBody(() -> DurableCall.run(call, callable::call));
                 futures.add(toRun.get(i) ? CompletableFuture.supplyAsync(() -> callUnchecked(body), executor) : null);
             }
             return futures;

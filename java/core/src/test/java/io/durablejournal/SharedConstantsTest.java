@@ -75,12 +75,26 @@ class SharedConstantsTest {
         for (Map.Entry<String, Integer> kind : table(all.get("call_step_kinds")).entrySet()) {
             assertEquals(kind.getValue(), staticInt("io.durablejournal.CallStep", kind.getKey()), kind.getKey());
         }
+        Map<String, Integer> semantics = new LinkedHashMap<>();
+        for (CallSemantics each : CallSemantics.values()) {
+            semantics.put(each.name(), each.number());
+        }
+        assertEquals(table(all.get("call_semantics")), semantics);
         // JournalSlot reads the status as an ordinal of CallResult.Status.
         Map<String, Integer> statuses = new LinkedHashMap<>();
         for (CallResult.Status status : CallResult.Status.values()) {
             statuses.put(status.name(), status.ordinal());
         }
         assertEquals(table(all.get("journal_slot_statuses")), statuses);
+    }
+
+    @Test
+    void filePermissionChecksAreTheOrdinalsTheNativeStoreReads() throws Exception {
+        Map<String, Integer> checks = new LinkedHashMap<>();
+        for (io.durablejournal.store.FileStoreOptions.PermissionCheck check : io.durablejournal.store.FileStoreOptions.PermissionCheck.values()) {
+            checks.put(check.name(), check.ordinal());
+        }
+        assertEquals(table(shared().get("file_permission_checks")), checks);
     }
 
     @Test

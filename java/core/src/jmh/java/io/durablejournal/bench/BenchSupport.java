@@ -77,7 +77,11 @@ public final class BenchSupport {
         return calls;
     }
 
-    /** The ActionState of an action that ran {@code calls} through the journal once (their execution counts reset after). */
+    /**
+     * The ActionState of an action that ran {@code calls} through the journal once (their execution
+     * counts reset after), as a store's {@code get} returns it: read by the native library, which
+     * finds its recorded hits.
+     */
     static ActionState recordedState(CountingCall<String>[] calls) throws Exception {
         try (DurableExecutionContext journal = new DurableExecutionContext(new ActionState(), null)) {
             RunnerContextImpl runner = new RunnerContextImpl(journal);
@@ -85,7 +89,7 @@ public final class BenchSupport {
                 runner.durableExecute(call);
             }
             resetExecutions(calls);
-            return journal.getActionState();
+            return ActionStateSerde.deserialize(ActionStateSerde.serialize(journal.getActionState()));
         }
     }
 

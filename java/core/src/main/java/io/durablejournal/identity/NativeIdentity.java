@@ -28,6 +28,8 @@ final class NativeIdentity {
 
     static native byte[] rootOccurrence(byte[] serializedBusinessKey, long inputSequence);
 
+    static native byte[] callIdempotencyKey(byte[] entry, byte[] callId, long occurrence);
+
     static native byte[] actionExecution(byte[] triggeringOccurrence, byte[] actionName);
 
     static native byte[] emittedOccurrence(byte[] producerExecution, long emissionOrdinal);

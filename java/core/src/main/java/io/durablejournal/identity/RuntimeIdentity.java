@@ -17,6 +17,17 @@ public final class RuntimeIdentity {
         return Utf8.decode(NativeIdentity.rootOccurrence(serializedBusinessKey, inputSequence));
     }
 
+    /**
+     * {@code idem:...}, the idempotency key of the n-th call (from 0) with durable id {@code callId}
+     * in the action execution stored under {@code entry} (the canonical encoding of its store key;
+     * docs/identity.md, "Idempotency keys"). Inside a call, {@link io.durablejournal.DurableCall}
+     * has its key.
+     */
+    public static String callIdempotencyKey(byte[] entry, String callId, long occurrence) {
+        DurableIds.requireNonNull(entry, "entry");
+        return Utf8.decode(NativeIdentity.callIdempotencyKey(entry, Utf8.encode(callId, "callId"), occurrence));
+    }
+
     /** {@code exec:...} of one action triggered by one occurrence. */
     public static String actionExecution(String triggeringOccurrence, String actionName) {
         return Utf8.decode(NativeIdentity.actionExecution(

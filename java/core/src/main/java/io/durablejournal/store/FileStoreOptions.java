@@ -21,10 +21,14 @@ import java.util.Objects;
  *   <li>{@link #osOnly()}: a process crash; a machine crash loses what was acknowledged since the
  *       last checkpoint.</li>
  * </ul>
+ *
+ * <p>The store's directory is its owner's alone ({@code 0700}, files {@code 0600}); an existing
+ * one that group or others can reach is refused unless {@link #permissions} says otherwise (see
+ * {@code docs/security.md}).
  */
 public final class FileStoreOptions implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0, null, 0, null);
+    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0, PermissionCheck.REFUSE, null, 0, null);
     /** The batch of {@link #osOnly()}: never reached, so only checkpoints, compaction and close fsync. */
     private static final int NO_BATCH = Integer.MAX_VALUE;
 
@@ -33,6 +37,24 @@ public final class FileStoreOptions implements Serializable {
     private final Duration maxSyncDelay;
     private final long minGarbageBytes;
     private final double garbageRatio;
+    private final PermissionCheck permissions;
+
+    /**
+     * What opening the store does with an existing directory that group or others can read,
+     * write or search (journals hold prompts, model answers and tool results). A directory that
+     * holds no store yet is made {@code 0700} in every case; files the store makes are always
+     * {@code 0600}. The ordinals cross to the native store ({@code file_permission_checks} in
+     * tests/vectors/constants.json).
+     */
+    public enum PermissionCheck {
+        /** Refuse to open it: {@code STORE_IO} naming the directory, its mode and the {@code chmod} that fixes it (the default). */
+        REFUSE,
+        /** Open it as it is, and log a warning naming the directory and its mode. */
+        WARN,
+        /** Make the directory {@code 0700} and the store's files in it {@code 0600}, log that, and open it. */
+        TIGHTEN
+    }
+
     /** Null: completed actions are not retained. */
     private final Duration retainFor;
     private final long retainCount;
@@ -40,11 +62,12 @@ public final class FileStoreOptions implements Serializable {
     private final String planDigest;
 
     private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio,
-            Duration retainFor, long retainCount, String planDigest) {
+            PermissionCheck permissions, Duration retainFor, long retainCount, String planDigest) {
         this.groupCommit = groupCommit;
         this.maxSyncDelay = maxSyncDelay;
         this.minGarbageBytes = minGarbageBytes;
         this.garbageRatio = garbageRatio;
+        this.permissions = permissions;
         this.retainFor = retainFor;
         this.retainCount = retainCount;
         this.planDigest = planDigest;
@@ -52,8 +75,8 @@ public final class FileStoreOptions implements Serializable {
 
     private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio,
             FileStoreOptions retention) {
-        this(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, retention.retainFor, retention.retainCount,
-                retention.planDigest);
+        this(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, retention.permissions, retention.retainFor,
+                retention.retainCount, retention.planDigest);
     }
 
     /**
@@ -71,7 +94,8 @@ public final class FileStoreOptions implements Serializable {
             throw new IllegalArgumentException("retention needs an age of at least 1 ms and a count of at least 1: "
                     + maxAge + ", " + maxCount);
         }
-        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, maxAge, maxCount, planDigest);
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, permissions, maxAge, maxCount,
+                planDigest);
     }
 
     /**
@@ -79,7 +103,8 @@ public final class FileStoreOptions implements Serializable {
      * with each retained action so that a replay can tell which plan recorded it. Null: none.
      */
     public FileStoreOptions planDigest(String digest) {
-        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, retainFor, retainCount, digest);
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, permissions, retainFor,
+                retainCount, digest);
     }
 
     /** The age bound of {@link #retainCompleted}, or null when nothing is retained. */
@@ -155,6 +180,17 @@ public final class FileStoreOptions implements Serializable {
         return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, this);
     }
 
+    /** What opening does with a directory others can reach (see {@link PermissionCheck}). */
+    public FileStoreOptions permissions(PermissionCheck check) {
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, Objects.requireNonNull(check, "check"),
+                retainFor, retainCount, planDigest);
+    }
+
+    public PermissionCheck getPermissionCheck() {
+        // Null in options serialized by a build before the check existed: theirs is the default.
+        return permissions == null ? PermissionCheck.REFUSE : permissions;
+    }
+
     /** 0 for an fsync per write, else the group-commit batch size. */
     public int getGroupCommitBatch() {
         return groupCommit;
@@ -176,6 +212,7 @@ public final class FileStoreOptions implements Serializable {
                 : "groupCommit=" + groupCommit + (maxSyncDelay == null ? "" : " within " + maxSyncDelay.toMillis() + " ms");
         return "FileStoreOptions{" + durability
                 + (minGarbageBytes < 0 ? ", default compaction" : ", compaction>=" + minGarbageBytes + "B x" + garbageRatio)
+                + (getPermissionCheck() == PermissionCheck.REFUSE ? "" : ", permissions " + permissions)
                 + (retainFor == null ? "" : ", retain " + retainCount + " for " + retainFor.toMillis() + " ms")
                 + (planDigest == null ? "" : ", plan " + planDigest) + "}";
     }

@@ -22,6 +22,7 @@ import java.util.function.LongFunction;
  * close it anyway (a file store holds its directory lock until then).
  */
 public final class NativeActionStateStore extends NativeKeyedStore {
+    private static final System.Logger LOG = System.getLogger(NativeActionStateStore.class.getName());
     private final Path directory;
     private final NativeHandle store;
     /** Null unless group commit has a time bound. */
@@ -48,10 +49,16 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath();
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
-                options.rawMinGarbageBytes(), options.garbageRatio(),
+                options.rawMinGarbageBytes(), options.garbageRatio(), options.getPermissionCheck().ordinal(),
                 options.getRetainFor() == null ? 0 : options.getRetainFor().toMillis(), options.getRetainCount(),
                 options.getPlanDigest() == null ? null : Utf8.encode(options.getPlanDigest(), "planDigest"));
-        return new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay(), options.getRetainFor() != null);
+        NativeActionStateStore store = new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay(),
+                options.getRetainFor() != null);
+        byte[] warning = store.store.apply(NativeStore::permissionWarning);
+        if (warning != null) {
+            LOG.log(System.Logger.Level.WARNING, new String(warning, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return store;
     }
 
     @Override

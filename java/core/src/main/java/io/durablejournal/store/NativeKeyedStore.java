@@ -2,12 +2,7 @@ package io.durablejournal.store;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
-import io.durablejournal.CallResult;
 import io.durablejournal.DurableExecutionContext;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -81,12 +76,11 @@ abstract class NativeKeyedStore implements ActionStateStore {
         return onStore(h -> NativeStore.get(h, entry));
     }
 
-    /** The native store splits the slots off in the same crossing (one byte array, decoded here). */
+    /** The native store splits the slots off in the same crossing and builds the entry itself. */
     @Override
     public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
-        byte[] split = onStore(h -> NativeStore.getResuming(h, entry));
-        return split == null ? null : decodeSplit(split);
+        return onStore(h -> NativeStore.getResuming(h, entry));
     }
 
     @Override
@@ -101,41 +95,5 @@ abstract class NativeKeyedStore implements ActionStateStore {
     public void pruneState(Object key, long seqNumUpTo) {
         BusinessKey business = BusinessKey.of(key);
         runOnStore(h -> NativeStore.prune(h, business, seqNumUpTo));
-    }
-
-    /** Decodes {@code get_split}'s layout: big-endian lengths, a payload length of -1 for null. */
-    static ResumingEntry decodeSplit(byte[] split) {
-        ByteBuffer in = ByteBuffer.wrap(split);
-        byte[] json = new byte[in.getInt()];
-        in.get(json);
-        int callCount = in.getInt();
-        int hitCount = in.getInt();
-        List<CallResult> hits = new ArrayList<>(hitCount);
-        for (int i = 0; i < hitCount; i++) {
-            int idLength = in.getInt();
-            String id = new String(split, in.position(), idLength, StandardCharsets.UTF_8);
-            in.position(in.position() + idLength);
-            boolean failed = in.get() != 0;
-            byte[] result = payload(in);
-            byte[] exception = payload(in);
-            if (failed != (exception != null)) {
-                throw new IllegalStateException("slot " + i + " of a split entry: failed=" + failed + " without the matching payload");
-            }
-            hits.add(new CallResult(id, result, exception));
-        }
-        if (in.hasRemaining()) {
-            throw new IllegalStateException(in.remaining() + " bytes left after a split entry");
-        }
-        return ResumingEntry.split(json, callCount, hits);
-    }
-
-    private static byte[] payload(ByteBuffer in) {
-        int length = in.getInt();
-        if (length < 0) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return bytes;
     }
 }

@@ -21,11 +21,15 @@ final class NativeStore {
     /**
      * @param groupCommit 0: fsync each put; n &gt; 0: one fsync per n records
      * @param minGarbageBytes negative: the default compaction policy
+     * @param permissionCheck a {@link FileStoreOptions.PermissionCheck} ordinal
      * @param retainMillis 0: completed actions are not retained; else their age bound
      * @param planDigest UTF-8, or null
      */
-    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio,
+    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio, int permissionCheck,
             long retainMillis, long retainCount, byte[] planDigest);
+
+    /** What opening the file store found about its directory's permissions, UTF-8 (null: nothing to say). */
+    static native byte[] permissionWarning(long handle);
 
     /** The retained actions of a store directory as a JSON array (rust/store/file/retention/json.rs). */
     static native byte[] readRetained(byte[] dir);
@@ -39,8 +43,8 @@ final class NativeStore {
 
     static native byte[] get(long handle, EntryKey key);
 
-    /** The entry split for {@code ActionStateStore.getResuming} (layout in rust/jni/store.rs, {@code get_split}), or null. */
-    static native byte[] getResuming(long handle, EntryKey key);
+    /** The entry split for {@code ActionStateStore.getResuming}, built by rust/jni/store.rs ({@code get_resuming}), or null. */
+    static native ResumingEntry getResuming(long handle, EntryKey key);
 
     /**
      * A new context over a native journal whose mutations persist into this store; the native side

@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.JournalSlot;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.SubtaskScope;
 import io.durablejournal.flink.SubtaskStores;
@@ -97,18 +98,18 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         final Action action;
         final Event event;
         final ActionState state;
-        /** The entry's replayable slots when the store split them off {@link #state}, else null (they are in it). */
-        final List<io.durablejournal.CallResult> recordedHits;
+        /** The entry's recorded hits when the store split the call slots off {@link #state}, else null (they are in it). */
+        final List<JournalSlot> hits;
 
         Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state,
-                List<io.durablejournal.CallResult> recordedHits) {
+                List<JournalSlot> hits) {
             this.store = store;
             this.address = address;
             this.key = key;
             this.action = action;
             this.event = event;
             this.state = state;
-            this.recordedHits = recordedHits;
+            this.hits = hits;
         }
     }
 
@@ -224,7 +225,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /**
      * {@link #get} for an action on the native journal: the store splits the call slots off
      * ({@code getResuming}), so Flink Agents' serde reads the entry without them, and the action's
-     * journal answers the recorded hits from the slots ({@link NativeJournalContext#recordedHits}).
+     * journal answers the recorded hits the native store computed ({@link ResumingEntry#hits}).
      * The operator itself needs only the rest: whether the entry is completed, and then its outputs
      * and memory updates (a completed entry holds no calls).
      */
@@ -242,7 +243,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
         boolean hasCalls = found.isSplit() ? found.callCount() > 0 : !state.getCallResults().isEmpty();
         replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), hasCalls);
-        SERVED.set(new Served(this, address, key, action, event, state, found.isSplit() ? found.recordedHits() : null));
+        SERVED.set(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null));
         return state;
     }
 
@@ -279,7 +280,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /** A native journal context for the action the store served. */
     private synchronized NativeJournalContext journalContext(Served served) {
         return new NativeJournalContext(this, served.address, served.key, served.address.seqNum, served.action, served.event,
-                served.state, served.recordedHits);
+                served.state, served.hits);
     }
 
     /**

@@ -1,8 +1,5 @@
 package io.durablejournal.flinkagents;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -16,8 +13,6 @@ import org.apache.flink.agents.api.memory.BaseLongTermMemory;
 import org.apache.flink.agents.api.metrics.FlinkAgentsMetricGroup;
 import org.apache.flink.agents.api.resource.Resource;
 import org.apache.flink.agents.api.resource.ResourceType;
-import org.apache.flink.agents.runtime.actionstate.ActionState;
-import org.apache.flink.agents.runtime.actionstate.CallResult;
 import org.apache.flink.agents.runtime.async.ContinuationActionExecutor;
 import org.apache.flink.agents.runtime.async.ContinuationContext;
 import org.apache.flink.agents.runtime.context.JavaRunnerContextImpl;
@@ -36,15 +31,7 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 final class JournaledRunnerContext implements RunnerContext {
     private final RunnerContextImpl flinkAgents;
     private final NativeJournalContext journal;
-    /**
-     * Until the first call that is not a recorded hit: the calls the action recorded before (its
-     * leading terminal slots, from the state the operator was served), answered in Java with no
-     * native work, as the core's {@link io.durablejournal.DurableExecutionContext} over an
-     * ActionState does; null once the native journal took over.
-     */
-    private io.durablejournal.DurableExecutionContext recorded;
-    private CallRunner recordedCalls;
-    /** The native journal's call runner, from the first call that is not a recorded hit. */
+    /** The call runner over the action's journal ({@link NativeJournalContext#journal()}), from the first durable call. */
     private CallRunner calls;
 
     JournaledRunnerContext(RunnerContextImpl flinkAgents, NativeJournalContext journal) {
@@ -59,101 +46,24 @@ final class JournaledRunnerContext implements RunnerContext {
 
     @Override
     public <T> T durableExecute(DurableCallable<T> callable) throws Exception {
-        return callsFor(Objects.requireNonNull(callable, "callable").getId()).durableExecute(new CallAdapter<>(callable));
+        return calls().durableExecute(new CallAdapter<>(Objects.requireNonNull(callable, "callable")));
     }
 
     @Override
     public <T> T durableExecuteAsync(DurableCallable<T> callable) throws Exception {
-        return callsFor(Objects.requireNonNull(callable, "callable").getId()).durableExecuteAsync(new CallAdapter<>(callable));
+        return calls().durableExecuteAsync(new CallAdapter<>(Objects.requireNonNull(callable, "callable")));
     }
 
     /**
-     * The call runner for a durable call with {@code id}: the recorded one while the call is a
-     * recorded hit (the slot at the index is terminal and has this id), else the native journal's,
-     * opened over the stored entry with its index past the hits. A recovered action thus replays
-     * its recorded calls without opening the native journal, and records new ones as delta records.
+     * The core's call runner over the action's journal, which answers the recorded hits and opens
+     * the native journal at the first call that is not one of them: a recovered action thus
+     * replays its recorded calls without opening it, and records new ones as delta records.
      */
-    private CallRunner callsFor(String id) {
-        if (calls != null) {
-            return calls;
+    private CallRunner calls() {
+        if (calls == null) {
+            calls = new CallRunner(journal.journal(), flinkAgents);
         }
-        if (recorded == null && !journal.isOpen()) {
-            io.durablejournal.ActionState hits = journal.recordedHits() != null
-                    ? recordedHits(journal.recordedHits()) : recordedHits(journal.servedState());
-            if (!recordedSlots.isEmpty()) {
-                recorded = new io.durablejournal.DurableExecutionContext(hits, null);
-                recordedCalls = new CallRunner(recorded, flinkAgents);
-            }
-            // else nothing can replay from the served state (a fresh action): straight to the native journal
-        }
-        if (recorded != null) {
-            int index = recorded.getCurrentCallIndex();
-            List<io.durablejournal.CallResult> slots = recordedSlots;
-            if (id != null && index < slots.size() && id.equals(slots.get(index).getFunctionId())) {
-                return recordedCalls;
-            }
-        }
-        io.durablejournal.DurableExecutionContext opened = journal.journal();
-        if (recorded != null) {
-            int hits = recorded.getCurrentCallIndex();
-            recorded.close();
-            recorded = null;
-            recordedCalls = null;
-            if (hits > 0) {
-                opened.advanceCallIndexBy(hits);
-            }
-        }
-        calls = new CallRunner(opened, flinkAgents);
         return calls;
-    }
-
-    /** The leading recorded slots that can replay (terminal, with a plain id), as the core's ActionState. */
-    private List<io.durablejournal.CallResult> recordedSlots = Collections.emptyList();
-
-    /** The hits the store split off the served state (already the leading replayable slots). */
-    private io.durablejournal.ActionState recordedHits(List<io.durablejournal.CallResult> splitHits) {
-        io.durablejournal.ActionState hits = new io.durablejournal.ActionState();
-        for (io.durablejournal.CallResult hit : splitHits) {
-            hits.addCallResult(hit);
-        }
-        recordedSlots = splitHits;
-        return hits;
-    }
-
-    private io.durablejournal.ActionState recordedHits(ActionState served) {
-        io.durablejournal.ActionState hits = new io.durablejournal.ActionState();
-        List<io.durablejournal.CallResult> slots = new ArrayList<>();
-        for (CallResult slot : served.getCallResults()) {
-            String id = slot.getFunctionId();
-            // A failure without its payload (a legacy record) is left to the native journal.
-            boolean terminal = slot.isSuccess() || (slot.isFailure() && slot.getExceptionPayload() != null);
-            if (!terminal || id == null || !(slot.getArgsDigest() == null || slot.getArgsDigest().isEmpty())
-                    || !wellFormed(id)) {
-                break;
-            }
-            io.durablejournal.CallResult hit = new io.durablejournal.CallResult(id, slot.getResultPayload(),
-                    slot.isFailure() ? slot.getExceptionPayload() : null);
-            hits.addCallResult(hit);
-            slots.add(hit);
-        }
-        recordedSlots = slots;
-        return hits;
-    }
-
-    /** Whether {@code id} is valid UTF-16 (no lone surrogate): the core answers only such ids from a recorded state. */
-    private static boolean wellFormed(String id) {
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 >= id.length() || !Character.isLowSurrogate(id.charAt(i + 1))) {
-                    return false;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override
@@ -237,6 +147,13 @@ final class JournaledRunnerContext implements RunnerContext {
         @Override
         public Callable<T> reconciler() {
             return callable.reconciler();
+        }
+
+        /** A call that is the core's durable call too ({@link AtMostOnceCall}) declares its semantics. */
+        @Override
+        public io.durablejournal.CallSemantics semantics() {
+            return callable instanceof io.durablejournal.DurableCallable
+                    ? ((io.durablejournal.DurableCallable<?>) callable).semantics() : null;
         }
     }
 

@@ -1,7 +1,9 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.JournalSlot;
 import io.durablejournal.identity.DurableIds;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.agents.api.Event;
@@ -20,17 +22,20 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
  * each mutation is one delta record in the subtask's store, written before the method returns;
  * Flink Agents' own copy of the state is never serialized whole.
  *
- * <p>The core journal is opened at the first method that needs it, over the entry the store holds
- * at the action's {@link JournalAddress} ({@link JournalActionStateStore#openJournal}); an action
- * that makes no durable call never opens one. Java actions reach the same core journal through
- * {@link #journal()} ({@link JournaledRunnerContext}), so Java and Python calls of one action share
- * one call index.
+ * <p>The action's journal is the core's {@link DurableExecutionContext#resuming(List,
+ * java.util.function.Supplier) resuming} context over the recorded hits the store served apart
+ * from the entry (computed by the native library): it answers them with no native work, and opens
+ * the core journal at the first call or method that needs it, over the entry the store holds at
+ * the action's {@link JournalAddress} ({@link JournalActionStateStore#openJournal}); an action that
+ * makes no durable call, or only recorded ones, never opens one. Java actions reach the same
+ * journal through {@link #journal()} ({@link JournaledRunnerContext}), so Java and Python calls
+ * of one action share one call index.
  *
  * <p><b>Call identity.</b> The core matches a slot by one id (spec §3, "there is no separate args
  * digest"); Flink Agents passes a function id and an args digest. A call is therefore filed under
  * {@code functionId} when the digest is empty or null (Java's {@code DurableCallable}, as Flink
  * Agents writes it) and under {@code functionId + "::" + argsDigest} otherwise, the shape of the
- * core's {@code durable_identity_for_call}. {@link #getCurrentCallResult()} splits an id that ends
+ * core's {@code identity::call_id_with_digest}. {@link #getCurrentCallResult()} splits an id that ends
  * in {@code "::"} and 16 lowercase hex digits back into the two, so Python's comparison of both
  * fields holds.
  *
@@ -42,9 +47,17 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
     private final JournalAddress address;
     /** The state the operator was served for this action, until the journal opens. */
     private final ActionState served;
-    /** See {@link #recordedHits()}. */
-    private final List<io.durablejournal.CallResult> recordedHits;
+    /** Whether the store served {@link #served} without its call results ({@code getResuming}). */
+    private final boolean split;
+    /**
+     * The recorded hits the store served apart from the entry, for the journal's first opening;
+     * null when there are none (the entry was not split, or its journal was released since).
+     */
+    private List<JournalSlot> hits;
+    /** The action's journal (see the class comment), or null until a method needs it. */
     private DurableExecutionContext journal;
+    /** Whether {@link #journal} opened the core journal (some call or method needed more than a hit). */
+    private boolean opened;
     /** The state {@link #stateToComplete} handed out last, for {@link #completeInJournal}. */
     private ActionState toComplete;
 
@@ -55,26 +68,26 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      *     context with ({@code served} is the state the store returned for the action)
      */
     NativeJournalContext(JournalActionStateStore store, JournalAddress address, Object key, long sequenceNumber,
-            Action action, Event event, ActionState served, List<io.durablejournal.CallResult> recordedHits) {
+            Action action, Event event, ActionState served, List<JournalSlot> hits) {
         super(key, sequenceNumber, action, event, served, NativeJournalContext::refuseWholeStatePersist);
         this.store = Objects.requireNonNull(store, "store");
         this.address = Objects.requireNonNull(address, "address");
         this.served = Objects.requireNonNull(served, "served");
-        this.recordedHits = recordedHits;
+        this.split = hits != null;
+        this.hits = hits;
     }
 
     /**
-     * The entry's leading replayable slots when the store served the state without its call
-     * results ({@code getResuming}), else null: they are then in {@link #servedState()}.
+     * The journal of this action: it answers the recorded hits, then opens the core journal over
+     * the stored entry at the first call that is not one of them.
      */
-    List<io.durablejournal.CallResult> recordedHits() {
-        return recordedHits;
-    }
-
-    /** The core journal of this action, opened over the stored entry on first use. */
     public DurableExecutionContext journal() {
         if (journal == null) {
-            journal = store.openJournal(address, this);
+            journal = DurableExecutionContext.resuming(hits == null ? Collections.emptyList() : hits, () -> {
+                DurableExecutionContext core = store.openJournal(address, this);
+                opened = true;
+                return core;
+            });
         }
         return journal;
     }
@@ -86,7 +99,7 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
 
     /** Whether the core journal was opened (some durable call or bridge method reached it). */
     boolean isOpen() {
-        return journal != null;
+        return opened;
     }
 
     /** The action's entry in the store. */
@@ -100,9 +113,12 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * closes.
      */
     public void release() {
+        // The hits were the entry's when it was served: a journal opened later reads the entry as it is then.
+        hits = null;
         if (journal != null) {
             journal.close();
             journal = null;
+            opened = false;
         }
     }
 
@@ -129,7 +145,7 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * @return false, with nothing written, for any other state (the caller puts it whole)
      */
     boolean completeInJournal(ActionState completed) {
-        if (journal == null || completed != toComplete || !completed.isCompleted() || !completed.getCallResults().isEmpty()
+        if (!opened || completed != toComplete || !completed.isCompleted() || !completed.getCallResults().isEmpty()
                 || completed.getTaskEvent() != served.getTaskEvent()
                 || !sameItems(completed.getSensoryMemoryUpdates(), served.getSensoryMemoryUpdates())
                 || !sameItems(completed.getShortTermMemoryUpdates(), served.getShortTermMemoryUpdates())
@@ -159,14 +175,14 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
     }
 
     /**
-     * The action's state as the journal has it now, in Flink Agents' classes; before the journal
-     * is opened, the very state the store served (the adapter recognizes its contexts by it),
-     * unless the store served it without its call results: the journal is opened then, so the
+     * The action's state as the journal has it now, in Flink Agents' classes; before the core
+     * journal is opened, the very state the store served (the adapter recognizes its contexts by
+     * it), unless the store served it without its call results: the journal is opened then, so the
      * state returned holds them.
      */
     @Override
     public ActionState getActionState() {
-        return journal == null && recordedHits == null ? served : ActionStates.fromJson(io.durablejournal.ActionStateSerde.serialize(journal().getActionState()));
+        return !opened && !split ? served : ActionStates.fromJson(io.durablejournal.ActionStateSerde.serialize(journal().getActionState()));
     }
 
     @Override
@@ -209,6 +225,33 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         journal().clearCallResultsFromCurrentIndexAndPersist();
     }
 
+    /**
+     * For the Python bridge ({@code durable_journal.flink_agents}): the call about to be made at
+     * the index, {@code [callId, index, idempotencyKey]}, for its body to read as {@code
+     * durable_journal.current_call()}.
+     */
+    public Object[] currentCall(String functionId, String argsDigest) {
+        String id = callId(functionId, argsDigest);
+        int index = journal().getCurrentCallIndex();
+        return new Object[] {id, index, journal().idempotencyKeyAt(index, id)};
+    }
+
+    /**
+     * For the Python bridge: begins an at-most-once call without a reconciler ({@link
+     * DurableExecutionContext#beginAtMostOnceCall}). Null: run its body, then {@link
+     * #finalizeCurrentCall}. {@code [true, result, exception]}: its recorded outcome. {@code [false,
+     * message, callId, position, idempotencyKey, key, sequenceNumber, actionName]}: an earlier run
+     * was interrupted during it, so it does not run.
+     */
+    public Object[] beginAtMostOnceCall(String functionId, String argsDigest) {
+        try {
+            return journal().beginAtMostOnceCall(callId(functionId, argsDigest));
+        } catch (io.durablejournal.CallInterruptedException e) {
+            return new Object[] {Boolean.FALSE, e.getMessage(), e.getCallId(), e.getPosition(), e.getIdempotencyKey(), e.getKey(),
+                e.getSequenceNumber(), e.getActionName()};
+        }
+    }
+
     /** The core's id of a call: the function id, with the args digest when there is one ({@link DurableIds}). */
     static String callId(String functionId, String argsDigest) {
         Objects.requireNonNull(functionId, "functionId");
@@ -237,6 +280,6 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
 
     @Override
     public String toString() {
-        return "NativeJournalContext{" + address + (journal == null ? ", not opened" : "") + "}";
+        return "NativeJournalContext{" + address + (opened ? "" : ", not opened") + "}";
     }
 }

@@ -147,6 +147,32 @@ class NativeJournalJobTest {
         assertEquals(4, (int) run.runs().get("count"));
     }
 
+    /**
+     * A failover during each of two calls of {@link IdempotentCallsAgent}: the default call runs
+     * again under the same idempotency key, so the service that deduplicates by it applies it once;
+     * the at-most-once call's body does not run again, and the action gets {@code
+     * CallInterruptedException} naming the key the service saw.
+     */
+    @JobTest
+    void aFailoverDuringACallRepeatsItUnderItsKeyAndAnAtMostOnceCallIsInterrupted() throws Exception {
+        JournalRun run = JournalRun.start(JournalRun.Crash.NONE);
+        List<String> answers = runJob(run.id(), plan(run.id(), new IdempotentCallsAgent()), Collections.singletonList("order-1"),
+                true, 3, null);
+
+        Map<String, Integer> runs = run.runs();
+        assertEquals(1, answers.size(), answers.toString());
+        String[] parts = answers.get(0).split("\\|");
+        String chargeKey = parts[0].substring("charge ".length());
+        String notifyKey = parts[1].substring("interrupted ".length());
+        assertTrue(parts[1].startsWith("interrupted idem:"), answers.toString());
+        assertEquals(2, (int) runs.get("charge"), "the charge ran again after the failover during it: " + runs);
+        assertEquals(2, (int) runs.get("request " + chargeKey), "both runs sent the same key: " + runs);
+        assertEquals(1, (int) runs.get("notify"), "the at-most-once body ran once: " + runs);
+        assertEquals(1, (int) runs.get("request " + notifyKey), runs.toString());
+        long keys = runs.keySet().stream().filter(name -> name.startsWith("request ")).count();
+        assertEquals(2, keys, "the service applied one effect per call: " + runs);
+    }
+
     private static void assertCallsRanOnce(JournalRun run) {
         Map<String, Integer> runs = run.runs();
         for (String call : new String[] {"greet", "lookup", "charge", "notify"}) {

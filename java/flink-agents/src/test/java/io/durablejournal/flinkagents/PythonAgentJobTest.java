@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.agents.plan.AgentPlan;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.legacy.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -57,15 +55,9 @@ class PythonAgentJobTest {
         Path crashMarker = tmp.resolve("crashed");
         AgentPlan plan = PythonAgents.plan("durable_calls_agent", "DurableCallsAgent");
 
-        Configuration conf = new Configuration();
         // No checkpoint: the restart reads the input again, and each action runs over the
         // journal its first attempt left in the store.
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, java.time.Duration.ofMillis(50));
-        PythonAgents.configure(conf);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setParallelism(1);
+        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(2);
 
         ObjectMapper json = new ObjectMapper();
         List<String> inputs = new ArrayList<>();

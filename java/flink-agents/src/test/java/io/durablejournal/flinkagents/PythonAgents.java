@@ -59,6 +59,24 @@ final class PythonAgents {
     }
 
     /**
+     * A job environment of parallelism 1 for Python actions ({@link #configure}) that restarts a
+     * failed job up to {@code attempts} times, without checkpoints: a restart reads the input
+     * again, and each action runs over the journal its earlier attempt left in the store.
+     */
+    static org.apache.flink.streaming.api.environment.StreamExecutionEnvironment restartingEnvironment(int attempts) {
+        Configuration conf = new Configuration();
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
+        conf.set(org.apache.flink.configuration.RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY,
+                java.time.Duration.ofMillis(50));
+        configure(conf);
+        org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env =
+                org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        return env;
+    }
+
+    /**
      * The plan of Python agent {@code module.agentClass}, as Flink Agents' Python API makes it
      * ({@code AgentPlan.from_agent(...).model_dump_json(serialize_as_any=True)}, what a Python
      * job hands {@code CompileUtils.connectToAgent}), read back by Flink Agents' Java plan.

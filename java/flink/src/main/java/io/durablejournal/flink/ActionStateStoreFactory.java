@@ -39,7 +39,9 @@ public interface ActionStateStoreFactory extends Serializable {
 
     /**
      * The embedded file store, one directory per subtask: {@code baseDirectory/subtask-<index>}
-     * (created when missing). The directory must survive a task restart, so on a real cluster it
+     * (created when missing, and made {@code 0700} by the store; an existing one that group or
+     * others can reach is refused unless the options' permission check says otherwise, see
+     * {@code docs/security.md}). The directory must survive a task restart, so on a real cluster it
      * is a local disk of the task manager that runs the subtask again (or shared storage).
      */
     static ActionStateStoreFactory fileStores(String baseDirectory) {

@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.store.ActionStateStore;
 import java.util.List;
@@ -76,6 +77,7 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
     /** Null: no journal, the action's calls just run (for comparison and for opting out). */
     private final ActionStateStoreFactory storeFactory;
     private DivergencePolicy divergencePolicy = DivergencePolicy.WARN;
+    private CallSemantics defaultCallSemantics;
 
     private transient DurableActionRunner<IN, OUT> runner;
     /** The store, its recovery markers and the completed records to prune when a checkpoint completes. */
@@ -124,6 +126,18 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         return this;
     }
 
+    /**
+     * The semantics of every durable call of the action that declares none ({@link
+     * io.durablejournal.DurableCallable#semantics()}): {@link CallSemantics#AT_MOST_ONCE} makes
+     * them at most once (docs/exactly-once.md). Unset (null), they are at least once.
+     *
+     * @return this function
+     */
+    public DurableActionFunction<K, IN, OUT> withDefaultCallSemantics(CallSemantics semantics) {
+        this.defaultCallSemantics = semantics;
+        return this;
+    }
+
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         // Records of a key run in this subtask only, in order: pruning up to the largest is exact.
@@ -136,7 +150,8 @@ public class DurableActionFunction<K, IN, OUT> extends KeyedProcessFunction<K, I
         keySeenBy = getRuntimeContext().getState(new ValueStateDescriptor<>("durable-journal-key-seen-by", Types.LONG));
         incarnation = ThreadLocalRandom.current().nextLong();
         counters = journal.openCounters(getRuntimeContext());
-        runner = new DurableActionRunner<>(actionName, action, outputClass, divergencePolicy);
+        runner = new DurableActionRunner<>(actionName, action, outputClass, divergencePolicy)
+                .withDefaultCallSemantics(defaultCallSemantics);
     }
 
     @Override

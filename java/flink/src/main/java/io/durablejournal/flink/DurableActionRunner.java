@@ -3,6 +3,7 @@ package io.durablejournal.flink;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.ActionState;
+import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
@@ -34,12 +35,20 @@ final class DurableActionRunner<IN, OUT> {
     private final AgentAction<IN, OUT> action;
     private final Class<OUT> outputClass;
     private final DivergencePolicy divergencePolicy;
+    /** The semantics of calls that declare none; null: at least once. */
+    private CallSemantics defaultCallSemantics;
 
     DurableActionRunner(String actionName, AgentAction<IN, OUT> action, Class<OUT> outputClass, DivergencePolicy divergencePolicy) {
         this.actionName = Objects.requireNonNull(actionName, "actionName");
         this.action = Objects.requireNonNull(action, "action");
         this.outputClass = Objects.requireNonNull(outputClass, "outputClass");
         this.divergencePolicy = Objects.requireNonNull(divergencePolicy, "divergencePolicy");
+    }
+
+    /** The job's default semantics of durable calls (see {@link RunnerContextImpl#setDefaultCallSemantics}). */
+    DurableActionRunner<IN, OUT> withDefaultCallSemantics(CallSemantics semantics) {
+        this.defaultCallSemantics = semantics;
+        return this;
     }
 
     /**
@@ -85,6 +94,7 @@ final class DurableActionRunner<IN, OUT> {
         try (DurableExecutionContext journal = journalOver(store, recorded, key, seq, event, input)) {
             journal.setDivergencePolicy(divergencePolicy);
             RunnerContextImpl calls = new RunnerContextImpl(journal);
+            calls.setDefaultCallSemantics(defaultCallSemantics);
             try {
                 result = action.run(input, calls);
             } finally {

@@ -51,10 +51,11 @@ public final class KafkaActionStateStores {
         KafkaTransport transport;
         try {
             transport = KafkaTransport.open(config);
-        } catch (RuntimeException e) {
+        } catch (JournalException | IllegalStateException e) {
             throw e;
         } catch (Exception e) {
-            throw new JournalException(JournalException.Code.STORE_IO, "opening " + config + " failed: " + e, e);
+            Throwable shown = config.redact(e);
+            throw new JournalException(JournalException.Code.STORE_IO, "opening " + config + " failed: " + shown, shown);
         }
         return LogActionStateStore.open(transport, maxParallelism, firstKeyGroup, lastKeyGroup,
                 key -> KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism));

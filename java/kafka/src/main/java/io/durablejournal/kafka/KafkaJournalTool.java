@@ -2,11 +2,17 @@ package io.durablejournal.kafka;
 
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -39,12 +46,18 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       of their record keys, so compaction deletes them. It refuses nothing by itself: check that
  *       no job will restore the lineage first.</li>
  * </ul>
- * Other client settings (security) come from {@code -Dkafka.<setting>=<value>} system properties.
+ * Other client settings (security) come from {@code --config <file>}, a Java properties file of
+ * Kafka client settings (the one a job reads with {@link KafkaStoreConfig#withSettingsFrom}), or
+ * from {@code -Dkafka.<setting>=<value>} system properties (which others on the machine see in the
+ * process list: keep secrets in the file). A dump written to a file is its owner's alone
+ * ({@code 0600}): it holds every journal of the topic. Secrets of the settings never appear in
+ * what the tool prints.
  */
 public final class KafkaJournalTool {
-    private static final String USAGE = "usage: KafkaJournalTool dump <bootstrap-servers> <topic> [file]\n"
-            + "       KafkaJournalTool drop <bootstrap-servers> <topic> <lineage-hex>...\n"
-            + "(client settings: -Dkafka.<setting>=<value>, e.g. -Dkafka.security.protocol=SSL)";
+    private static final String USAGE = "usage: KafkaJournalTool dump [--config <client.properties>] <bootstrap-servers> <topic> [file]\n"
+            + "       KafkaJournalTool drop [--config <client.properties>] <bootstrap-servers> <topic> <lineage-hex>...\n"
+            + "(client settings: --config, a properties file such as security.protocol=SASL_SSL, or\n"
+            + " -Dkafka.<setting>=<value>; a dump file is created 0600)";
     private static final byte[] MAGIC = {'D', 'J', 'K', 'D'};
     private static final int VERSION = 1;
     private static final Duration POLL = Duration.ofMillis(500);
@@ -52,18 +65,34 @@ public final class KafkaJournalTool {
     private KafkaJournalTool() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length >= 3 && args[0].equals("dump") && args.length <= 4) {
-            try (OutputStream out = args.length == 4 ? new FileOutputStream(args[3]) : System.out) {
-                long records = dump(clientProperties(args[1]), args[2], out);
-                System.err.println("dumped " + records + " records of topic '" + args[2] + "'");
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
+        Path configFile = null;
+        if (rest.size() >= 3 && rest.get(1).equals("--config")) {
+            configFile = Paths.get(rest.get(2));
+            rest.subList(1, 3).clear();
+        }
+        String command = rest.isEmpty() ? "" : rest.get(0);
+        if (command.equals("dump") && rest.size() >= 3 && rest.size() <= 4) {
+            Properties client = clientProperties(rest.get(1), configFile);
+            try (OutputStream out = rest.size() == 4 ? privateFile(Paths.get(rest.get(3))) : System.out) {
+                long records = dump(client, rest.get(2), out);
+                System.err.println("dumped " + records + " records of topic '" + rest.get(2) + "'");
+            } catch (RuntimeException | IOException e) {
+                throw redacted(client, e);
             }
-        } else if (args.length >= 4 && args[0].equals("drop")) {
+        } else if (command.equals("drop") && rest.size() >= 4) {
             List<byte[]> lineages = new ArrayList<>();
-            for (int i = 3; i < args.length; i++) {
-                lineages.add(lineage(args[i]));
+            for (String hex : rest.subList(3, rest.size())) {
+                lineages.add(lineage(hex));
             }
-            long tombstones = drop(clientProperties(args[1]), args[2], lineages);
-            System.out.println("appended " + tombstones + " tombstones to topic '" + args[2] + "'; compaction deletes the"
+            Properties client = clientProperties(rest.get(1), configFile);
+            long tombstones;
+            try {
+                tombstones = drop(client, rest.get(2), lineages);
+            } catch (Exception e) {
+                throw redacted(client, e);
+            }
+            System.out.println("appended " + tombstones + " tombstones to topic '" + rest.get(2) + "'; compaction deletes the"
                     + " records once the partitions' segments roll (segment.ms / segment.bytes)");
         } else {
             System.err.println(USAGE);
@@ -71,8 +100,12 @@ public final class KafkaJournalTool {
         }
     }
 
-    private static Properties clientProperties(String servers) {
+    /** The client settings: the file's, then -Dkafka.* over them, then the servers. */
+    static Properties clientProperties(String servers, Path configFile) throws IOException {
         Properties props = new Properties();
+        if (configFile != null) {
+            props.putAll(KafkaStoreConfig.readSettings(configFile));
+        }
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith("kafka.")) {
                 props.put(name.substring("kafka.".length()), System.getProperty(name));
@@ -80,6 +113,29 @@ public final class KafkaJournalTool {
         }
         props.put("bootstrap.servers", servers);
         return props;
+    }
+
+    /** {@code failure} as the tool reports it: the secrets of the client settings hidden from its whole chain. */
+    static IOException redacted(Properties client, Exception failure) {
+        Map<String, String> settings = new HashMap<>();
+        client.stringPropertyNames().forEach(name -> settings.put(name, client.getProperty(name)));
+        Throwable shown = ClientSecrets.of(settings).redact(failure);
+        return new IOException(String.valueOf(shown.getMessage()), shown);
+    }
+
+    /** {@code file} truncated or created, readable and writable by its owner alone whatever the umask. */
+    static OutputStream privateFile(Path file) throws IOException {
+        Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rw-------");
+        // Created 0600 (the umask can only take bits away), then set exactly: a file that existed keeps its mode otherwise.
+        OutputStream out = Channels.newOutputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(ownerOnly)));
+        try {
+            Files.setPosixFilePermissions(file, ownerOnly);
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            throw e;
+        }
+        return out;
     }
 
     private static byte[] lineage(String hex) {

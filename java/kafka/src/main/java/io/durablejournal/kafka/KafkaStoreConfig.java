@@ -1,6 +1,11 @@
 package io.durablejournal.kafka;
 
+import java.io.IOException;
+import java.io.Reader;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +20,12 @@ import java.util.TreeMap;
  * the store refuses to start otherwise. Client settings are passed to Kafka's producer and
  * consumer as given, except the ones durability depends on, which the store sets and a setting
  * here may not weaken: {@code acks=all} and {@code enable.idempotence=true}.
+ *
+ * <p>Secrets among the settings (passwords, {@code sasl.jaas.config}, keys, tokens) never appear
+ * in what the store prints: {@link #toString} names the topic and the servers only, and every
+ * error message the store builds from a Kafka client's goes through {@link #redact}. They do
+ * travel in the job graph (this object is serialized with it), as every Flink connector's do;
+ * see {@code docs/security.md}.
  */
 public final class KafkaStoreConfig implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -72,6 +83,42 @@ public final class KafkaStoreConfig implements Serializable {
         TreeMap<String, String> copy = new TreeMap<>(settings);
         copy.put(key, value);
         return new KafkaStoreConfig(bootstrapServers, topic, copy);
+    }
+
+    /**
+     * The same with every setting of a Java properties file added or replaced, as {@link #with}
+     * would: the file {@code KafkaJournalTool --config} reads too, so a job and the tool share
+     * one file of client settings (and secrets stay out of command lines).
+     */
+    public KafkaStoreConfig withSettingsFrom(Path propertiesFile) throws IOException {
+        KafkaStoreConfig config = this;
+        for (Map.Entry<String, String> setting : readSettings(propertiesFile).entrySet()) {
+            config = config.with(setting.getKey(), setting.getValue());
+        }
+        return config;
+    }
+
+    /** The settings of a Java properties file (UTF-8), in key order. */
+    static TreeMap<String, String> readSettings(Path propertiesFile) throws IOException {
+        Properties props = new Properties();
+        try (Reader in = Files.newBufferedReader(propertiesFile, StandardCharsets.UTF_8)) {
+            props.load(in);
+        }
+        TreeMap<String, String> settings = new TreeMap<>();
+        for (String name : props.stringPropertyNames()) {
+            settings.put(name, props.getProperty(name));
+        }
+        return settings;
+    }
+
+    /** {@code text} with the value of every secret setting, and each secret inside a JAAS config, as {@code [hidden]}. */
+    String redact(String text) {
+        return ClientSecrets.of(settings).redact(text);
+    }
+
+    /** {@code failure} with the secrets of these settings hidden from every message of its chain. */
+    Throwable redact(Throwable failure) {
+        return ClientSecrets.of(settings).redact(failure);
     }
 
     public String bootstrapServers() {

@@ -18,6 +18,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -150,8 +154,28 @@ final class KafkaTransport implements LogTransport {
     }
 
     private IOException notAcknowledged(int records, Throwable cause) {
+        Throwable shown = config.redact(cause);
+        if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
+            return new IOException(records + " journal record(s) not acknowledged: " + refusal(cause) + " ("
+                    + shown + "); nothing of them is recorded", shown);
+        }
         return new IOException(records + " journal record(s) not acknowledged within delivery.timeout.ms="
-                + config.number("delivery.timeout.ms", 120_000) + ": " + cause, cause);
+                + config.number("delivery.timeout.ms", 120_000) + ": " + shown, shown);
+    }
+
+    /** What the cluster refused, for an authorization or authentication failure of a send. */
+    private String refusal(Throwable cause) {
+        if (cause instanceof TopicAuthorizationException) {
+            return "the cluster's ACLs do not allow this client's principal to WRITE topic '" + config.topic() + "'";
+        }
+        if (cause instanceof ClusterAuthorizationException) {
+            return "the cluster's ACLs do not allow this client's principal to IDEMPOTENT_WRITE (granted with WRITE on topic '"
+                    + config.topic() + "')";
+        }
+        if (cause instanceof AuthenticationException) {
+            return "the cluster refused this client's credentials";
+        }
+        return "the cluster refused the write to topic '" + config.topic() + "'";
     }
 
     /**
@@ -160,8 +184,11 @@ final class KafkaTransport implements LogTransport {
      */
     private IOException notAcknowledged(int records, Throwable cause, int[] partitions) {
         IOException failure = notAcknowledged(records, cause);
+        if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
+            return failure;
+        }
         String diagnosis = PartitionDiagnosis.describe(config, apiTimeoutMs, partitions, replicationFactor, minInSyncReplicas);
-        return new IOException(failure.getMessage() + "; " + diagnosis, cause);
+        return new IOException(failure.getMessage() + "; " + diagnosis, failure.getCause());
     }
 
     /** A metric of the producer's own ({@code producer-metrics} group), e.g. {@code records-per-request-avg}. */

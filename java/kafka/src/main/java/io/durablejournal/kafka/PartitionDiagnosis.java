@@ -53,7 +53,8 @@ final class PartitionDiagnosis {
             }
             return out.toString();
         } catch (Exception e) {
-            return "the cluster did not describe the topic within " + waitMs + " ms either (" + e + "): is it reachable?";
+            return "the cluster did not describe the topic within " + waitMs + " ms either (" + config.redact(e.toString())
+                    + "): is it reachable?";
         }
     }
 }

@@ -1,17 +1,24 @@
 package io.durablejournal.kafka;
 
 import io.durablejournal.JournalException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -30,7 +37,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  *       again. Refused.</li>
  * </ul>
  * Its max.message.bytes is read too: the store refuses records the topic would ({@link
- * KafkaRecordLimit}).
+ * KafkaRecordLimit}). On a cluster with ACLs, a principal that may not read, write, describe or
+ * describe the configs of the topic is refused here too ({@code STORE_IO} naming the topic and
+ * the operation), and credentials the cluster refuses fail here, at open.
  */
 final class TopicCheck {
     /** What the store needs to know about a topic that passed. */
@@ -58,20 +67,27 @@ final class TopicCheck {
         TopicDescription description;
         Config settings;
         try {
-            description = admin.describeTopics(Collections.singleton(topic)).allTopicNames().get(timeoutMs, TimeUnit.MILLISECONDS).get(topic);
+            DescribeTopicsOptions withRights = new DescribeTopicsOptions().includeAuthorizedOperations(true);
+            description = admin.describeTopics(Collections.singleton(topic), withRights).allTopicNames()
+                    .get(timeoutMs, TimeUnit.MILLISECONDS).get(topic);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw refuse(config, "does not exist; create it with cleanup.policy=compact (see docs/kafka-store.md)");
+            }
+            throw notDescribed(config, "DESCRIBE", e.getCause());
+        } catch (TimeoutException e) {
+            throw notAnswered(config, timeoutMs, e);
+        }
+        checkRights(config, description.authorizedOperations());
+        try {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
             Map<ConfigResource, Config> configs = admin.describeConfigs(Collections.singleton(resource)).all()
                     .get(timeoutMs, TimeUnit.MILLISECONDS);
             settings = configs.get(resource);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw refuse(config, "does not exist; create it with cleanup.policy=compact (see docs/kafka-store.md)");
-            }
-            throw new JournalException(JournalException.Code.STORE_IO, config + " could not be described: " + e.getCause(),
-                    e.getCause());
+            throw notDescribed(config, "DESCRIBE_CONFIGS", e.getCause());
         } catch (TimeoutException e) {
-            throw new JournalException(JournalException.Code.STORE_IO, config + " could not be described within " + timeoutMs
-                    + " ms (default.api.timeout.ms): is the cluster reachable?", e);
+            throw notAnswered(config, timeoutMs, e);
         }
         String policy = value(settings, "cleanup.policy");
         if (!policy.contains("compact")) {
@@ -115,6 +131,62 @@ final class TopicCheck {
         String maxMessage = value(settings, "max.message.bytes");
         long maxMessageBytes = maxMessage.isEmpty() ? Long.MAX_VALUE : Long.parseLong(maxMessage);
         return new Topic(bytes, description.partitions().size(), replicas, maxMessageBytes, minInSync);
+    }
+
+    /** The operations on its topic the store uses, each one a Kafka ACL operation the principal needs. */
+    static final List<AclOperation> NEEDED = List.of(AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE,
+            AclOperation.DESCRIBE_CONFIGS);
+
+    /**
+     * Refuses a topic this client's principal may not write or read: found at open, not at the
+     * first durable call. {@code allowed} is null where the cluster does not say.
+     */
+    private static void checkRights(KafkaStoreConfig config, Set<AclOperation> allowed) {
+        if (allowed == null) {
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        for (AclOperation operation : NEEDED) {
+            if (!allowed.contains(operation)) {
+                missing.add(operation.name());
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new JournalException(JournalException.Code.STORE_IO, config + ": the cluster's ACLs do not allow this client's"
+                    + " principal to " + String.join(" or ", missing) + " the topic; the store needs " + needed()
+                    + " on its topic (kafka-acls.sh --add --allow-principal User:<name> --operation <each> --topic "
+                    + config.topic() + ")", null);
+        }
+    }
+
+    private static String needed() {
+        List<String> names = new ArrayList<>();
+        for (AclOperation operation : NEEDED) {
+            names.add(operation.name());
+        }
+        return String.join(", ", names);
+    }
+
+    /** Why the cluster did not describe the topic, in words: refused credentials, missing rights, or something else. */
+    private static JournalException notDescribed(KafkaStoreConfig config, String operation, Throwable cause) {
+        Throwable shown = config.redact(cause);
+        if (cause instanceof AuthenticationException) {
+            return new JournalException(JournalException.Code.STORE_IO, config + ": the cluster refused this client's"
+                    + " credentials (" + shown.getMessage() + "); check security.protocol, sasl.mechanism and sasl.jaas.config,"
+                    + " or the ssl.* settings", shown);
+        }
+        if (cause instanceof TopicAuthorizationException) {
+            return new JournalException(JournalException.Code.STORE_IO, config + ": the cluster's ACLs do not allow this"
+                    + " client's principal to " + operation + " the topic (a principal that may not describe a topic is"
+                    + " told so whether or not it exists); the store needs " + needed() + " on its topic, and never creates"
+                    + " it (create it with cleanup.policy=compact, see docs/kafka-store.md)", shown);
+        }
+        return new JournalException(JournalException.Code.STORE_IO, config + " could not be described: " + shown, shown);
+    }
+
+    private static JournalException notAnswered(KafkaStoreConfig config, long timeoutMs, TimeoutException e) {
+        return new JournalException(JournalException.Code.STORE_IO, config + " could not be described within " + timeoutMs
+                + " ms (default.api.timeout.ms): is the cluster reachable?", e);
     }
 
     private static String value(Config settings, String name) {

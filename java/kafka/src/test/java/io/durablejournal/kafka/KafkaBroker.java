@@ -45,25 +45,37 @@ final class KafkaBroker {
     private final Path dir;
     private final int brokerPort;
     private final int controllerPort;
+    /** Settings added to (or replacing) the plain broker's, e.g. a secured listener ({@link SecuredKafka}). */
+    private final Map<String, String> overrides;
     private Process process;
 
-    private KafkaBroker(Path dir, int brokerPort, int controllerPort) {
+    private KafkaBroker(Path dir, int brokerPort, int controllerPort, Map<String, String> overrides) {
         this.dir = dir;
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
+        this.overrides = overrides;
     }
 
     /** The broker of this JVM, started on first use and stopped when the JVM exits. */
     static synchronized KafkaBroker shared() throws Exception {
         if (shared == null) {
             Path dir = Files.createTempDirectory("durable-journal-kafka");
-            KafkaBroker broker = new KafkaBroker(dir, freePort(), freePort());
-            broker.format();
-            broker.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(broker::destroy, "stop test Kafka broker"));
-            shared = broker;
+            shared = startedIn(dir, freePort(), freePort(), Map.of());
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::destroy, "stop test Kafka broker"));
         }
         return shared;
+    }
+
+    /**
+     * A broker of its own in {@code dir} with {@code overrides} over the plain broker's settings
+     * ({@code brokerPort} is its PLAINTEXT listener, which {@link #admin()} uses); the caller
+     * stops it with {@link #destroy()}.
+     */
+    static KafkaBroker startedIn(Path dir, int brokerPort, int controllerPort, Map<String, String> overrides) throws Exception {
+        KafkaBroker broker = new KafkaBroker(dir, brokerPort, controllerPort, overrides);
+        broker.format();
+        broker.start();
+        return broker;
     }
 
     static int freePort() throws IOException {
@@ -160,7 +172,7 @@ final class KafkaBroker {
     }
 
     private void format() throws Exception {
-        List<String> lines = List.of(
+        List<String> plain = List.of(
                 "process.roles=broker,controller",
                 "node.id=1",
                 "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
@@ -185,6 +197,13 @@ final class KafkaBroker {
                 // A restart on the same log dir waits for the old registration's session to expire.
                 "broker.session.timeout.ms=2000",
                 "broker.heartbeat.interval.ms=500");
+        List<String> lines = new ArrayList<>();
+        for (String line : plain) {
+            if (!overrides.containsKey(line.substring(0, line.indexOf('=')))) {
+                lines.add(line);
+            }
+        }
+        overrides.forEach((key, value) -> lines.add(key + "=" + value));
         Files.write(properties(), lines, StandardCharsets.UTF_8);
         run(List.of("kafka.tools.StorageTool", "format", "-t", CLUSTER_ID, "-c", properties().toString()), dir.resolve("format.log"));
     }
@@ -280,7 +299,8 @@ final class KafkaBroker {
         start();
     }
 
-    private void destroy() {
+    /** Kills the broker and removes its directory. */
+    void destroy() {
         try {
             kill();
         } catch (InterruptedException e) {

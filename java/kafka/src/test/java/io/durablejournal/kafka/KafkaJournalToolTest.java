@@ -76,8 +76,8 @@ class KafkaJournalToolTest {
         return file;
     }
 
-    /** Runs the inspection binary; returns its standard output, checking its exit status. */
-    private static String tool(int status, String... args) throws Exception {
+    /** Runs the inspection binary; returns its standard output, checking its exit status (SecuredKafkaTest runs it too). */
+    static String tool(int status, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(System.getProperty("durablejournal.tool"));
         command.addAll(List.of(args));

@@ -129,5 +129,10 @@ final class ReplayRunnerContext extends RunnerContextImpl {
         public Callable<T> reconciler() {
             return inner.reconciler() == null ? null : this::call;
         }
+
+        @Override
+        public io.durablejournal.CallSemantics semantics() {
+            return inner.semantics();
+        }
     }
 }
