@@ -134,6 +134,15 @@ macro_rules! out_buffer_exports {
     )*};
 }
 
+/// A status as the 4-tuple bridge shape writes it.
+fn parse_status(status: &str) -> Result<crate::model::CallStatus> {
+    use crate::model::CallStatus;
+    [CallStatus::Pending, CallStatus::Succeeded, CallStatus::Failed]
+        .into_iter()
+        .find(|s| s.as_str() == status)
+        .ok_or_else(|| Error::InvalidArgument(format!("unknown slot status {status:?}")))
+}
+
 /// [`CallDescriber`] as an export's parameter: null is `None`.
 type OptionalCallDescriber = Option<CallDescriber>;
 /// The caller's context for its [`CallDescriber`], never read here.
@@ -175,6 +184,31 @@ out_buffer_exports! {
     /// Pointer arguments follow the module conventions.
     fn durable_journal_tool_call_durable_id(tool_call_id: text(tool_call_id_len) "tool call id") {
         identity::tool_call_durable_id(tool_call_id)
+    }
+
+    /// `patched(ctx, change_id)` for a runtime that journals elsewhere (Flink
+    /// Agents' Python actions, whose journal is the Java runner context):
+    /// what to do at the slot in front of the call index, given its id and
+    /// status (`"PENDING"`, `"SUCCEEDED"`, `"FAILED"`; both null: no slot),
+    /// as `"<step> <marker id>"`: `record` (record the marker slot, a
+    /// success with a null payload; the answer is true), `replay` (step past
+    /// that slot; true) or `old` (leave the journal; false).
+    /// [`crate::journal::patch_step`] decides.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_patch_step(
+        change_id: text(change_id_len) "change id",
+        slot_id: optional_text(slot_id_len) "slot id",
+        slot_status: optional_text(slot_status_len) "slot status",
+    ) {
+        let slot = match (slot_id, slot_status) {
+            (None, None) => None,
+            (Some(id), Some(status)) => Some((id, parse_status(status)?)),
+            _ => return Err(Error::InvalidArgument("a slot needs both its id and its status".into())),
+        };
+        let step = crate::journal::patch_step(change_id, slot)?;
+        Ok(format!("{} {}", step.as_str(), crate::journal::patch_marker_id(change_id)?))
     }
 
     /// RuntimeIdentity: the occurrence id of an input event.

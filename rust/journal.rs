@@ -6,9 +6,11 @@
 //! in-memory journal never runs ahead of what is durable.
 
 mod divergence;
+mod patch;
 mod semantics;
 
 pub use divergence::{CallIdentity, Divergence, DivergencePolicy, EntryAddress};
+pub use patch::{patch_marker_id, patch_step, PatchStep, PATCH_MARKER_PREFIX};
 pub use semantics::{BatchStep, CallSemantics, Interruption};
 
 use crate::error::{Error, Result};

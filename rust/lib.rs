@@ -30,7 +30,7 @@ pub use model::{ActionState, CallResult, CallStatus, Outcome};
 
 /// Bumped whenever an export's signature changes (JNI or C); checked by the
 /// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 8;
+pub const ABI_VERSION: i32 = 9;
 
 #[cfg(test)]
 mod shared_constants_tests;

@@ -213,6 +213,38 @@ fn inspect_sees_every_entry_as_the_store_holds_it() {
 }
 
 #[test]
+fn retained_lists_the_completed_actions_a_retaining_store_keeps() {
+    use durable_journal::store::{FileStoreOptions, RetentionPolicy};
+    let dir = tempfile::tempdir().unwrap();
+    let options = FileStoreOptions {
+        retention: Some(RetentionPolicy { max_age: std::time::Duration::from_secs(60), max_count: 10 }),
+        ..FileStoreOptions::default()
+    };
+    let mut store = FileStore::open_with(dir.path(), options).unwrap();
+    store.set_plan_digest(Some("plan-1".into())).unwrap();
+    let k = chat_key();
+    store.put(&k, &ActionState::default()).unwrap();
+    let mut journal = Journal::default();
+    let mut persister = StorePersister::new(&mut store, &k);
+    journal.record_call_completion("llm", Outcome::success(None), &mut persister).unwrap();
+    journal.mark_completed(&mut persister).unwrap();
+    store.prune_state(&k.business_key, 1).unwrap();
+    let before = files(dir.path());
+
+    let (out, _) = run(&["retained", dir_arg(&dir)], OK);
+    let lines: Vec<Vec<&str>> = out.lines().skip(1).map(|l| l.split_whitespace().collect()).collect();
+    assert!(out.starts_with("1 completed action retained in "), "{out}");
+    assert_eq!(lines[0], ["#", "key", "seq", "action", "event", "calls", "outputs", "completed-at-ms", "plan"]);
+    let at = FileStore::inspect_retained(dir.path()).unwrap()[0].completed_at_millis.to_string();
+    assert_eq!(lines[1], ["0", "str:user-1", "1", "chat", "occ:occ-1", "1", "0", &at, "plan-1"]);
+    assert_eq!(files(dir.path()), before, "the tool changed nothing");
+
+    let plain = tempfile::tempdir().unwrap();
+    closed_store(plain.path());
+    assert!(run(&["retained", dir_arg(&plain)], OK).0.starts_with("0 completed actions retained"));
+}
+
+#[test]
 fn show_redact_prints_sizes_and_digests_instead_of_payloads() {
     let dir = tempfile::tempdir().unwrap();
     let _store = busy_store(dir.path());

@@ -14,6 +14,7 @@ from ._native import (
 )
 from .calls import CallInterruptedError, DurableCall, call_idempotency_key, current_call, running_call
 from .canonical import NonCanonicalValue, call_tree, value_tree
+from .patches import patched
 from .identity import (
     CHAT_DURABLE_ID,
     ExecutionIdentity,
@@ -42,6 +43,7 @@ __all__ = [
     "compute_function_id",
     "current_call",
     "durable_identity_for_call",
+    "patched",
     "running_call",
     "tool_call_durable_id",
     "value_tree",

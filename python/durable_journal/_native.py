@@ -23,7 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
-ABI_VERSION = 8
+ABI_VERSION = 9
 
 
 class ErrorCode(enum.IntEnum):
@@ -134,6 +134,7 @@ _RESPONDING_FUNCTIONS = {
     "durable_journal_args_digest": [_c_bytes, _c_size],
     "durable_journal_call_durable_id": [_c_bytes, _c_size, _CallDescriber, ctypes.c_void_p],
     "durable_journal_tool_call_durable_id": [_c_bytes, _c_size],
+    "durable_journal_patch_step": [_c_bytes, _c_size, _c_bytes, _c_size, _c_bytes, _c_size],
     "durable_journal_root_occurrence_id": [_c_bytes, _c_size, ctypes.c_int64],
     "durable_journal_call_idempotency_key": [_c_bytes, _c_size, _c_bytes, _c_size, ctypes.c_int64],
     "durable_journal_action_execution_id": [_c_bytes, _c_size, _c_bytes, _c_size],

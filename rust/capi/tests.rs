@@ -180,3 +180,21 @@ fn exports_keep_their_c_signatures() {
         (durable_journal_abi_version, durable_journal_free_buffer, durable_journal_execution_identity_free);
     let _ = (text_only, text_and_number, two_texts, two_texts_and_number, described, new_handle, emit, next_call_id, guarded);
 }
+
+#[test]
+fn patch_step_answers_for_the_slot_it_is_given() {
+    let step = |slot: Option<(&str, &str)>| {
+        let change = "prompt-v2";
+        let (id, status) = slot.map_or((ptr::null(), ptr::null()), |(i, s)| (i.as_ptr(), s.as_ptr()));
+        let (id_len, status_len) = slot.map_or((0, 0), |(i, s)| (i.len(), s.len()));
+        call(|d, l| unsafe {
+            durable_journal_patch_step(change.as_ptr(), change.len(), id, id_len, status, status_len, d, l)
+        })
+    };
+    assert_eq!(step(None), (OK, "record patched:prompt-v2".to_string()));
+    assert_eq!(step(Some(("patched:prompt-v2", "SUCCEEDED"))), (OK, "replay patched:prompt-v2".to_string()));
+    assert_eq!(step(Some(("llm", "SUCCEEDED"))), (OK, "old patched:prompt-v2".to_string()));
+    let (status, message) = step(Some(("llm", "DONE")));
+    assert_eq!(status, ErrorCode::InvalidArgument.as_i32());
+    assert!(message.contains("unknown slot status"), "{message}");
+}

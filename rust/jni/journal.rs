@@ -372,3 +372,14 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_snapshot<'l>(mut env
     })
     .resolve::<ThrowJavaException>()
 }
+
+/// `patched(changeId)` ([`Journal::patched`]): the answer, with the marker
+/// recorded (and persisted) when the execution is new at this point.
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_NativeJournal_patched<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, change_id: JByteArray<'l>) -> jboolean {
+    env.with_env(|env| {
+        let change_id = required_utf8(env, &change_id, "changeId")?;
+        mutate(env, ptr, &cb, |j, p| j.patched(&change_id, p))
+    })
+    .resolve::<ThrowJavaException>()
+}

@@ -36,8 +36,9 @@ use crate::error::Error;
 use crate::model::ActionState;
 use crate::store::{
     AnyStore, BusinessKey, CompactionPolicy, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore,
-    PermissionCheck, RecoveryMarker, SharedStore, StateKey,
+    PermissionCheck, RecoveryMarker, RetentionPolicy, SharedStore, StateKey,
 };
+use crate::store::file::{in_flight_to_json, retained_to_json};
 
 /// Key kinds shared with `io.durablejournal.store.BusinessKey`: the store's
 /// own tags (`store::key`), one definition, checked against
@@ -125,6 +126,22 @@ pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<St
     Ok(StateKey::new(business_key?, long_field(env, key, fields.seq), utf8(action, "actionName")?, event))
 }
 
+/// The retention of a Java `FileStoreOptions`: `max_age_millis` 0 is off.
+fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
+    if max_age_millis == 0 {
+        return Ok(None);
+    }
+    if max_age_millis < 0 || max_count < 1 {
+        return Err(Error::InvalidArgument(format!(
+            "retention needs a positive age and count, not {max_age_millis} ms and {max_count}"
+        ))
+        .into());
+    }
+    let max_age = std::time::Duration::from_millis(max_age_millis as u64);
+    Ok(Some(RetentionPolicy { max_age, max_count: max_count as u64 }))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn open_file(
     env: &Env<'_>,
     dir: &JByteArray<'_>,
@@ -132,8 +149,16 @@ fn open_file(
     min_garbage: jlong,
     garbage_ratio: jdouble,
     permissions: jint,
+    retain_millis: jlong,
+    retain_count: jlong,
+    plan_digest: &JByteArray<'_>,
 ) -> BridgeResult<jlong> {
     let dir = required_utf8(env, dir, "dir")?;
+    let retention = retention(retain_millis, retain_count)?;
+    let plan_digest = match optional_bytes(env, plan_digest)? {
+        Some(bytes) => Some(utf8(bytes, "planDigest")?),
+        None => None,
+    };
     let permissions = match permissions {
         PERMISSIONS_REFUSE => PermissionCheck::Refuse,
         PERMISSIONS_WARN => PermissionCheck::Warn,
@@ -153,7 +178,9 @@ fn open_file(
         }
         CompactionPolicy { min_garbage_bytes: min_garbage as u64, garbage_ratio }
     };
-    let store = FileStore::open_with(&dir, FileStoreOptions { durability, compaction, permissions, ..Default::default() })?;
+    let options = FileStoreOptions { durability, compaction, permissions, retention, ..Default::default() };
+    let mut store = FileStore::open_with(&dir, options)?;
+    store.set_plan_digest(plan_digest)?;
     Ok(into_raw(AnyStore::File(Box::new(store))))
 }
 
@@ -163,8 +190,9 @@ pub extern "system" fn Java_io_durablejournal_store_NativeStore_openMemory<'l>(m
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, permissions: jint) -> jlong {
-    env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio, permissions)).resolve::<ThrowJavaException>()
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, permissions: jint, retain_millis: jlong, retain_count: jlong, plan_digest: JByteArray<'l>) -> jlong {
+    env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio, permissions, retain_millis, retain_count, &plan_digest)).resolve::<ThrowJavaException>()
 }
 
 /// What opening a file store found about its directory's permissions
@@ -185,6 +213,33 @@ fn permission_warning<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteAr
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_NativeStore_permissionWarning<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
     env.with_env(|env| permission_warning(env, ptr)).resolve::<ThrowJavaException>()
+}
+
+/// The retained actions of the store directory `dir` as JSON
+/// (`retained_to_json`), read without the lock and without changing a file.
+fn read_retained<'l>(env: &mut Env<'l>, dir: &JByteArray<'_>) -> BridgeResult<JByteArray<'l>> {
+    let dir = required_utf8(env, dir, "dir")?;
+    let actions = FileStore::inspect_retained(&dir)?;
+    Ok(env.byte_array_from_slice(retained_to_json(&actions).as_bytes())?)
+}
+
+/// The live entries of the store directory `dir` that are not completed,
+/// as JSON (`in_flight_to_json`), read as `FileStore::inspect` reads: no
+/// lock, no change to any file.
+fn read_in_flight<'l>(env: &mut Env<'l>, dir: &JByteArray<'_>) -> BridgeResult<JByteArray<'l>> {
+    let dir = required_utf8(env, dir, "dir")?;
+    let store = FileStore::inspect(&dir)?;
+    Ok(env.byte_array_from_slice(in_flight_to_json(&store.entries).as_bytes())?)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_readInFlight<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| read_in_flight(env, &dir)).resolve::<ThrowJavaException>()
+}
+
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_store_NativeStore_readRetained<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
+    env.with_env(|env| read_retained(env, &dir)).resolve::<ThrowJavaException>()
 }
 
 /// Closes the store and frees the handle; the handle is gone even when

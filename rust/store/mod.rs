@@ -42,7 +42,7 @@ mod table;
 
 pub use file::{
     CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, PermissionCheck, RecoveryReport,
-    StoreStats,
+    RetainedAction, RetentionPolicy, StoreStats,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};

@@ -32,6 +32,8 @@ usage: durable-journal <command> <store-dir | kafka-dump | -> [entry]
                                rewrites the live entries (takes the store's lock); a directory that
                                group or others can reach is refused unless --permissions says
                                warn (open it as it is) or tighten (make it 0700, its files 0600)
+  retained <store-dir>         the completed actions the store retains for replays
+                               (FileStoreOptions retention; docs/replay.md)
 
 list, show and verify neither lock nor change the store; compact is refused
 while a job holds it. For a Kafka store, give them the topic's records, as
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(status::USAGE);
             }
         },
+        ["retained", dir] => retained(Path::new(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -172,6 +175,13 @@ fn verify(dir: &Path) -> Outcome {
             Ok(ExitCode::from(status::TORN_TAIL))
         }
     }
+}
+
+fn retained(dir: &Path) -> Outcome {
+    let retained = FileStore::inspect_retained(dir)?;
+    println!("{} retained in {}", render::retained_count(retained.len()), dir.display());
+    print!("{}", render::retained_table(&retained));
+    Ok(ExitCode::SUCCESS)
 }
 
 fn compact(dir: &Path, permissions: PermissionCheck) -> Outcome {

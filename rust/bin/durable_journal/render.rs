@@ -2,7 +2,7 @@
 //! aligned tables, payload previews.
 
 use durable_journal::store::file::TornTail;
-use durable_journal::store::{BusinessKey, EventIdentity, InspectedEntry, InspectedStore, StateKey};
+use durable_journal::store::{BusinessKey, EventIdentity, InspectedEntry, InspectedStore, RetainedAction, StateKey};
 use durable_journal::CallResult;
 use sha2::{Digest, Sha256};
 
@@ -97,6 +97,31 @@ pub fn entry_table_from(entries: &[InspectedEntry], first: usize) -> String {
             entry.state.call_results.len().to_string(),
             yes_no(entry.state.completed),
             entry.log_bytes.to_string(),
+        ]);
+    }
+    table(&rows)
+}
+
+pub fn retained_count(n: usize) -> String {
+    format!("{n} completed {}", if n == 1 { "action" } else { "actions" })
+}
+
+/// The retained actions, oldest first: `#` is the store's completion number.
+pub fn retained_table(retained: &[RetainedAction]) -> String {
+    let header = ["#", "key", "seq", "action", "event", "calls", "outputs", "completed-at-ms", "plan"];
+    let mut rows = vec![header.map(String::from).to_vec()];
+    for action in retained {
+        let StateKey { business_key: key, seq, action: name, event: ev } = &action.key;
+        rows.push(vec![
+            action.number.to_string(),
+            business_key(key),
+            seq.to_string(),
+            printable(name),
+            event(ev),
+            action.state.call_results.len().to_string(),
+            action.state.output_events.len().to_string(),
+            action.completed_at_millis.to_string(),
+            action.plan_digest.as_deref().map_or_else(|| "-".to_string(), printable),
         ]);
     }
     table(&rows)

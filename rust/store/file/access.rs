@@ -147,5 +147,7 @@ fn holds_no_store(dir: &Path) -> io::Result<bool> {
 /// A file the store makes: its lock, a segment, a compaction in progress.
 fn is_store_file(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
-    name == LOCK_FILE || (name.starts_with("journal-") && (name.ends_with(".log") || name.ends_with(".log.tmp")))
+    name == LOCK_FILE
+        || (name.starts_with("journal-") && (name.ends_with(".log") || name.ends_with(".log.tmp")))
+        || name.starts_with(super::RETAINED_FILE)
 }

@@ -8,6 +8,7 @@ mod frame;
 mod inspect;
 mod lock;
 mod recover;
+mod retention;
 mod segment;
 
 #[cfg(test)]
@@ -44,6 +45,7 @@ pub use compact::CompactionPolicy;
 pub use inspect::{InspectedEntry, InspectedStore};
 pub use lock::LOCK_FILE;
 pub use recover::TornTail;
+pub use retention::{in_flight_to_json, read_retained, retained_to_json, RetainedAction, RetentionPolicy, RETAINED_FILE};
 pub use segment::FORMAT_VERSION;
 
 use super::diff::StateDelta;
@@ -57,6 +59,7 @@ use crate::error::{Error, Result};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
 use lock::DirLock;
+use retention::Retainer;
 use segment::{ActiveSegment, AppendError, SegmentHeader};
 
 /// When an acknowledged write is on disk.
@@ -79,6 +82,10 @@ pub struct FileStoreOptions {
     /// The largest record and entry the store writes (at most
     /// [`super::MAX_LIMIT_BYTES`] each: compaction writes an entry as one frame).
     pub limits: StoreLimits,
+    /// Keep a copy of each action as it completed, for replays
+    /// (`docs/replay.md`); `None`, the default, keeps nothing and writes
+    /// no byte more than a store without the option.
+    pub retention: Option<RetentionPolicy>,
     /// What open does with a directory group or others can reach
     /// (`docs/security.md`): refuse it (the default), warn, or tighten it.
     pub permissions: PermissionCheck,
@@ -98,6 +105,9 @@ pub struct RecoveryReport {
     /// The segment was in this older format and was rewritten in
     /// [`FORMAT_VERSION`] (a compaction).
     pub upgraded_from_version: Option<u32>,
+    /// A damaged retention file, renamed to this path so that the store
+    /// opens (with retention) on a new one.
+    pub retained_set_aside: Option<PathBuf>,
     /// The directory's mode when it let group or others in: opened as it
     /// is under [`PermissionCheck::Warn`], made private under
     /// [`PermissionCheck::Tighten`] (then `permissions_tightened`).
@@ -140,6 +150,13 @@ struct OpenStore {
     /// content uncertain; every later write is refused until reopen.
     failure: Option<String>,
     stats: StoreStats,
+    /// Copies of completed actions, when the options ask for them.
+    retention: Option<Retainer>,
+    /// Named in each retained copy.
+    plan_digest: Option<String>,
+    /// Why retention stopped (a failed write of `retained.log`); live
+    /// entries are not affected.
+    retention_error: Option<String>,
 }
 
 fn io_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
@@ -159,6 +176,9 @@ impl FileStore {
             return Err(Error::InvalidArgument("group commit needs a batch of at least one record".into()));
         }
         StoreLimits::new(options.limits.max_record_bytes, options.limits.max_entry_bytes)?;
+        if let Some(policy) = options.retention {
+            policy.check()?;
+        }
         check_is_dir(&dir)?;
         let access = access::check_dir(&dir, options.permissions)?;
         let lock = DirLock::acquire(&dir)?;
@@ -194,6 +214,14 @@ impl FileStore {
         report.records_replayed = loaded.records;
         report.torn_tail = loaded.torn_tail;
         let segment = ActiveSegment::open(path.clone(), loaded.header, loaded.len).map_err(io_error(&path))?;
+        let retention = match options.retention {
+            Some(policy) => {
+                let (retainer, set_aside) = Retainer::open(&dir, policy, retention::now_millis)?;
+                report.retained_set_aside = set_aside;
+                Some(retainer)
+            }
+            None => None,
+        };
         let mut open = OpenStore {
             _lock: lock,
             segment,
@@ -202,6 +230,9 @@ impl FileStore {
             options,
             failure: None,
             stats: StoreStats::default(),
+            retention,
+            plan_digest: None,
+            retention_error: None,
         };
         if loaded.header.version != FORMAT_VERSION {
             // Appending frames without offsets would leave the store open to
@@ -218,6 +249,30 @@ impl FileStore {
     /// [`InspectedStore`]; corruption is `StoreCorrupt`, as for open.
     pub fn inspect(dir: impl AsRef<Path>) -> Result<InspectedStore> {
         inspect::inspect(dir.as_ref())
+    }
+
+    /// The retained actions of the store in `dir` (see [`read_retained`]):
+    /// no lock, no change to any file.
+    pub fn inspect_retained(dir: impl AsRef<Path>) -> Result<Vec<RetainedAction>> {
+        read_retained(dir.as_ref())
+    }
+
+    /// The digest of the agent plan that runs the actions of this store,
+    /// kept with each retained action so a replay can tell which plan
+    /// recorded it. Only meaningful with retention on.
+    pub fn set_plan_digest(&mut self, digest: Option<String>) -> Result<()> {
+        self.opened_mut()?.plan_digest = digest;
+        Ok(())
+    }
+
+    /// How many completed actions are retained now (0 without retention).
+    pub fn retained_count(&self) -> Result<usize> {
+        Ok(self.opened()?.retention.as_ref().map_or(0, Retainer::kept))
+    }
+
+    /// Why retention stopped, if a write of the retention file failed.
+    pub fn retention_error(&self) -> Result<Option<String>> {
+        Ok(self.opened()?.retention_error.clone())
     }
 
     pub fn store_id(&self) -> StoreId {
@@ -362,6 +417,9 @@ impl OpenStore {
     /// writing for good.
     fn sync(&mut self) -> Result<()> {
         self.check_writable()?;
+        if let Some(Err(err)) = self.retention.as_mut().map(Retainer::sync) {
+            self.stop_retaining(err);
+        }
         if self.segment.unsynced() > 0 {
             if let Err(source) = self.segment.sync() {
                 self.failure = Some(format!("fsync failed: {source}"));
@@ -378,6 +436,43 @@ impl OpenStore {
             self.failure = Some(reason);
             Error::StoreIo { path: self.segment.path.clone(), source }
         })
+    }
+
+    /// Keeps a copy of the action that just completed at `key` (a no-op
+    /// without retention). A failure stops retention, never the store.
+    fn retain(&mut self, key: &StateKey, completed: &ActionState) {
+        let Some(retainer) = self.retention.as_mut() else { return };
+        if let Err(err) = retainer.retain(key, completed, self.plan_digest.as_deref()) {
+            self.stop_retaining(err);
+        }
+    }
+
+    /// Drops retained copies past their age (a prune is when time is checked without a completion).
+    fn expire_retained(&mut self) {
+        if let Some(Err(err)) = self.retention.as_mut().map(Retainer::expire) {
+            self.stop_retaining(err);
+        }
+    }
+
+    fn stop_retaining(&mut self, err: io::Error) {
+        if let Some(retainer) = self.retention.take() {
+            self.retention_error = Some(format!("writing {} failed: {err}; retention stopped", retainer.path().display()));
+        }
+    }
+
+    /// The action as it completes at `key` with `state`, with its journal,
+    /// when this is the put that completes it and copies are retained.
+    fn completing(&self, key: &StateKey, state: &ActionState) -> Option<ActionState> {
+        self.retention.as_ref()?;
+        let stored = self.table.get(key);
+        if !state.completed || stored.is_some_and(|s| s.completed) {
+            return None;
+        }
+        let mut completed = state.clone();
+        if completed.call_results.is_empty() {
+            completed.call_results = stored.map(|s| s.call_results.clone()).unwrap_or_default();
+        }
+        Some(completed)
     }
 
     fn compact(&mut self, dir: &Path) -> Result<()> {
@@ -422,8 +517,13 @@ impl ActionStateStore for FileStore {
         // `None`: already recorded; a store that refuses writes still says so.
         let Some(payload) = record::encode_delta(key, state, &delta) else { return open.check_writable() };
         open.check_size(key, &payload, delta == StateDelta::Whole)?;
+        let completing = open.completing(key, state);
         let bytes = open.append(&payload, true)?;
-        open.table.put_delta(key, state, &delta, bytes).map_err(Error::IllegalState)
+        open.table.put_delta(key, state, &delta, bytes).map_err(Error::IllegalState)?;
+        if let Some(completed) = completing {
+            open.retain(key, &completed);
+        }
+        Ok(())
     }
 
     fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
@@ -431,8 +531,18 @@ impl ActionStateStore for FileStore {
         open.table.check(key, change).map_err(Error::IllegalState)?;
         let payload = record::encode_change(key, change);
         open.check_size(key, &payload, false)?;
+        let completing = match change {
+            JournalChange::Complete => open.table.get(key).and_then(|stored| {
+                open.completing(key, &ActionState { completed: true, ..stored.clone() })
+            }),
+            _ => None,
+        };
         let bytes = open.append(&payload, true)?;
-        open.table.apply(key, change, bytes).map_err(Error::IllegalState)
+        open.table.apply(key, change, bytes).map_err(Error::IllegalState)?;
+        if let Some(completed) = completing {
+            open.retain(key, &completed);
+        }
+        Ok(())
     }
 
     fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
@@ -464,6 +574,7 @@ impl ActionStateStore for FileStore {
         }
         open.append(&record::encode_prune(business_key, seq_up_to), false)?;
         open.table.prune(business_key, seq_up_to);
+        open.expire_retained();
         if open.options.compaction.is_due(open.segment.len(), open.table.live_bytes()) {
             open.compact(&dir)?;
         }

@@ -507,6 +507,25 @@ public final class DurableExecutionContext implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether this execution runs the code of change {@code changeId} (Temporal's {@code patched}):
+     * true in new executions and in replays of executions that recorded the change's marker, false
+     * in replays of executions recorded before the change, which must take the old path. The
+     * marker is a journal slot ({@code patched:<changeId>}), recorded at the first call on a new
+     * path, so the answer replays stably; the rule is the native journal's (docs/replay.md,
+     * "Markers for code that must take the old path"). Call it where the changed code begins, in
+     * the same place on every run.
+     */
+    public boolean patched(String changeId) {
+        byte[] id = Utf8.encode(Objects.requireNonNull(changeId, "changeId"), "changeId");
+        NativeHandle journal = journal();
+        return journal.apply(h -> {
+            refuseWhileCallInProgress("patched('" + changeId + "')");
+            justRunsOn = null;
+            return NativeJournal.patched(h, callback(), id);
+        });
+    }
+
     /** Records the outcome of a call that {@link #beginCall} said to run; it is no longer in progress. */
     void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");

@@ -88,4 +88,7 @@ final class NativeJournal {
 
     /** The idempotency key of the call {@code functionId} at absolute slot {@code index}. */
     static native String idempotencyKey(long handle, int index, byte[] functionId);
+
+    /** {@code DurableExecutionContext.patched}: the answer; the marker is recorded when the execution is new here. */
+    static native boolean patched(long handle, DurableExecutionContext persister, byte[] changeId);
 }

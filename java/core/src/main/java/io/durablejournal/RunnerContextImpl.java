@@ -107,6 +107,15 @@ public class RunnerContextImpl {
         return new Batch(callables).run();
     }
 
+    /**
+     * Whether this execution takes the code of change {@code changeId}: see {@link
+     * DurableExecutionContext#patched}. Without a journal every execution is new: true.
+     */
+    public boolean patched(String changeId) {
+        java.util.Objects.requireNonNull(changeId, "changeId");
+        return context == null || context.patched(changeId);
+    }
+
     /** Durable calls whose body ran (every call, without a journal). */
     public int getExecutedCallCount() {
         return context == null ? executedWithoutJournal.get() : context.getExecutedCallCount();

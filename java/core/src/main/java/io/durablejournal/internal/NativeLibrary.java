@@ -24,7 +24,7 @@ import java.util.Locale;
  */
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
-    static final int EXPECTED_ABI_VERSION = 8;
+    static final int EXPECTED_ABI_VERSION = 9;
     private static volatile boolean loaded;
 
     private NativeLibrary() {}

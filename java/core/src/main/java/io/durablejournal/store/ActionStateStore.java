@@ -132,6 +132,15 @@ public interface ActionStateStore extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * Whether the store keeps a copy of each completed action for replays ({@link
+     * FileStoreOptions#retainCompleted}); an operator then also stores the record that triggered
+     * the action, which a replay needs. False by default.
+     */
+    default boolean retainsCompleted() {
+        return false;
+    }
+
     /** The store's current position for Flink to checkpoint; everything before it is durable. */
     byte[] getRecoveryMarker();
 

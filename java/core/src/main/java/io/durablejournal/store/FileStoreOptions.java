@@ -28,7 +28,7 @@ import java.util.Objects;
  */
 public final class FileStoreOptions implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0, PermissionCheck.REFUSE);
+    private static final FileStoreOptions DEFAULTS = new FileStoreOptions(0, null, -1, 0, PermissionCheck.REFUSE, null, 0, null);
     /** The batch of {@link #osOnly()}: never reached, so only checkpoints, compaction and close fsync. */
     private static final int NO_BATCH = Integer.MAX_VALUE;
 
@@ -55,13 +55,70 @@ public final class FileStoreOptions implements Serializable {
         TIGHTEN
     }
 
+    /** Null: completed actions are not retained. */
+    private final Duration retainFor;
+    private final long retainCount;
+    /** Null: none named. */
+    private final String planDigest;
+
     private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio,
-            PermissionCheck permissions) {
+            PermissionCheck permissions, Duration retainFor, long retainCount, String planDigest) {
         this.groupCommit = groupCommit;
         this.maxSyncDelay = maxSyncDelay;
         this.minGarbageBytes = minGarbageBytes;
         this.garbageRatio = garbageRatio;
         this.permissions = permissions;
+        this.retainFor = retainFor;
+        this.retainCount = retainCount;
+        this.planDigest = planDigest;
+    }
+
+    private FileStoreOptions(int groupCommit, Duration maxSyncDelay, long minGarbageBytes, double garbageRatio,
+            FileStoreOptions retention) {
+        this(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, retention.permissions, retention.retainFor,
+                retention.retainCount, retention.planDigest);
+    }
+
+    /**
+     * Keeps a copy of each action as it completed (triggering event, every call with its outcome,
+     * memory updates, output events, key, sequence number, action name, {@linkplain #planDigest the
+     * plan digest}) after the checkpoint prune drops its live entry, for {@code JournalReplayer} to
+     * replay a changed agent against (docs/replay.md): at most {@code maxCount}, none older than
+     * {@code maxAge}, the oldest dropped first. The copies go to {@code retained.log} in the store
+     * directory; the store's segment is byte for byte what it is without this option (the default:
+     * nothing is retained). Costs: docs/replay.md, "What retention costs".
+     */
+    public FileStoreOptions retainCompleted(Duration maxAge, long maxCount) {
+        Objects.requireNonNull(maxAge, "maxAge");
+        if (maxAge.toMillis() < 1 || maxCount < 1) {
+            throw new IllegalArgumentException("retention needs an age of at least 1 ms and a count of at least 1: "
+                    + maxAge + ", " + maxCount);
+        }
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, permissions, maxAge, maxCount,
+                planDigest);
+    }
+
+    /**
+     * Names the agent plan whose actions this store records (e.g. a digest of its definition); kept
+     * with each retained action so that a replay can tell which plan recorded it. Null: none.
+     */
+    public FileStoreOptions planDigest(String digest) {
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, permissions, retainFor,
+                retainCount, digest);
+    }
+
+    /** The age bound of {@link #retainCompleted}, or null when nothing is retained. */
+    public Duration getRetainFor() {
+        return retainFor;
+    }
+
+    /** The count bound of {@link #retainCompleted}, 0 when nothing is retained. */
+    public long getRetainCount() {
+        return retainCount;
+    }
+
+    public String getPlanDigest() {
+        return planDigest;
     }
 
     public static FileStoreOptions defaults() {
@@ -70,7 +127,7 @@ public final class FileStoreOptions implements Serializable {
 
     /** Every put and journal write returns only after its record is fsynced (the default). */
     public FileStoreOptions syncEachPut() {
-        return new FileStoreOptions(0, null, minGarbageBytes, garbageRatio, permissions);
+        return new FileStoreOptions(0, null, minGarbageBytes, garbageRatio, this);
     }
 
     /**
@@ -82,7 +139,7 @@ public final class FileStoreOptions implements Serializable {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("group commit needs a batch of at least one record: " + maxBatch);
         }
-        return new FileStoreOptions(maxBatch, null, minGarbageBytes, garbageRatio, permissions);
+        return new FileStoreOptions(maxBatch, null, minGarbageBytes, garbageRatio, this);
     }
 
     /**
@@ -95,7 +152,7 @@ public final class FileStoreOptions implements Serializable {
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("maxDelay must be positive: " + maxDelay);
         }
-        return new FileStoreOptions(groupCommit(maxBatch).groupCommit, maxDelay, minGarbageBytes, garbageRatio, permissions);
+        return new FileStoreOptions(groupCommit(maxBatch).groupCommit, maxDelay, minGarbageBytes, garbageRatio, this);
     }
 
     /**
@@ -104,7 +161,7 @@ public final class FileStoreOptions implements Serializable {
      * written since the last checkpoint.
      */
     public FileStoreOptions osOnly() {
-        return new FileStoreOptions(NO_BATCH, null, minGarbageBytes, garbageRatio, permissions);
+        return new FileStoreOptions(NO_BATCH, null, minGarbageBytes, garbageRatio, this);
     }
 
     /** The time bound of {@link #groupCommitWithin}, or null. */
@@ -120,12 +177,13 @@ public final class FileStoreOptions implements Serializable {
         if (!(garbageRatio >= 0) || Double.isInfinite(garbageRatio)) {
             throw new IllegalArgumentException("garbageRatio must be a finite number >= 0: " + garbageRatio);
         }
-        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, permissions);
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, this);
     }
 
     /** What opening does with a directory others can reach (see {@link PermissionCheck}). */
     public FileStoreOptions permissions(PermissionCheck check) {
-        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, Objects.requireNonNull(check, "check"));
+        return new FileStoreOptions(groupCommit, maxSyncDelay, minGarbageBytes, garbageRatio, Objects.requireNonNull(check, "check"),
+                retainFor, retainCount, planDigest);
     }
 
     public PermissionCheck getPermissionCheck() {
@@ -154,6 +212,8 @@ public final class FileStoreOptions implements Serializable {
                 : "groupCommit=" + groupCommit + (maxSyncDelay == null ? "" : " within " + maxSyncDelay.toMillis() + " ms");
         return "FileStoreOptions{" + durability
                 + (minGarbageBytes < 0 ? ", default compaction" : ", compaction>=" + minGarbageBytes + "B x" + garbageRatio)
-                + (getPermissionCheck() == PermissionCheck.REFUSE ? "" : ", permissions " + permissions) + "}";
+                + (getPermissionCheck() == PermissionCheck.REFUSE ? "" : ", permissions " + permissions)
+                + (retainFor == null ? "" : ", retain " + retainCount + " for " + retainFor.toMillis() + " ms")
+                + (planDigest == null ? "" : ", plan " + planDigest) + "}";
     }
 }

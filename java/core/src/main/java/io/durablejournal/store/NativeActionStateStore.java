@@ -29,8 +29,14 @@ public final class NativeActionStateStore extends NativeKeyedStore {
     private final NativeHandle store;
     /** Null unless group commit has a time bound. */
     private final SyncTimer syncTimer;
+    private final boolean retainsCompleted;
 
     private NativeActionStateStore(long handle, Path directory, java.time.Duration maxSyncDelay) {
+        this(handle, directory, maxSyncDelay, false);
+    }
+
+    private NativeActionStateStore(long handle, Path directory, java.time.Duration maxSyncDelay, boolean retainsCompleted) {
+        this.retainsCompleted = retainsCompleted;
         this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
         this.directory = directory;
         this.syncTimer = maxSyncDelay == null ? null : new SyncTimer(store, maxSyncDelay, String.valueOf(directory));
@@ -45,13 +51,21 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath();
         long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
-                options.rawMinGarbageBytes(), options.garbageRatio(), options.getPermissionCheck().ordinal());
-        NativeActionStateStore store = new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay());
+                options.rawMinGarbageBytes(), options.garbageRatio(), options.getPermissionCheck().ordinal(),
+                options.getRetainFor() == null ? 0 : options.getRetainFor().toMillis(), options.getRetainCount(),
+                options.getPlanDigest() == null ? null : Utf8.encode(options.getPlanDigest(), "planDigest"));
+        NativeActionStateStore store = new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay(),
+                options.getRetainFor() != null);
         byte[] warning = store.store.apply(NativeStore::permissionWarning);
         if (warning != null) {
             LOG.warn(new String(warning, java.nio.charset.StandardCharsets.UTF_8));
         }
         return store;
+    }
+
+    @Override
+    public boolean retainsCompleted() {
+        return retainsCompleted;
     }
 
     /** Where the store lives, for people: its directory, or "in-memory". */

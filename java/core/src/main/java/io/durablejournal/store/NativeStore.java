@@ -22,11 +22,20 @@ final class NativeStore {
      * @param groupCommit 0: fsync each put; n &gt; 0: one fsync per n records
      * @param minGarbageBytes negative: the default compaction policy
      * @param permissionCheck a {@link FileStoreOptions.PermissionCheck} ordinal
+     * @param retainMillis 0: completed actions are not retained; else their age bound
+     * @param planDigest UTF-8, or null
      */
-    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio, int permissionCheck);
+    static native long openFile(byte[] dir, int groupCommit, long minGarbageBytes, double garbageRatio, int permissionCheck,
+            long retainMillis, long retainCount, byte[] planDigest);
 
     /** What opening the file store found about its directory's permissions, UTF-8 (null: nothing to say). */
     static native byte[] permissionWarning(long handle);
+
+    /** The retained actions of a store directory as a JSON array (rust/store/file/retention/json.rs). */
+    static native byte[] readRetained(byte[] dir);
+
+    /** The live entries of a store directory that are not completed, in the same JSON shape. */
+    static native byte[] readInFlight(byte[] dir);
 
     static native void close(long handle);
 

@@ -27,7 +27,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * <p>Arguments (all optional): {@code --operator durable-journal|flink-agents|both} (default
  * both; {@code --flink-agents} is {@code --operator flink-agents}), {@code --requests <n>}
  * (default 24), {@code --dir <work dir>} (default {@code build/demo}; wiped first), {@code
- * --compare} (also run each job without the journal, to show the duplicates that makes).
+ * --compare} (also run each job without the journal, to show the duplicates that makes), {@code
+ * --replay} (instead: record a run with retention on and replay it against a changed agent,
+ * {@link ReplayDemo}).
  */
 public final class Demo {
     private static final Duration CHECKPOINT_INTERVAL = Duration.ofMillis(200);
@@ -61,16 +63,18 @@ public final class Demo {
         Path workDir = Paths.get("build", "demo");
         int requests = 24;
         boolean compare = false;
+        boolean replay = false;
         List<Operator> operators = List.of(Operator.values());
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dir": workDir = Paths.get(args[++i]); break;
                 case "--requests": requests = Integer.parseInt(args[++i]); break;
                 case "--compare": compare = true; break;
+                case "--replay": replay = true; break;
                 case "--flink-agents": operators = List.of(Operator.FLINK_AGENTS); break;
                 case "--operator": operators = operators(args[++i]); break;
                 default: throw new IllegalArgumentException(
-                        "unknown argument " + args[i] + " (use --operator, --flink-agents, --requests, --dir, --compare)");
+                        "unknown argument " + args[i] + " (use --operator, --flink-agents, --requests, --dir, --compare, --replay)");
             }
         }
         if (requests < 8) {
@@ -78,6 +82,14 @@ public final class Demo {
         }
         workDir = workDir.toAbsolutePath();
         wipe(workDir);
+        if (replay) {
+            boolean held = ReplayDemo.run(workDir);
+            System.out.println(held ? "OK: replayed without running a call." : "FAILED: see above.");
+            if (!held) {
+                System.exit(1);
+            }
+            return;
+        }
 
         boolean ok = true;
         for (Operator operator : operators) {

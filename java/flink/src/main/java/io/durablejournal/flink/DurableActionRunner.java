@@ -91,7 +91,7 @@ final class DurableActionRunner<IN, OUT> {
         tally.actionsRun++;
         OUT result;
         ActionState finished;
-        try (DurableExecutionContext journal = journalOver(store, recorded, key, seq, event)) {
+        try (DurableExecutionContext journal = journalOver(store, recorded, key, seq, event, input)) {
             journal.setDivergencePolicy(divergencePolicy);
             RunnerContextImpl calls = new RunnerContextImpl(journal);
             calls.setDefaultCallSemantics(defaultCallSemantics);
@@ -105,6 +105,10 @@ final class DurableActionRunner<IN, OUT> {
         if (result != null) {
             finished.addOutputEvent(MAPPER.valueToTree(result));
         }
+        if (store.retainsCompleted()) {
+            // What a replay runs the action on (docs/replay.md); without retention the bytes stay as they were.
+            finished.setTaskEvent(MAPPER.valueToTree(input));
+        }
         finished.markCompleted();
         long putStart = System.nanoTime();
         store.put(key, seq, actionName, event, finished);
@@ -117,11 +121,25 @@ final class DurableActionRunner<IN, OUT> {
      * entry just read and opens the store's journal only at the first call that is not a recorded
      * hit (recovery does no native work for the calls it replays); on a first run, the store's.
      */
-    private DurableExecutionContext journalOver(ActionStateStore store, ActionState recorded, Object key, long seq, EventIdentity event) {
+    private DurableExecutionContext journalOver(ActionStateStore store, ActionState recorded, Object key, long seq, EventIdentity event,
+            IN input) {
         if (recorded == null || recorded.getCallResults().isEmpty()) {
-            return store.openContext(key, seq, actionName, event, null);
+            return store.openContext(key, seq, actionName, event, initialState(store, recorded, input));
         }
         return DurableExecutionContext.resuming(recorded, () -> store.openContext(key, seq, actionName, event, null));
+    }
+
+    /**
+     * A retaining store's entries carry their input record from the start, so a journal in flight
+     * can be replayed too (docs/replay.md); otherwise the entry starts as it always did.
+     */
+    private static ActionState initialState(ActionStateStore store, ActionState recorded, Object input) {
+        if (recorded != null || !store.retainsCompleted()) {
+            return null; // openContext keeps a stored entry as it is
+        }
+        ActionState initial = new ActionState();
+        initial.setTaskEvent(MAPPER.valueToTree(input));
+        return initial;
     }
 
     private static <OUT> List<OUT> outputs(OUT result) {

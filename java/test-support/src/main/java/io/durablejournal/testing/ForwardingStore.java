@@ -69,4 +69,9 @@ public class ForwardingStore implements ActionStateStore {
     public String toString() {
         return "ForwardingStore{" + inner() + "}";
     }
+
+    @Override
+    public boolean retainsCompleted() {
+        return inner.retainsCompleted();
+    }
 }
