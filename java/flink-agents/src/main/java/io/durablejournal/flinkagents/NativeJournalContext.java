@@ -92,6 +92,11 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         return journal;
     }
 
+    /** The job's default semantics of calls that declare none (null: at least once), from the store. */
+    io.durablejournal.CallSemantics defaultCallSemantics() {
+        return store.defaultCallSemantics();
+    }
+
     /** The state the operator was served for this action (what the journal was created over). */
     ActionState servedState() {
         return served;
