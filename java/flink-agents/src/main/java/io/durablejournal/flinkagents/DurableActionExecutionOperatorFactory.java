@@ -70,7 +70,7 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
     }
 
     /**
-     * The job's default semantics of the durable calls of the plan's Java actions that declare none
+     * The job's default semantics of the durable calls of the plan's actions that declare none
      * (null, the default: at least once), on the native journal; a call declaring its own ({@link
      * AtMostOnceCall}, {@link AtLeastOnceCall}) keeps it. Flink Agents' own journal ({@code
      * nativeJournal} false) knows no semantics and ignores it.

@@ -65,11 +65,11 @@ public final class DurableAgents {
 
     /**
      * {@link #connectToAgent(KeyedStream, AgentPlan, ActionStateStoreFactory)} with a job default
-     * for the durable calls of the agent's Java actions that declare no semantics: {@link
-     * CallSemantics#AT_MOST_ONCE} makes each of them at most once (docs/exactly-once.md); a call
-     * declaring its own ({@link AtLeastOnceCall}, {@link AtMostOnceCall}) keeps it. Null: at least
-     * once. The calls of Python actions do not take the default yet: they are at most once when
-     * wrapped with {@code durable_journal.flink_agents.at_most_once}.
+     * for the durable calls of the agent's actions, Java and Python, that declare no semantics:
+     * {@link CallSemantics#AT_MOST_ONCE} makes each of them at most once (docs/exactly-once.md); a
+     * call declaring its own ({@link AtLeastOnceCall}, {@link AtMostOnceCall}, Python's {@code
+     * durable_journal.flink_agents.at_least_once} / {@code at_most_once}) keeps it. Python's
+     * {@code durable_execute_async} calls stay at least once. Null: at least once.
      */
     public static <IN, K> SingleOutputStreamOperator<Object> connectToAgent(KeyedStream<IN, K> input, AgentPlan plan,
             ActionStateStoreFactory stores, CallSemantics defaultCallSemantics) {

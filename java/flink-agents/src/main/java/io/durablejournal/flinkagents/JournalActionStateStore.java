@@ -69,7 +69,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private final int maxParallelism;
     private final int attempt;
     private final JobID jobId;
-    /** The semantics of the durable calls of its Java actions that declare none; null: at least once. */
+    /** The semantics of the durable calls of its actions that declare none; null: at least once. */
     private io.durablejournal.CallSemantics defaultCallSemantics;
 
     private transient io.durablejournal.store.ActionStateStore store;
@@ -143,8 +143,9 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     }
 
     /**
-     * The job's default semantics of the durable calls of its Java actions that declare none
-     * (null, the default: at least once); the native journal decides with it.
+     * The job's default semantics of the durable calls of its actions (Java, and Python's {@code
+     * durable_execute}) that declare none (null, the default: at least once); the native journal
+     * decides with it.
      */
     public JournalActionStateStore withDefaultCallSemantics(io.durablejournal.CallSemantics semantics) {
         this.defaultCallSemantics = semantics;

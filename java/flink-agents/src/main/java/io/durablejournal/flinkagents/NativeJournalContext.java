@@ -253,8 +253,31 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * was interrupted during it, so it does not run.
      */
     public Object[] beginAtMostOnceCall(String functionId, String argsDigest) {
+        return beginCallWithSemantics(functionId, argsDigest, io.durablejournal.CallSemantics.AT_MOST_ONCE.name());
+    }
+
+    /**
+     * For the Python bridge: whether the job has a default semantics for calls that declare none
+     * ({@link DurableAgents#connectToAgent(org.apache.flink.streaming.api.datastream.KeyedStream,
+     * org.apache.flink.agents.plan.AgentPlan, io.durablejournal.flink.ActionStateStoreFactory,
+     * io.durablejournal.CallSemantics)}): its calls then go through {@link #beginCallWithSemantics}.
+     */
+    public boolean hasDefaultCallSemantics() {
+        return defaultCallSemantics() != null;
+    }
+
+    /**
+     * For the Python bridge: begins a call without a reconciler that declares {@code declared}
+     * ({@code "AT_MOST_ONCE"}, {@code "AT_LEAST_ONCE"}, or null: nothing) under the job's default;
+     * the native journal decides ({@link DurableExecutionContext#beginCallWithSemantics}). Null: run
+     * its body, then {@link #recordCallCompletion}. Otherwise as {@link #beginAtMostOnceCall}'s answers.
+     *
+     * @throws IllegalArgumentException for a {@code declared} that names no semantics
+     */
+    public Object[] beginCallWithSemantics(String functionId, String argsDigest, String declared) {
+        io.durablejournal.CallSemantics semantics = declared == null ? null : io.durablejournal.CallSemantics.valueOf(declared);
         try {
-            return journal().beginAtMostOnceCall(callId(functionId, argsDigest));
+            return journal().beginCallWithSemantics(callId(functionId, argsDigest), semantics, defaultCallSemantics());
         } catch (io.durablejournal.CallInterruptedException e) {
             return new Object[] {Boolean.FALSE, e.getMessage(), e.getCallId(), e.getPosition(), e.getIdempotencyKey(), e.getKey(),
                 e.getSequenceNumber(), e.getActionName()};
