@@ -33,7 +33,7 @@ The key of an async call is the one of the position where
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from .calls import CallInterruptedError, DurableCall, running_call
 
@@ -97,10 +97,10 @@ def install(function_id: Callable[..., str], args_digest: Callable[..., str]) ->
         if journal is None:
             return execute(self, func, *args, reconciler=reconciler, **kwargs)
         function, digest = function_id(func), args_digest(args, kwargs)
-        call = _current(journal, function, digest)
+        call, job_has_default = _current(journal, function, digest)
         body = _running(call, func)
         declared = declared_semantics(func)
-        if reconciler is None and (declared is not None or journal.hasDefaultCallSemantics()):
+        if reconciler is None and (declared is not None or job_has_default):
             return _decided(journal, function, digest, declared, body, args, kwargs)
         return execute(self, body, *args, reconciler=None if reconciler is None else _running(call, reconciler), **kwargs)
 
@@ -110,7 +110,7 @@ def install(function_id: Callable[..., str], args_digest: Callable[..., str]) ->
             return execute_async(self, func, *args, reconciler=reconciler, **kwargs)
         if is_at_most_once(func):
             raise TypeError("an at-most-once function is called with ctx.durable_execute, not durable_execute_async")
-        call = _current(journal, function_id(func), args_digest(args, kwargs))
+        call, _ = _current(journal, function_id(func), args_digest(args, kwargs))
         wrapped = None if reconciler is None else _running(call, reconciler)
         return execute_async(self, _running(call, func), *args, reconciler=wrapped, **kwargs)
 
@@ -144,9 +144,11 @@ def _native_journal(ctx: Any) -> Any:
     return journal
 
 
-def _current(journal: Any, function: str, digest: str) -> DurableCall:
-    call_id, position, key = journal.currentCall(function, digest)
-    return DurableCall(str(call_id), int(position), str(key))
+def _current(journal: Any, function: str, digest: str) -> Tuple[DurableCall, bool]:
+    """The call about to be made, and whether the job has a default semantics
+    for calls that declare none (one crossing into Java)."""
+    call_id, position, key, job_has_default = journal.currentCall(function, digest)
+    return DurableCall(str(call_id), int(position), str(key)), bool(job_has_default)
 
 
 def _running(call: DurableCall, func: Callable[..., Any]) -> Callable[..., Any]:

@@ -18,21 +18,7 @@ from flink_agents.api.agents.agent import Agent
 from flink_agents.api.decorators import action
 from flink_agents.api.events.event import Event, InputEvent, OutputEvent
 from flink_agents.api.runner_context import RunnerContext
-
-durable_journal_flink_agents.install()
-
-
-def _log(path, line):
-    with open(path, "a", encoding="utf-8") as log:
-        log.write(line + "\n")
-
-
-class Crash(Exception):
-    """The task dying in a call: it holds a lock, so it cannot be pickled and is never recorded."""
-
-    def __init__(self, call):
-        super().__init__(f"crash during {call}")
-        self.lock = threading.Lock()
+from idempotent_calls_agent import Crash, _log  # its install() covers this module too
 
 
 def _first_run(log, call, marker):

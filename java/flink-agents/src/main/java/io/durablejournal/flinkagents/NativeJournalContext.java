@@ -236,13 +236,17 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
 
     /**
      * For the Python bridge ({@code durable_journal.flink_agents}): the call about to be made at
-     * the index, {@code [callId, index, idempotencyKey]}, for its body to read as {@code
-     * durable_journal.current_call()}.
+     * the index, {@code [callId, index, idempotencyKey, jobHasDefault]}, for its body to read as
+     * {@code durable_journal.current_call()}; {@code jobHasDefault}: whether the job has a default
+     * semantics for calls that declare none ({@link DurableAgents#connectToAgent(
+     * org.apache.flink.streaming.api.datastream.KeyedStream, org.apache.flink.agents.plan.AgentPlan,
+     * io.durablejournal.flink.ActionStateStoreFactory, io.durablejournal.CallSemantics)}), so that
+     * the call goes through {@link #beginCallWithSemantics} (one crossing per call all the same).
      */
     public Object[] currentCall(String functionId, String argsDigest) {
         String id = callId(functionId, argsDigest);
         int index = journal().getCurrentCallIndex();
-        return new Object[] {id, index, journal().idempotencyKeyAt(index, id)};
+        return new Object[] {id, index, journal().idempotencyKeyAt(index, id), defaultCallSemantics() != null};
     }
 
     /**
@@ -254,16 +258,6 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      */
     public Object[] beginAtMostOnceCall(String functionId, String argsDigest) {
         return beginCallWithSemantics(functionId, argsDigest, io.durablejournal.CallSemantics.AT_MOST_ONCE.name());
-    }
-
-    /**
-     * For the Python bridge: whether the job has a default semantics for calls that declare none
-     * ({@link DurableAgents#connectToAgent(org.apache.flink.streaming.api.datastream.KeyedStream,
-     * org.apache.flink.agents.plan.AgentPlan, io.durablejournal.flink.ActionStateStoreFactory,
-     * io.durablejournal.CallSemantics)}): its calls then go through {@link #beginCallWithSemantics}.
-     */
-    public boolean hasDefaultCallSemantics() {
-        return defaultCallSemantics() != null;
     }
 
     /**

@@ -45,19 +45,10 @@ class PythonIdempotencyJobTest {
     @Test
     @LongJobTimeout
     void aFailoverDuringPythonCallsRepeatsTheDefaultOneUnderItsKeyAndInterruptsTheAtMostOnceOne() throws Exception {
-        Path log = tmp.resolve("service.log");
-        AgentPlan plan = PythonAgents.plan("idempotent_calls_agent", "IdempotentCallsAgent");
-        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(3);
-        String input = new ObjectMapper().writeValueAsString(Map.of("log", log.toString(),
-                "charge_marker", tmp.resolve("charge-crashed").toString(), "notify_marker", tmp.resolve("notify-crashed").toString()));
-        DurableAgents.connectToAgent(env.fromData(List.of(input)).keyBy(request -> "user-1"), plan,
-                        ActionStateStoreFactory.fileStores(tmp.resolve("journal").toString()))
-                .addSink(new DiscardingSink<>());
-        env.execute("python-idempotency");
-
-        List<String> lines = Files.readAllLines(log);
         Map<String, Integer> runs = new TreeMap<>();
-        List<String> answers = answersAndRuns(lines, runs);
+        List<String> lines = new ArrayList<>();
+        List<String> answers = runWithAFailoverInEachCall("idempotent_calls_agent", "IdempotentCallsAgent", "notify", null,
+                lines, runs);
         assertEquals(1, answers.size(), String.join("\n", lines));
         String[] parts = answers.get(0).split("\\|");
         String chargeKey = parts[0].substring("charge ".length());
@@ -81,19 +72,10 @@ class PythonIdempotencyJobTest {
     @Test
     @LongJobTimeout
     void underAnAtMostOnceJobDefaultAnUndeclaredPythonCallIsInterruptedAndAnAtLeastOnceOneRunsAgain() throws Exception {
-        Path log = tmp.resolve("service.log");
-        AgentPlan plan = PythonAgents.plan("job_default_calls_agent", "JobDefaultCallsAgent");
-        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(3);
-        String input = new ObjectMapper().writeValueAsString(Map.of("log", log.toString(),
-                "charge_marker", tmp.resolve("charge-crashed").toString(), "lookup_marker", tmp.resolve("lookup-crashed").toString()));
-        DurableAgents.connectToAgent(env.fromData(List.of(input)).keyBy(request -> "user-1"), plan,
-                        ActionStateStoreFactory.fileStores(tmp.resolve("journal").toString()), CallSemantics.AT_MOST_ONCE)
-                .addSink(new DiscardingSink<>());
-        env.execute("python-job-default");
-
-        List<String> lines = Files.readAllLines(log);
         Map<String, Integer> runs = new TreeMap<>();
-        List<String> answers = answersAndRuns(lines, runs);
+        List<String> lines = new ArrayList<>();
+        List<String> answers = runWithAFailoverInEachCall("job_default_calls_agent", "JobDefaultCallsAgent", "lookup",
+                CallSemantics.AT_MOST_ONCE, lines, runs);
         assertEquals(1, answers.size(), String.join("\n", lines));
         String[] parts = answers.get(0).split("\\|");
         assertTrue(parts[0].startsWith("interrupted idem:"), answers.get(0));
@@ -102,8 +84,25 @@ class PythonIdempotencyJobTest {
                 + String.join("\n", lines));
     }
 
-    /** The log's {@code answer} lines; the others (the calls' runs) counted into {@code runs}. */
-    private static List<String> answersAndRuns(List<String> lines, Map<String, Integer> runs) {
+    /**
+     * Runs the agent of {@code module} over one request, with 3 restarts, whose calls {@code charge}
+     * and {@code secondCall} fail the task once each (their markers), under the job default
+     * (null: none). Fills {@code lines} with the service's log and {@code runs} with its call
+     * lines counted; returns its {@code answer} lines.
+     */
+    private List<String> runWithAFailoverInEachCall(String module, String agentClass, String secondCall,
+            CallSemantics jobDefault, List<String> lines, Map<String, Integer> runs) throws Exception {
+        Path log = tmp.resolve("service.log");
+        AgentPlan plan = PythonAgents.plan(module, agentClass);
+        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(3);
+        String input = new ObjectMapper().writeValueAsString(Map.of("log", log.toString(),
+                "charge_marker", tmp.resolve("charge-crashed").toString(),
+                secondCall + "_marker", tmp.resolve(secondCall + "-crashed").toString()));
+        DurableAgents.connectToAgent(env.fromData(List.of(input)).keyBy(request -> "user-1"), plan,
+                        ActionStateStoreFactory.fileStores(tmp.resolve("journal").toString()), jobDefault)
+                .addSink(new DiscardingSink<>());
+        env.execute(module);
+        lines.addAll(Files.readAllLines(log));
         List<String> answers = new ArrayList<>();
         for (String line : lines) {
             if (line.startsWith("answer ")) {
