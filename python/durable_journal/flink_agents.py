@@ -23,8 +23,9 @@ of each decision is the native journal).
 
 Under the native journal ``install()`` also lets a call's body read
 ``durable_journal.current_call()`` (its idempotency key) and makes a function
-wrapped with :func:`at_most_once` an at-most-once call (see
-``durable_journal.flink_agents_calls``).
+wrapped with :func:`at_most_once` an at-most-once call, one wrapped with
+:func:`at_least_once` an at-least-once call under a job default of at most
+once (see ``durable_journal.flink_agents_calls``).
 
 Call ``install()`` once in the module that defines the agent, at import time:
 Flink Agents' Python operator imports that module in its embedded interpreter
@@ -58,7 +59,7 @@ from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Sequence, 
 
 from . import flink_agents_calls
 from ._native import ErrorCode, NonCanonicalArgumentError
-from .flink_agents_calls import at_most_once
+from .flink_agents_calls import at_least_once, at_most_once
 from .callables import function_name
 from .identity import compute_args_digest
 

@@ -17,6 +17,10 @@ native one (the Java object behind ``ctx._j_runner_context
   :class:`durable_journal.CallInterruptedError` into the action instead of
   running the body. With a reconciler Flink Agents' own path already stores
   the PENDING slot first and lets the reconciler decide.
+* under a job default (``DurableAgents.connectToAgent(..., CallSemantics)``)
+  a ``durable_execute`` call without a reconciler that declares nothing takes
+  the default; one wrapped with :func:`at_least_once` stays at least once.
+  The native journal decides which applies (``beginCallWithSemantics``).
 
 Under Flink Agents' own journal (no ``NativeJournalContext``) calls go to
 Flink Agents unchanged: no current call, and an at-most-once function is an
@@ -29,13 +33,16 @@ The key of an async call is the one of the position where
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from .calls import CallInterruptedError, DurableCall, running_call
 
 _MODULE = "flink_agents.runtime.flink_runner_context"
 _CLASS = "FlinkRunnerContext"
-_AT_MOST_ONCE = "__durable_journal_at_most_once__"
+_SEMANTICS = "__durable_journal_call_semantics__"
+#: Java's CallSemantics names, which the native journal context takes.
+_AT_MOST_ONCE_NAME = "AT_MOST_ONCE"
+_AT_LEAST_ONCE_NAME = "AT_LEAST_ONCE"
 
 #: FlinkRunnerContext's own methods, while installed.
 _originals: Dict[str, Callable[..., Any]] = {}
@@ -45,17 +52,33 @@ def at_most_once(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func`` as an at-most-once durable call. The wrapper stands for
     ``func`` in the call's identity (``functools.wraps``), so its durable id
     and args digest are ``func``'s."""
+    return _declaring(func, _AT_MOST_ONCE_NAME)
 
+
+def at_least_once(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as an at-least-once durable call whatever the job's default
+    (only a job whose default is at most once needs it); its identity is
+    ``func``'s, as for :func:`at_most_once`."""
+    return _declaring(func, _AT_LEAST_ONCE_NAME)
+
+
+def _declaring(func: Callable[..., Any], semantics: str) -> Callable[..., Any]:
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
         return func(*args, **kwargs)
 
-    setattr(call, _AT_MOST_ONCE, True)
+    setattr(call, _SEMANTICS, semantics)
     return call
 
 
+def declared_semantics(func: Callable[..., Any]) -> Optional[str]:
+    """The semantics a function wrapped by :func:`at_most_once` or
+    :func:`at_least_once` declares (Java's ``CallSemantics`` name), else None."""
+    return getattr(func, _SEMANTICS, None)
+
+
 def is_at_most_once(func: Callable[..., Any]) -> bool:
-    return bool(getattr(func, _AT_MOST_ONCE, False))
+    return declared_semantics(func) == _AT_MOST_ONCE_NAME
 
 
 def install(function_id: Callable[..., str], args_digest: Callable[..., str]) -> None:
@@ -74,10 +97,11 @@ def install(function_id: Callable[..., str], args_digest: Callable[..., str]) ->
         if journal is None:
             return execute(self, func, *args, reconciler=reconciler, **kwargs)
         function, digest = function_id(func), args_digest(args, kwargs)
-        call = _current(journal, function, digest)
+        call, job_has_default = _current(journal, function, digest)
         body = _running(call, func)
-        if is_at_most_once(func) and reconciler is None:
-            return _at_most_once(self, journal, function, digest, body, func, args, kwargs)
+        declared = declared_semantics(func)
+        if reconciler is None and (declared is not None or job_has_default):
+            return _decided(journal, function, digest, declared, body, args, kwargs)
         return execute(self, body, *args, reconciler=None if reconciler is None else _running(call, reconciler), **kwargs)
 
     def durable_execute_async(self: Any, func: Callable[..., Any], *args: Any, reconciler: Optional[Callable[[], Any]] = None, **kwargs: Any) -> Any:
@@ -86,7 +110,7 @@ def install(function_id: Callable[..., str], args_digest: Callable[..., str]) ->
             return execute_async(self, func, *args, reconciler=reconciler, **kwargs)
         if is_at_most_once(func):
             raise TypeError("an at-most-once function is called with ctx.durable_execute, not durable_execute_async")
-        call = _current(journal, function_id(func), args_digest(args, kwargs))
+        call, _ = _current(journal, function_id(func), args_digest(args, kwargs))
         wrapped = None if reconciler is None else _running(call, reconciler)
         return execute_async(self, _running(call, func), *args, reconciler=wrapped, **kwargs)
 
@@ -120,9 +144,11 @@ def _native_journal(ctx: Any) -> Any:
     return journal
 
 
-def _current(journal: Any, function: str, digest: str) -> DurableCall:
-    call_id, position, key = journal.currentCall(function, digest)
-    return DurableCall(str(call_id), int(position), str(key))
+def _current(journal: Any, function: str, digest: str) -> Tuple[DurableCall, bool]:
+    """The call about to be made, and whether the job has a default semantics
+    for calls that declare none (one crossing into Java)."""
+    call_id, position, key, job_has_default = journal.currentCall(function, digest)
+    return DurableCall(str(call_id), int(position), str(key)), bool(job_has_default)
 
 
 def _running(call: DurableCall, func: Callable[..., Any]) -> Callable[..., Any]:
@@ -136,14 +162,26 @@ def _running(call: DurableCall, func: Callable[..., Any]) -> Callable[..., Any]:
     return body
 
 
-def _at_most_once(ctx: Any, journal: Any, function: str, digest: str, body: Callable[..., Any], func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    """The native journal decides (``beginAtMostOnceCall``); the payloads are
-    Flink Agents' cloudpickle ones, finalized through its own method."""
+def _decided(journal: Any, function: str, digest: str, declared: Optional[str], body: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """The native journal decides (``beginCallWithSemantics``, the declared
+    semantics under the job's default); the payloads are Flink Agents'
+    cloudpickle ones. A body's outcome that cannot be pickled raises without
+    being recorded, as on Flink Agents' own path."""
     import cloudpickle
 
-    outcome = journal.beginAtMostOnceCall(function, digest)
+    outcome = journal.beginCallWithSemantics(function, digest, declared)
     if outcome is None:
-        return ctx._execute_current_pending_call(lambda: body(*args, **kwargs), func, args, kwargs)
+        result, exception = None, None
+        try:
+            result = body(*args, **kwargs)
+        except BaseException as e:  # recorded and re-raised, as Flink Agents does
+            exception = e
+        result_payload = None if exception is not None else cloudpickle.dumps(result)
+        exception_payload = None if exception is None else cloudpickle.dumps(exception)
+        journal.recordCallCompletion(function, digest, result_payload, exception_payload)
+        if exception is not None:
+            raise exception
+        return result
     if outcome[0]:
         _, result, exception = outcome
         if exception is not None:

@@ -62,4 +62,13 @@ public interface DurableCallable<T> {
     static <T> DurableCallable<T> atMostOnce(String id, Class<T> resultClass, Callable<T> body, Callable<T> reconciler) {
         return new LambdaDurableCallable<>(Objects.requireNonNull(id, "id"), resultClass, body, reconciler, CallSemantics.AT_MOST_ONCE);
     }
+
+    /**
+     * An {@link CallSemantics#AT_LEAST_ONCE at-least-once} call whatever the runner's default: a
+     * re-run that finds it interrupted runs it again (under the same {@link
+     * DurableCall#idempotencyKey()}). Only a job whose default is at most once needs it.
+     */
+    static <T> DurableCallable<T> atLeastOnce(String id, Class<T> resultClass, Callable<T> body) {
+        return new LambdaDurableCallable<>(Objects.requireNonNull(id, "id"), resultClass, body, null, CallSemantics.AT_LEAST_ONCE);
+    }
 }

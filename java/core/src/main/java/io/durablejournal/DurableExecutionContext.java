@@ -390,10 +390,22 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @throws CallInterruptedException when an earlier run left the call's slot PENDING
      */
     public Object[] beginAtMostOnceCall(String functionId) {
+        return beginCallWithSemantics(functionId, CallSemantics.AT_MOST_ONCE, null);
+    }
+
+    /**
+     * {@link #beginAtMostOnceCall} for a call without a reconciler that declares {@code declared}
+     * (null: nothing) under a job default ({@code jobDefault}, null: none); the journal decides
+     * which applies. Null: run its body, then record its outcome with {@link #recordCallCompletion}
+     * (which replaces the PENDING slot an at-most-once call has by then).
+     *
+     * @throws CallInterruptedException when the call is at most once and an earlier run left its slot PENDING
+     */
+    public Object[] beginCallWithSemantics(String functionId, CallSemantics declared, CallSemantics jobDefault) {
         byte[] id = Utf8.encode(functionId, "functionId");
         CallStep step = journal().apply(h -> {
             CallStep decided = NativeJournal.beginCallWithSemantics(h, callback(), id, false,
-                    CallSemantics.AT_MOST_ONCE.number(), 0);
+                    CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (decided != null && decided.divergence != null) {
                 reportDivergence(decided.divergence);
             }

@@ -206,12 +206,8 @@ class DurableCallTest {
         try (DurableExecutionContext ctx = open()) {
             RunnerContextImpl runner = new RunnerContextImpl(ctx);
             runner.setDefaultCallSemantics(CallSemantics.AT_MOST_ONCE);
-            DurableCallable<String> declaredAtLeastOnce = new DurableCallable<String>() {
-                @Override public String getId() { return "a"; }
-                @Override public Class<String> getResultClass() { return String.class; }
-                @Override public String call() { return "ran again"; }
-                @Override public CallSemantics semantics() { return CallSemantics.AT_LEAST_ONCE; }
-            };
+            DurableCallable<String> declaredAtLeastOnce = DurableCallable.atLeastOnce("a", String.class, () -> "ran again");
+            assertEquals(CallSemantics.AT_LEAST_ONCE, declaredAtLeastOnce.semantics());
             assertEquals("ran again", runner.durableExecute(declaredAtLeastOnce));
         }
     }

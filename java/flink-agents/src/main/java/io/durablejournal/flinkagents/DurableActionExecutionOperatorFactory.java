@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import java.util.Objects;
 import org.apache.flink.agents.plan.AgentPlan;
@@ -26,6 +27,8 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
     private final boolean pythonKeyIsPickled;
     private final ActionStateStoreFactory stores;
     private final boolean nativeJournal;
+    /** The semantics of durable calls that declare none; null: at least once. */
+    private CallSemantics defaultCallSemantics;
 
     /**
      * The factory with the native journal deciding every durable call of the plan's Java actions
@@ -66,6 +69,17 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
         this.nativeJournal = nativeJournal;
     }
 
+    /**
+     * The job's default semantics of the durable calls of the plan's actions that declare none
+     * (null, the default: at least once), on the native journal; a call declaring its own ({@link
+     * AtMostOnceCall}, {@link AtLeastOnceCall}) keeps it. Flink Agents' own journal ({@code
+     * nativeJournal} false) knows no semantics and ignores it.
+     */
+    public DurableActionExecutionOperatorFactory<IN, OUT> withDefaultCallSemantics(CallSemantics semantics) {
+        this.defaultCallSemantics = semantics;
+        return this;
+    }
+
     /** The plan every subtask runs (before its Java actions are journaled natively). */
     AgentPlan agentPlan() {
         return agentPlan;
@@ -86,7 +100,7 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
         TaskInfo task = environment.getTaskInfo();
         JournalActionStateStore store = new JournalActionStateStore(stores, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), task.getMaxNumberOfParallelSubtasks(), task.getAttemptNumber(),
-                environment.getJobID());
+                environment.getJobID()).withDefaultCallSemantics(defaultCallSemantics);
         ActionExecutionOperator<IN, OUT> operator = shim.operator(plan, inputIsJava, pythonKeyIsPickled,
                 parameters.getProcessingTimeService(), parameters.getMailboxExecutor(),
                 new OperatorAdditions(store, new ActionFailureGuard()));

@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import java.util.Objects;
 import org.apache.flink.agents.api.AgentsExecutionEnvironment;
@@ -59,10 +60,24 @@ public final class DurableAgents {
      */
     public static <IN, K> SingleOutputStreamOperator<Object> connectToAgent(KeyedStream<IN, K> input, AgentPlan plan,
             ActionStateStoreFactory stores) {
+        return connectToAgent(input, plan, stores, null);
+    }
+
+    /**
+     * {@link #connectToAgent(KeyedStream, AgentPlan, ActionStateStoreFactory)} with a job default
+     * for the durable calls of the agent's actions, Java and Python, that declare no semantics:
+     * {@link CallSemantics#AT_MOST_ONCE} makes each of them at most once (docs/exactly-once.md); a
+     * call declaring its own ({@link AtLeastOnceCall}, {@link AtMostOnceCall}, Python's {@code
+     * durable_journal.flink_agents.at_least_once} / {@code at_most_once}) keeps it. Python's
+     * {@code durable_execute_async} calls stay at least once. Null: at least once.
+     */
+    public static <IN, K> SingleOutputStreamOperator<Object> connectToAgent(KeyedStream<IN, K> input, AgentPlan plan,
+            ActionStateStoreFactory stores, CallSemantics defaultCallSemantics) {
         Objects.requireNonNull(input, "input");
         MethodByReference.register(input.getExecutionEnvironment());
         return input.transform(OPERATOR_NAME, TypeInformation.of(Object.class),
-                        new DurableActionExecutionOperatorFactory<IN, Object>(plan, true, stores))
+                        new DurableActionExecutionOperatorFactory<IN, Object>(plan, true, stores)
+                                .withDefaultCallSemantics(defaultCallSemantics))
                 .setParallelism(input.getParallelism());
     }
 

@@ -69,6 +69,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private final int maxParallelism;
     private final int attempt;
     private final JobID jobId;
+    /** The semantics of the durable calls of its actions that declare none; null: at least once. */
+    private io.durablejournal.CallSemantics defaultCallSemantics;
 
     private transient io.durablejournal.store.ActionStateStore store;
     /** The operator's current Flink key (null outside a keyed call), or null: see {@link #keyedBy}. */
@@ -140,6 +142,21 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         this.attempt = attemptNumber;
         this.jobId = jobId;
         scope(false); // checks the subtask, the parallelisms and the job id
+    }
+
+    /**
+     * The job's default semantics of the durable calls of its actions (Java, and Python's {@code
+     * durable_execute}) that declare none (null, the default: at least once); the native journal
+     * decides with it.
+     */
+    public JournalActionStateStore withDefaultCallSemantics(io.durablejournal.CallSemantics semantics) {
+        this.defaultCallSemantics = semantics;
+        return this;
+    }
+
+    /** The default set by {@link #withDefaultCallSemantics}, or null. */
+    io.durablejournal.CallSemantics defaultCallSemantics() {
+        return defaultCallSemantics;
     }
 
     /**

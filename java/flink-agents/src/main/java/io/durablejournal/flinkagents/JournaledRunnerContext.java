@@ -64,6 +64,7 @@ class JournaledRunnerContext implements RunnerContext {
     private CallRunner calls() {
         if (calls == null) {
             calls = new CallRunner(journal.journal(), flinkAgents);
+            calls.setDefaultCallSemantics(journal.defaultCallSemantics());
         }
         return calls;
     }
@@ -151,7 +152,7 @@ class JournaledRunnerContext implements RunnerContext {
             return callable.reconciler();
         }
 
-        /** A call that is the core's durable call too ({@link AtMostOnceCall}) declares its semantics. */
+        /** A call that is the core's durable call too ({@link AtMostOnceCall}, {@link AtLeastOnceCall}) declares its semantics. */
         @Override
         public io.durablejournal.CallSemantics semantics() {
             return callable instanceof io.durablejournal.DurableCallable

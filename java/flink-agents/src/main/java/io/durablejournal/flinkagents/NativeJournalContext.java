@@ -92,6 +92,11 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
         return journal;
     }
 
+    /** The job's default semantics of calls that declare none (null: at least once), from the store. */
+    io.durablejournal.CallSemantics defaultCallSemantics() {
+        return store.defaultCallSemantics();
+    }
+
     /** The state the operator was served for this action (what the journal was created over). */
     ActionState servedState() {
         return served;
@@ -231,13 +236,17 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
 
     /**
      * For the Python bridge ({@code durable_journal.flink_agents}): the call about to be made at
-     * the index, {@code [callId, index, idempotencyKey]}, for its body to read as {@code
-     * durable_journal.current_call()}.
+     * the index, {@code [callId, index, idempotencyKey, jobHasDefault]}, for its body to read as
+     * {@code durable_journal.current_call()}; {@code jobHasDefault}: whether the job has a default
+     * semantics for calls that declare none ({@link DurableAgents#connectToAgent(
+     * org.apache.flink.streaming.api.datastream.KeyedStream, org.apache.flink.agents.plan.AgentPlan,
+     * io.durablejournal.flink.ActionStateStoreFactory, io.durablejournal.CallSemantics)}), so that
+     * the call goes through {@link #beginCallWithSemantics} (one crossing per call all the same).
      */
     public Object[] currentCall(String functionId, String argsDigest) {
         String id = callId(functionId, argsDigest);
         int index = journal().getCurrentCallIndex();
-        return new Object[] {id, index, journal().idempotencyKeyAt(index, id)};
+        return new Object[] {id, index, journal().idempotencyKeyAt(index, id), defaultCallSemantics() != null};
     }
 
     /**
@@ -248,8 +257,21 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * was interrupted during it, so it does not run.
      */
     public Object[] beginAtMostOnceCall(String functionId, String argsDigest) {
+        return beginCallWithSemantics(functionId, argsDigest, io.durablejournal.CallSemantics.AT_MOST_ONCE.name());
+    }
+
+    /**
+     * For the Python bridge: begins a call without a reconciler that declares {@code declared}
+     * ({@code "AT_MOST_ONCE"}, {@code "AT_LEAST_ONCE"}, or null: nothing) under the job's default;
+     * the native journal decides ({@link DurableExecutionContext#beginCallWithSemantics}). Null: run
+     * its body, then {@link #recordCallCompletion}. Otherwise as {@link #beginAtMostOnceCall}'s answers.
+     *
+     * @throws IllegalArgumentException for a {@code declared} that names no semantics
+     */
+    public Object[] beginCallWithSemantics(String functionId, String argsDigest, String declared) {
+        io.durablejournal.CallSemantics semantics = declared == null ? null : io.durablejournal.CallSemantics.valueOf(declared);
         try {
-            return journal().beginAtMostOnceCall(callId(functionId, argsDigest));
+            return journal().beginCallWithSemantics(callId(functionId, argsDigest), semantics, defaultCallSemantics());
         } catch (io.durablejournal.CallInterruptedException e) {
             return new Object[] {Boolean.FALSE, e.getMessage(), e.getCallId(), e.getPosition(), e.getIdempotencyKey(), e.getKey(),
                 e.getSequenceNumber(), e.getActionName()};

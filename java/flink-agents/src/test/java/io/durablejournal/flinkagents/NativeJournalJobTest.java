@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.testing.Checkpoints;
 import io.durablejournal.testing.Failures;
@@ -173,6 +174,26 @@ class NativeJournalJobTest {
         assertEquals(2, keys, "the service applied one effect per call: " + runs);
     }
 
+    /**
+     * With the job default at most once ({@link DurableActionExecutionOperatorFactory#withDefaultCallSemantics}),
+     * a call that declares nothing is interrupted after a failover during it, its body not run
+     * again; a call declaring {@link AtLeastOnceCall} runs again.
+     */
+    @JobTest
+    void underAnAtMostOnceJobDefaultACallDeclaringNothingIsInterruptedAndAnAtLeastOnceCallRunsAgain() throws Exception {
+        JournalRun run = JournalRun.start(JournalRun.Crash.NONE);
+        List<String> answers = runJob(run.id(), plan(run.id(), new JobDefaultCallsAgent()), Collections.singletonList("order-1"),
+                true, 3, null, CallSemantics.AT_MOST_ONCE);
+
+        Map<String, Integer> runs = run.runs();
+        assertEquals(1, answers.size(), answers.toString());
+        String[] parts = answers.get(0).split("\\|");
+        assertTrue(parts[0].startsWith("interrupted idem:"), answers.toString());
+        assertTrue(parts[1].startsWith("lookup idem:"), answers.toString());
+        assertEquals(1, (int) runs.get("charge"), "the undeclared call took the job's default, at most once: " + runs);
+        assertEquals(2, (int) runs.get("lookup"), "the at-least-once call ran again after the failover during it: " + runs);
+    }
+
     private static void assertCallsRanOnce(JournalRun run) {
         Map<String, Integer> runs = run.runs();
         for (String call : new String[] {"greet", "lookup", "charge", "notify"}) {
@@ -199,6 +220,11 @@ class NativeJournalJobTest {
 
     private List<String> runJob(String runId, AgentPlan plan, List<String> records, boolean nativeJournal, int restarts,
             Path restoreFrom) throws Exception {
+        return runJob(runId, plan, records, nativeJournal, restarts, restoreFrom, null);
+    }
+
+    private List<String> runJob(String runId, AgentPlan plan, List<String> records, boolean nativeJournal, int restarts,
+            Path restoreFrom, CallSemantics defaultCallSemantics) throws Exception {
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(100));
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, tmp.resolve("checkpoints").toUri().toString());
@@ -223,7 +249,8 @@ class NativeJournalJobTest {
         MethodByReference.register(env);
         DataStream<String> answers = input
                 .transform(DurableAgents.OPERATOR_NAME, TypeInformation.of(Object.class),
-                        new DurableActionExecutionOperatorFactory<String, Object>(plan, true, stores, nativeJournal))
+                        new DurableActionExecutionOperatorFactory<String, Object>(plan, true, stores, nativeJournal)
+                                .withDefaultCallSemantics(defaultCallSemantics))
                 .uid("agent")
                 .map(output -> (String) output, Types.STRING)
                 .uid("answers");

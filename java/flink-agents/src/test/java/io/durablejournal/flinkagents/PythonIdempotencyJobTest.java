@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.CallSemantics;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.testing.LongJobTimeout;
 import io.durablejournal.testing.MiniClusters;
@@ -44,26 +45,10 @@ class PythonIdempotencyJobTest {
     @Test
     @LongJobTimeout
     void aFailoverDuringPythonCallsRepeatsTheDefaultOneUnderItsKeyAndInterruptsTheAtMostOnceOne() throws Exception {
-        Path log = tmp.resolve("service.log");
-        AgentPlan plan = PythonAgents.plan("idempotent_calls_agent", "IdempotentCallsAgent");
-        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(3);
-        String input = new ObjectMapper().writeValueAsString(Map.of("log", log.toString(),
-                "charge_marker", tmp.resolve("charge-crashed").toString(), "notify_marker", tmp.resolve("notify-crashed").toString()));
-        DurableAgents.connectToAgent(env.fromData(List.of(input)).keyBy(request -> "user-1"), plan,
-                        ActionStateStoreFactory.fileStores(tmp.resolve("journal").toString()))
-                .addSink(new DiscardingSink<>());
-        env.execute("python-idempotency");
-
-        List<String> lines = Files.readAllLines(log);
         Map<String, Integer> runs = new TreeMap<>();
-        List<String> answers = new ArrayList<>();
-        for (String line : lines) {
-            if (line.startsWith("answer ")) {
-                answers.add(line.substring("answer ".length()));
-            } else {
-                runs.merge(line, 1, Integer::sum);
-            }
-        }
+        List<String> lines = new ArrayList<>();
+        List<String> answers = runWithAFailoverInEachCall("idempotent_calls_agent", "IdempotentCallsAgent", "notify", null,
+                lines, runs);
         assertEquals(1, answers.size(), String.join("\n", lines));
         String[] parts = answers.get(0).split("\\|");
         String chargeKey = parts[0].substring("charge ".length());
@@ -77,5 +62,55 @@ class PythonIdempotencyJobTest {
         expected.put("request " + notifyKey, 1);
         assertEquals(expected, runs, "the default call ran twice under one key, the at-most-once one once:\n"
                 + String.join("\n", lines));
+    }
+
+    /**
+     * {@code src/test/python/job_default_calls_agent.py} under the job default at most once: its
+     * call that declares nothing is interrupted after a failover during it (its body ran once),
+     * its {@code at_least_once} call runs again.
+     */
+    @Test
+    @LongJobTimeout
+    void underAnAtMostOnceJobDefaultAnUndeclaredPythonCallIsInterruptedAndAnAtLeastOnceOneRunsAgain() throws Exception {
+        Map<String, Integer> runs = new TreeMap<>();
+        List<String> lines = new ArrayList<>();
+        List<String> answers = runWithAFailoverInEachCall("job_default_calls_agent", "JobDefaultCallsAgent", "lookup",
+                CallSemantics.AT_MOST_ONCE, lines, runs);
+        assertEquals(1, answers.size(), String.join("\n", lines));
+        String[] parts = answers.get(0).split("\\|");
+        assertTrue(parts[0].startsWith("interrupted idem:"), answers.get(0));
+        assertTrue(parts[1].startsWith("lookup idem:"), answers.get(0));
+        assertEquals(Map.of("charge", 1, "lookup", 2), runs, "the undeclared call ran once, the at-least-once one twice:\n"
+                + String.join("\n", lines));
+    }
+
+    /**
+     * Runs the agent of {@code module} over one request, with 3 restarts, whose calls {@code charge}
+     * and {@code secondCall} fail the task once each (their markers), under the job default
+     * (null: none). Fills {@code lines} with the service's log and {@code runs} with its call
+     * lines counted; returns its {@code answer} lines.
+     */
+    private List<String> runWithAFailoverInEachCall(String module, String agentClass, String secondCall,
+            CallSemantics jobDefault, List<String> lines, Map<String, Integer> runs) throws Exception {
+        Path log = tmp.resolve("service.log");
+        AgentPlan plan = PythonAgents.plan(module, agentClass);
+        StreamExecutionEnvironment env = PythonAgents.restartingEnvironment(3);
+        String input = new ObjectMapper().writeValueAsString(Map.of("log", log.toString(),
+                "charge_marker", tmp.resolve("charge-crashed").toString(),
+                secondCall + "_marker", tmp.resolve(secondCall + "-crashed").toString()));
+        DurableAgents.connectToAgent(env.fromData(List.of(input)).keyBy(request -> "user-1"), plan,
+                        ActionStateStoreFactory.fileStores(tmp.resolve("journal").toString()), jobDefault)
+                .addSink(new DiscardingSink<>());
+        env.execute(module);
+        lines.addAll(Files.readAllLines(log));
+        List<String> answers = new ArrayList<>();
+        for (String line : lines) {
+            if (line.startsWith("answer ")) {
+                answers.add(line.substring("answer ".length()));
+            } else {
+                runs.merge(line, 1, Integer::sum);
+            }
+        }
+        return answers;
     }
 }

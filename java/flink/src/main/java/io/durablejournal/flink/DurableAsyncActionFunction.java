@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.store.ActionStateStore;
 import java.util.ArrayList;
@@ -95,6 +96,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     private final ActionStateStoreFactory storeFactory;
     private final int maxInFlight;
     private final DivergencePolicy divergencePolicy;
+    /** The semantics of the action's durable calls that declare none; null: at least once. */
+    private CallSemantics defaultCallSemantics;
 
     /** The runtime context before RichAsyncFunction restricts it; see {@link #setRuntimeContext}. */
     private transient RuntimeContext taskContext;
@@ -130,6 +133,18 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
     }
 
     /**
+     * The semantics of every durable call of the action that declares none: {@link
+     * CallSemantics#AT_MOST_ONCE} makes them at most once (docs/exactly-once.md). Null (the
+     * default): at least once.
+     *
+     * @return this function
+     */
+    DurableAsyncActionFunction<K, IN, OUT> withDefaultCallSemantics(CallSemantics semantics) {
+        this.defaultCallSemantics = semantics;
+        return this;
+    }
+
+    /**
      * Keeps the unrestricted context for the accumulators: RichAsyncFunction refuses them because
      * async callbacks usually run on other threads, and accumulators are not thread-safe. Here
      * they are only added to on the task thread (in the result suppliers), as in any operator.
@@ -162,7 +177,8 @@ public class DurableAsyncActionFunction<K, IN, OUT> extends RichAsyncFunction<Se
 
     @Override
     public void open(OpenContext openContext) throws Exception {
-        runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass(), divergencePolicy);
+        runner = new DurableActionRunner<>(actionName, action, outputType.getTypeClass(), divergencePolicy)
+                .withDefaultCallSemantics(defaultCallSemantics);
         counters = journal.openCounters(taskContext);
         ledger = EmissionLedger.acquire(pipeline, getRuntimeContext());
         lastOfKey = new ConcurrentHashMap<>();

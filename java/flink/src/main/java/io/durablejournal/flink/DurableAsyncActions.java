@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
 import java.util.Objects;
 import java.util.UUID;
@@ -59,25 +60,38 @@ public final class DurableAsyncActions {
     public static <K, IN, OUT> SingleOutputStreamOperator<OUT> apply(KeyedStream<IN, K> input, String actionName,
             AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight,
             DivergencePolicy divergencePolicy) {
+        return apply(input, actionName, action, outputType, storeFactory, maxInFlight, divergencePolicy, null);
+    }
+
+    /**
+     * As {@link #apply(KeyedStream, String, AgentAction, TypeInformation, ActionStateStoreFactory, int, DivergencePolicy)},
+     * with the semantics of every durable call of the action that declares none ({@link
+     * io.durablejournal.DurableCallable#semantics()} null): {@link CallSemantics#AT_MOST_ONCE}
+     * makes them at most once (docs/exactly-once.md); null, at least once.
+     */
+    public static <K, IN, OUT> SingleOutputStreamOperator<OUT> apply(KeyedStream<IN, K> input, String actionName,
+            AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight,
+            DivergencePolicy divergencePolicy, CallSemantics defaultCallSemantics) {
         return build(input, actionName, action, outputType, Objects.requireNonNull(storeFactory, "storeFactory"), maxInFlight,
-                divergencePolicy);
+                divergencePolicy, defaultCallSemantics);
     }
 
     /** The same steps with no journal: every (re)run runs every call. For comparisons. */
     public static <K, IN, OUT> SingleOutputStreamOperator<OUT> withoutJournal(KeyedStream<IN, K> input, String actionName,
             AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, int maxInFlight) {
-        return build(input, actionName, action, outputType, null, maxInFlight, DivergencePolicy.WARN);
+        return build(input, actionName, action, outputType, null, maxInFlight, DivergencePolicy.WARN, null);
     }
 
     private static <K, IN, OUT> SingleOutputStreamOperator<OUT> build(KeyedStream<IN, K> input, String actionName,
             AgentAction<IN, OUT> action, TypeInformation<OUT> outputType, ActionStateStoreFactory storeFactory, int maxInFlight,
-            DivergencePolicy divergencePolicy) {
+            DivergencePolicy divergencePolicy, CallSemantics defaultCallSemantics) {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(outputType, "outputType");
         // Ties the function to its EmittedRecords step; fixed in the job graph, so the same after restarts.
         String pipeline = UUID.randomUUID().toString();
         DurableAsyncActionFunction<K, IN, OUT> function = new DurableAsyncActionFunction<>(pipeline, actionName, action,
-                outputType, input.getKeyType(), storeFactory, maxInFlight, divergencePolicy);
+                outputType, input.getKeyType(), storeFactory, maxInFlight, divergencePolicy)
+                .withDefaultCallSemantics(defaultCallSemantics);
 
         SingleOutputStreamOperator<Sequenced<K, IN>> sequenced = input
                 .process(new SequenceNumbers<>(), Sequenced.typeInfo(input.getKeyType(), input.getType()))

@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.testing.Restarts;
 import java.nio.file.Path;
@@ -27,15 +28,21 @@ final class OneKeyJob {
     /** Submits the job of {@code records} (with {@code operator}, {@value #ACTION_FUNCTION} or {@value #ASYNC_ACTIONS}). */
     static JobClient start(String name, String operator, AgentAction<String, String> action, DivergencePolicy policy,
             Path storeDir, String... records) throws Exception {
+        return start(name, operator, action, policy, null, 1, storeDir, records);
+    }
+
+    /** {@link #start} with the operator's default call semantics (null: none) and {@code restarts} restarts. */
+    static JobClient start(String name, String operator, AgentAction<String, String> action, DivergencePolicy policy,
+            CallSemantics defaultCallSemantics, int restarts, Path storeDir, String... records) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                Restarts.fixedDelay(new Configuration(), 1, Duration.ofMillis(10)));
+                Restarts.fixedDelay(new Configuration(), restarts, Duration.ofMillis(10)));
         env.setParallelism(1);
         KeyedStream<String, String> keyed = env.fromData(records).keyBy(r -> "one key", Types.STRING);
         ActionStateStoreFactory stores = ActionStateStoreFactory.fileStores(storeDir.toString());
         DataStream<String> answers = operator.equals(ACTION_FUNCTION)
                 ? keyed.process(new DurableActionFunction<String, String, String>("act", action, String.class, stores)
-                        .withDivergencePolicy(policy), Types.STRING)
-                : DurableAsyncActions.apply(keyed, "act", action, Types.STRING, stores, 2, policy);
+                        .withDivergencePolicy(policy).withDefaultCallSemantics(defaultCallSemantics), Types.STRING)
+                : DurableAsyncActions.apply(keyed, "act", action, Types.STRING, stores, 2, policy, defaultCallSemantics);
         answers.sinkTo(new DiscardingSink<>());
         return env.executeAsync(name + " " + operator);
     }
