@@ -7,17 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.ActionState;
 import io.durablejournal.JournalException;
+import io.durablejournal.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,28 +85,13 @@ class FileStorePermissionsTest {
     @Test
     void warnOpensItAsItIsAndLogsTheDirectoryAndItsMode() throws Exception {
         Path dir = olderBuildStore();
-        List<String> warnings = new ArrayList<>();
-        Logger log = Logger.getLogger(NativeActionStateStore.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                    warnings.add(record.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        log.addHandler(capture);
-        try (NativeActionStateStore store = ActionStateStores.openFileStore(dir,
-                FileStoreOptions.defaults().permissions(FileStoreOptions.PermissionCheck.WARN))) {
+        List<String> warnings;
+        // The warning goes where a Flink runtime's lines go (SLF4J, here its Log4j binding).
+        try (LogCapture log = new LogCapture(NativeActionStateStore.class.getName());
+                NativeActionStateStore store = ActionStateStores.openFileStore(dir,
+                        FileStoreOptions.defaults().permissions(FileStoreOptions.PermissionCheck.WARN))) {
             assertNotNull(store.get("user-1", 0, "chat", EVENT));
-        } finally {
-            log.removeHandler(capture);
+            warnings = log.lines().stream().filter(line -> line.startsWith("WARN ")).collect(Collectors.toList());
         }
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains(dir.toString()) && warnings.get(0).contains("0755"), warnings.get(0));
