@@ -8,11 +8,13 @@
 //! store has: its history (start, continue, restore from markers), loading
 //! records read from the log, key groups, exact prunes and markers.
 //!
-//! Java owns the transport (Kafka's client); Rust owns the records. Every
-//! append calls back into Java (`LogTransport.append`) on the thread that
-//! runs the store operation, which is inside a JNI call already, and waits
-//! for the log's acknowledgement there. A Java exception from the transport
-//! becomes a `STORE_IO` error naming the log, and the mutation is undone.
+//! Java owns the transport (Kafka's client); Rust owns the records. A write
+//! calls back into Java twice, on the thread that runs the store operation
+//! (inside a JNI call already): `LogTransport.submit` under the store's lock,
+//! then `LogTransport.Appending.await` for the log's acknowledgement with the
+//! lock released (`rust/store/shared.rs`), so the writes of many actions share
+//! the log's requests. A Java exception from either becomes a `STORE_IO` error
+//! naming the log, and the mutation is undone.
 
 use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::signature::JavaType;

@@ -14,8 +14,10 @@ import java.util.Objects;
 
 /**
  * The journal of one action execution: its ActionState and a call index that starts at 0 on
- * every (re)start and is never persisted. The state machine lives in the native library; this
- * class owns the native journal, checks arguments and marshals.
+ * every (re)start and is never persisted. The state machine and the replay rule live in the native
+ * library. This class owns the native journal, checks arguments and marshals, and around that it
+ * answers the recorded hits the library found before the journal opens (below), refuses nested
+ * and concurrent calls, counts the replayed calls and logs the divergences the journal reports.
  *
  * <p>Recovery is the path this library exists for, so a context created over an ActionState
  * opens its native journal lazily: while every durable call is a recorded hit the recorded

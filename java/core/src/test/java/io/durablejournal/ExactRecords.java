@@ -1,36 +1,37 @@
 package io.durablejournal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Records holding what a journal must give back exactly: numbers no double holds, lone
- * surrogates (text cut mid-emoji), key order, unknown fields, a null function id and Flink Agents'
- * args digests. Written in the canonical form (the field order and escapes the native core
- * writes), so a lossless round trip gives back the very same text.
+ * The exact record of tests/vectors/exact_record.json (also read by the Rust store tests): what a
+ * journal must give back exactly, written in the canonical form (the field order and escapes the
+ * native core writes), so a lossless round trip gives back the very same text. Plus small builders
+ * of records for the tests.
  */
 public final class ExactRecords {
-    /** Each changes if it passes through a double, a default Jackson tree or serde_json's Value. */
-    public static final String NUMBERS = "[0.12073605139050847,18446744073709551616,123456789012345678901234567890,"
-            + "1e400,-0.0,4.9e-324,1.9999999999999998E23,2.50,-1E-400]";
+    private static final JsonNode VECTOR = TestVectors.read("exact_record.json");
 
-    /** A result payload that is itself a number which a double would change. */
-    public static final String RESULT = "0.12073605139050847";
+    /** Each changes if it passes through a double, a default Jackson tree or serde_json's Value. */
+    public static final String NUMBERS = VECTOR.get("numbers").textValue();
+
+    /** The first slot's result payload: a number which a double would change. */
+    public static final String RESULT = VECTOR.get("result").textValue();
 
     private ExactRecords() {}
 
+    /** The record, its placeholders expanded as the vector file says. */
     public static String record() {
-        return "{\"taskEvent\":{\"@class\":\"org.example.InputEvent\",\"input\":" + NUMBERS
-                + ",\"text\":\"cut \\uD83D\",\"order\":{\"z\":1,\"a\":2,\"m\":{\"y\":1,\"b\":2}}},"
-                + "\"sensoryMemoryUpdates\":[{\"path\":\"n\",\"value\":" + NUMBERS + "}],"
-                + "\"shortTermMemoryUpdates\":[{\"path\":\"s\",\"value\":\"\\uDE00 alone\"}],"
-                + "\"outputEvents\":[{\"@class\":\"org.example.OutputEvent\",\"output\":" + NUMBERS + "}],"
-                + "\"callResults\":["
-                + slot("\"tool-call:a\"", "\"\"", "SUCCEEDED", base64(RESULT), "null") + ","
-                + slot("null", "\"\"", "SUCCEEDED", base64("2"), "null") + ","
-                + slot("\"tool-call:\\uD83D\"", "null", "FAILED", "null", base64("{}")) + ","
-                + slot("\"py.search::0123456789abcdef\"", "\"9f86d081884c7d65\"", "PENDING", "null", "null")
-                + "],\"completed\":false,\"subagentResultEvents\":" + NUMBERS + ",\"\\uDE00\":-0.0}";
+        int levels = VECTOR.get("deep_levels").intValue();
+        String deep = repeat('[', levels) + "\"bottom\"" + repeat(']', levels);
+        return VECTOR.get("record").textValue().replace("${numbers}", NUMBERS).replace("${deep}", deep);
+    }
+
+    private static String repeat(char c, int times) {
+        char[] chars = new char[times];
+        java.util.Arrays.fill(chars, c);
+        return new String(chars);
     }
 
     /** A slot as the native core writes it; ids and digests are JSON literals. */

@@ -3,28 +3,17 @@ package io.durablejournal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.internal.NativeLibrary;
 import java.io.IOException;
 import java.lang.reflect.Field;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The Java copies of the constants shared with Rust and Python, against tests/vectors/constants.json. */
 class SharedConstantsTest {
-    private static JsonNode shared() throws IOException {
-        Path dir = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("tests/vectors/constants.json"))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException("tests/vectors/constants.json not found above " + System.getProperty("user.dir"));
-        }
-        return new ObjectMapper().readTree(dir.resolve("tests/vectors/constants.json").toFile());
+    private static JsonNode shared() {
+        return TestVectors.read("constants.json");
     }
 
     private static Map<String, Integer> table(JsonNode node) {

@@ -4,8 +4,10 @@
  * embedded append-only file store {@link io.durablejournal.store.ActionStateStores#openFileStore}
  * and the log store {@link io.durablejournal.store.LogActionStateStore} over a {@link
  * io.durablejournal.store.LogTransport} (Kafka: {@code java/kafka}) (format, durability and
- * recovery: {@code docs/store.md}). All store logic is the Rust {@code
- * store} module; these classes marshal and translate errors.
+ * recovery: {@code docs/store.md}). The records, their format and every rule about them are the
+ * Rust {@code store} module; these classes marshal and translate errors, except that the log
+ * store's Java side also computes each business key's Flink key group and drives the loading of
+ * key groups from the log ({@link io.durablejournal.store.LogActionStateStore}).
  *
  * <h2>Addresses</h2>
  * An entry is addressed by (business key, sequence number, action name, event identity), each
@@ -21,13 +23,15 @@
  * <h2>Journals</h2>
  * {@link io.durablejournal.store.ActionStateStore#openContext} returns a {@link
  * io.durablejournal.DurableExecutionContext} built natively over the stored entry whose every
- * persisted mutation is one delta record in the store (no call back into Java, no rewrite of the
- * whole state), written before the journal call returns.
+ * persisted mutation is one delta record in the store (no call back into Java but the log store's
+ * transport, no rewrite of the whole state), written before the journal call returns.
  *
  * <h2>Concurrency</h2>
  * One store serves every action of an operator. In Rust it is an {@code Arc<Mutex<store>>}: the
- * Java store handle holds one reference and each open journal another, and every operation,
- * direct or from a journal, holds the mutex for its duration. So journals and direct calls may
+ * Java store handle holds one reference and each open journal another, and every operation, direct
+ * or from a journal, holds the mutex, for its whole duration except the log store's writes: those
+ * submit under the mutex and wait for the log's acknowledgement without it (the entry being
+ * written stays busy until then; other entries are not held up). So journals and direct calls may
  * run on any threads; closing the store while journals are open is safe (their later writes fail
  * with a {@code CLOSED} {@link io.durablejournal.JournalException}); a panic inside a store
  * operation poisons the store and later calls fail with {@code ILLEGAL_STATE}.

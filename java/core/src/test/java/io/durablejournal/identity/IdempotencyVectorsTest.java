@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.JournalException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
+import io.durablejournal.TestVectors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -23,23 +19,11 @@ import org.junit.jupiter.api.TestFactory;
  * a store's journal reads the key of its vector.
  */
 public class IdempotencyVectorsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The cases of tests/vectors/idempotency.json, found above the working directory. */
     public static List<JsonNode> cases() {
-        Path dir = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("tests/vectors/idempotency.json"))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException("tests/vectors/idempotency.json not found above " + System.getProperty("user.dir"));
-        }
         List<JsonNode> cases = new ArrayList<>();
-        try {
-            JSON.readTree(dir.resolve("tests/vectors/idempotency.json").toFile()).get("cases").forEach(cases::add);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        TestVectors.read("idempotency.json").get("cases").forEach(cases::add);
         return cases;
     }
 

@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.JournalException;
+import io.durablejournal.TestVectors;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -37,18 +35,7 @@ class IdentityVectorsTest {
     private static final JsonNode VECTORS = readVectors();
 
     static JsonNode readVectors() {
-        Path dir = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("tests/vectors/identity.json"))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException("tests/vectors/identity.json not found above " + System.getProperty("user.dir"));
-        }
-        try {
-            return JSON.readTree(dir.resolve("tests/vectors/identity.json").toFile());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return TestVectors.read("identity.json");
     }
 
     static List<JsonNode> cases() {

@@ -34,11 +34,17 @@ import org.apache.flink.agents.api.Event;
  * it, so an action that changes the attributes of its own event still reaches its entry.
  */
 final class EventDigests {
-    /** Lenient about what Jackson writes but JSON lacks (NaN, infinities); floats read as doubles. */
+    /**
+     * Writes NaN and infinities as the strings "NaN", "Infinity" (Jackson's default), so they reach
+     * the digest as those strings; reads bare ones leniently; floats read as doubles.
+     */
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
-    /** A NaN attribute: the canonical encoding has no NaN, and a NaN must still have an identity. */
+    /**
+     * A NaN number in the tree (the canonical encoding has none). Jackson's default writer never
+     * puts one there, but a NaN must still have an identity if one arrives. docs/identity.md.
+     */
     private static final CanonicalObject NOT_A_NUMBER = CanonicalObject.of("json.NaN", Collections.emptyMap());
     private static final int CACHED_EVENTS = 256;
 
