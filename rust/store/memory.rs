@@ -105,14 +105,14 @@ impl ActionStateStore for MemoryStore {
         Ok(None)
     }
 
-    /// The entry lent from the table; a miss is `get`'s.
+    /// The entry lent from the table, else `get`'s answer from a copy.
     fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
         self.open()?;
         if let Some(state) = self.table.get(key) {
             read(state);
             return Ok(true);
         }
-        Ok(self.get(key)?.is_some())
+        super::read_copy(self, key, read)
     }
 
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {

@@ -96,13 +96,7 @@ pub trait ActionStateStore: Send {
     /// in memory lends it; this default reads a copy). Returns whether there
     /// was one; a miss drops later entries exactly as `get` does.
     fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
-        match self.get(key)? {
-            Some(state) => {
-                read(&state);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+        read_copy(self, key, read)
     }
 
     /// Drops every entry of `business_key` with a sequence number up to and
@@ -126,4 +120,21 @@ pub trait ActionStateStore: Send {
 
     /// Syncs and releases the store. Idempotent.
     fn close(&mut self) -> Result<()>;
+}
+
+/// [`ActionStateStore::read_entry`] from a copy: `get`'s answer (and its
+/// dropping of later entries on a miss), handed to `read`. The default, and
+/// what a store that lends entries from memory does when it has none to lend.
+pub(crate) fn read_copy<S: ActionStateStore + ?Sized>(
+    store: &mut S,
+    key: &StateKey,
+    read: &mut dyn FnMut(&ActionState),
+) -> Result<bool> {
+    match store.get(key)? {
+        Some(state) => {
+            read(&state);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
 }

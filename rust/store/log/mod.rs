@@ -811,7 +811,7 @@ impl ActionStateStore for LogStore {
         Ok(None)
     }
 
-    /// The entry lent from the table; a miss is `get`'s.
+    /// The entry lent from the table, else `get`'s answer from a copy.
     fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
         self.open()?;
         self.refuse_if_writing(key)?;
@@ -819,7 +819,7 @@ impl ActionStateStore for LogStore {
             read(state);
             return Ok(true);
         }
-        Ok(self.get(key)?.is_some())
+        crate::store::read_copy(self, key, read)
     }
 
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
