@@ -11,13 +11,9 @@ import io.durablejournal.internal.CalledFromNative;
  * for it, so every later re-run is answered the same way. A call with a reconciler is never
  * interrupted: the reconciler decides. Its code is {@link Code#CALL_INTERRUPTED}.
  */
-public final class CallInterruptedException extends JournalException {
+public final class CallInterruptedException extends JournalCallException {
     private static final long serialVersionUID = 1L;
 
-    private final String key;
-    private final Long sequenceNumber;
-    private final String actionName;
-    private final int position;
     private final String callId;
     private final String idempotencyKey;
 
@@ -32,45 +28,15 @@ public final class CallInterruptedException extends JournalException {
      * message (spec §2.6); the fields the message does not carry are unknown.
      */
     public CallInterruptedException(String message) {
-        super(Code.CALL_INTERRUPTED, message, null);
-        key = null;
-        sequenceNumber = null;
-        actionName = null;
-        position = -1;
+        super(Code.CALL_INTERRUPTED, message);
         callId = null;
         idempotencyKey = null;
     }
 
     private CallInterruptedException(String message, JsonNode report) {
-        super(Code.CALL_INTERRUPTED, message, null);
-        key = NativeReports.text(report.get("key"));
-        sequenceNumber = NativeReports.sequenceNumber(report);
-        actionName = NativeReports.text(report.get("action"));
-        position = report.get("position").asInt();
+        super(Code.CALL_INTERRUPTED, message, report);
         callId = NativeReports.text(report.get("functionId"));
         idempotencyKey = NativeReports.text(report.get("idempotencyKey"));
-    }
-
-
-
-    /** The business key as the store names it ({@code str:user-1}, {@code long:42}, ...), or null. */
-    public String getKey() {
-        return key;
-    }
-
-    /** The entry's input sequence number, or null when the journal has no entry address. */
-    public Long getSequenceNumber() {
-        return sequenceNumber;
-    }
-
-    /** The entry's action name, or null when the journal has no entry address. */
-    public String getActionName() {
-        return actionName;
-    }
-
-    /** The call index (0-based) of the interrupted call; -1 when unknown. */
-    public int getPosition() {
-        return position;
     }
 
     /** The interrupted call's durable id. */

@@ -10,13 +10,9 @@ import io.durablejournal.internal.CalledFromNative;
  * entry; null otherwise), the call index, and the recorded call's id, args digest and status
  * against the new call's id and digest. Its code is {@link Code#NON_DETERMINISTIC_REPLAY}.
  */
-public final class NonDeterministicReplayException extends JournalException {
+public final class NonDeterministicReplayException extends JournalCallException {
     private static final long serialVersionUID = 1L;
 
-    private final String key;
-    private final Long sequenceNumber;
-    private final String actionName;
-    private final int position;
     private final String recordedCallId;
     private final String recordedArgsDigest;
     private final CallResult.Status recordedStatus;
@@ -30,11 +26,7 @@ public final class NonDeterministicReplayException extends JournalException {
     }
 
     private NonDeterministicReplayException(String message, JsonNode diff) {
-        super(Code.NON_DETERMINISTIC_REPLAY, message, null);
-        key = NativeReports.text(diff.get("key"));
-        sequenceNumber = NativeReports.sequenceNumber(diff);
-        actionName = NativeReports.text(diff.get("action"));
-        position = diff.get("position").asInt();
+        super(Code.NON_DETERMINISTIC_REPLAY, message, diff);
         JsonNode recorded = diff.get("recorded");
         recordedCallId = NativeReports.text(recorded.get("functionId"));
         recordedArgsDigest = NativeReports.text(recorded.get("argsDigest"));
@@ -42,28 +34,6 @@ public final class NonDeterministicReplayException extends JournalException {
         JsonNode newCall = diff.get("newCall");
         newCallId = NativeReports.text(newCall.get("functionId"));
         newArgsDigest = NativeReports.text(newCall.get("argsDigest"));
-    }
-
-
-
-    /** The business key as the store names it ({@code str:user-1}, {@code long:42}, ...), or null. */
-    public String getKey() {
-        return key;
-    }
-
-    /** The entry's input sequence number, or null when the journal has no entry address. */
-    public Long getSequenceNumber() {
-        return sequenceNumber;
-    }
-
-    /** The entry's action name, or null when the journal has no entry address. */
-    public String getActionName() {
-        return actionName;
-    }
-
-    /** The call index (0-based) where the new call differs from the recorded one. */
-    public int getPosition() {
-        return position;
     }
 
     /** The recorded call's id (null for a slot Flink Agents wrote with a null id). */
