@@ -65,7 +65,8 @@ public class DurableActionExecutionOperatorFactory<IN, OUT> extends ActionExecut
         this.agentPlan = agentPlan;
         this.inputIsJava = inputIsJava;
         this.pythonKeyIsPickled = pythonKeyIsPickled;
-        this.stores = Objects.requireNonNull(stores, "stores");
+        // A store that retains completed actions names the plan that ran them (for a replay).
+        this.stores = Objects.requireNonNull(stores, "stores").withPlanDigest(PlanDigests.of(agentPlan));
         this.nativeJournal = nativeJournal;
     }
 

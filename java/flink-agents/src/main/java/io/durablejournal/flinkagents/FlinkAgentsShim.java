@@ -1,6 +1,7 @@
 package io.durablejournal.flinkagents;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.flink.agents.api.context.RunnerContext;
@@ -59,4 +60,7 @@ interface FlinkAgentsShim {
      * over Flink Agents' own, with whatever else the version's actions expect of their context.
      */
     RunnerContext runnerContext(RunnerContextImpl flinkAgents, NativeJournalContext journal);
+
+    /** The plan's actions an event triggers, as the version's operator routes it (in its order). */
+    java.util.function.Function<org.apache.flink.agents.api.Event, List<Action>> router(AgentPlan plan);
 }

@@ -30,7 +30,7 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
  * A Flink Agents version whose actions expect more of their context subclasses it in its shim
  * ({@link FlinkAgentsShim#runnerContext}).
  */
-class JournaledRunnerContext implements RunnerContext {
+class JournaledRunnerContext implements RunnerContext, Patches.PatchedContext {
     private final RunnerContextImpl flinkAgents;
     private final NativeJournalContext journal;
     /** The call runner over the action's journal ({@link NativeJournalContext#journal()}), from the first durable call. */
@@ -48,12 +48,18 @@ class JournaledRunnerContext implements RunnerContext {
 
     @Override
     public <T> T durableExecute(DurableCallable<T> callable) throws Exception {
-        return calls().durableExecute(new CallAdapter<>(Objects.requireNonNull(callable, "callable")));
+        return calls().durableExecute(CoreCallables.of(callable));
     }
 
     @Override
     public <T> T durableExecuteAsync(DurableCallable<T> callable) throws Exception {
-        return calls().durableExecuteAsync(new CallAdapter<>(Objects.requireNonNull(callable, "callable")));
+        return calls().durableExecuteAsync(CoreCallables.of(callable));
+    }
+
+    /** The native journal decides: a marker slot recorded (new execution) or found, or another call's slot (old path). */
+    @Override
+    public boolean patched(String changeId) {
+        return calls().patched(changeId);
     }
 
     /**
@@ -124,42 +130,6 @@ class JournaledRunnerContext implements RunnerContext {
         flinkAgents.close();
     }
 
-    /** Flink Agents' {@code DurableCallable} as the core's. */
-    private static final class CallAdapter<T> implements io.durablejournal.DurableCallable<T> {
-        private final DurableCallable<T> callable;
-
-        CallAdapter(DurableCallable<T> callable) {
-            this.callable = callable;
-        }
-
-        @Override
-        public String getId() {
-            return callable.getId();
-        }
-
-        @Override
-        public Class<T> getResultClass() {
-            return callable.getResultClass();
-        }
-
-        @Override
-        public T call() throws Exception {
-            return callable.call();
-        }
-
-        @Override
-        public Callable<T> reconciler() {
-            return callable.reconciler();
-        }
-
-        /** A call that is the core's durable call too ({@link AtMostOnceCall}, {@link AtLeastOnceCall}) declares its semantics. */
-        @Override
-        public io.durablejournal.CallSemantics semantics() {
-            return callable instanceof io.durablejournal.DurableCallable
-                    ? ((io.durablejournal.DurableCallable<?>) callable).semantics() : null;
-        }
-    }
-
     /**
      * The core's {@link io.durablejournal.RunnerContextImpl} with Flink Agents' way of running an
      * async call: its continuation executor, with the action task's continuation context.
@@ -172,11 +142,10 @@ class JournaledRunnerContext implements RunnerContext {
             this.flinkAgents = flinkAgents;
         }
 
-        /** The user's Flink Agents callable's loader, not the adapter's ({@link CallAdapter} wraps every call). */
+        /** The user's Flink Agents callable's loader, not the adapter's ({@link CoreCallables} wraps every call). */
         @Override
         protected ClassLoader userClassLoader(io.durablejournal.DurableCallable<?> callable) {
-            Object users = callable instanceof CallAdapter ? ((CallAdapter<?>) callable).callable : callable;
-            return users.getClass().getClassLoader();
+            return CoreCallables.user(callable).getClass().getClassLoader();
         }
 
         @Override

@@ -38,6 +38,16 @@ public interface ActionStateStoreFactory extends Serializable {
     }
 
     /**
+     * This factory with {@code digest} named as the plan digest of the actions its stores retain
+     * ({@link FileStoreOptions#planDigest}), for a replay to tell which plan recorded them: the
+     * file stores with retention on and no digest of their own take it; every other factory is
+     * returned as it is. Flink Agents' operator factory calls this with its agent plan's digest.
+     */
+    default ActionStateStoreFactory withPlanDigest(String digest) {
+        return this;
+    }
+
+    /**
      * The embedded file store, one directory per subtask: {@code baseDirectory/subtask-<index>}
      * (created when missing, and made {@code 0700} by the store; an existing one that group or
      * others can reach is refused unless the options' permission check says otherwise, see
@@ -83,6 +93,13 @@ public interface ActionStateStoreFactory extends Serializable {
         public ActionStateStore open(int subtaskIndex, int parallelism) throws Exception {
             Path dir = Files.createDirectories(subtaskDirectory(baseDirectory, subtaskIndex));
             return ActionStateStores.openFileStore(dir, options);
+        }
+
+        @Override
+        public ActionStateStoreFactory withPlanDigest(String digest) {
+            boolean retains = options.getRetainFor() != null;
+            return retains && options.getPlanDigest() == null && digest != null
+                    ? new FileStores(baseDirectory, options.planDigest(digest)) : this;
         }
 
         @Override

@@ -61,4 +61,13 @@ final class FlinkAgents03 implements FlinkAgentsShim {
     public RunnerContext runnerContext(RunnerContextImpl flinkAgents, NativeJournalContext journal) {
         return new JournaledRunnerContext(flinkAgents, journal);
     }
+
+    /** 0.3.1 routes by event type alone ({@code AgentPlan.getActionsTriggeredBy}). */
+    @Override
+    public java.util.function.Function<org.apache.flink.agents.api.Event, List<Action>> router(AgentPlan plan) {
+        return event -> {
+            List<Action> triggered = plan.getActionsTriggeredBy(event.getType());
+            return triggered == null ? new ArrayList<>() : new ArrayList<>(triggered);
+        };
+    }
 }

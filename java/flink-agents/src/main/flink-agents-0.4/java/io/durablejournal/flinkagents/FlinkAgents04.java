@@ -46,4 +46,11 @@ final class FlinkAgents04 implements FlinkAgentsShim {
     public RunnerContext runnerContext(RunnerContextImpl flinkAgents, NativeJournalContext journal) {
         return new ReportingRunnerContext04(flinkAgents, journal);
     }
+
+    /** Main routes by event type and by condition expressions: its operator's {@code ActionMatcher}. */
+    @Override
+    public java.util.function.Function<org.apache.flink.agents.api.Event, java.util.List<Action>> router(AgentPlan plan) {
+        org.apache.flink.agents.runtime.condition.ActionMatcher matcher = new org.apache.flink.agents.runtime.condition.ActionMatcher(plan);
+        return matcher::match;
+    }
 }

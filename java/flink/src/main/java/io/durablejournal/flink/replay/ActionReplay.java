@@ -20,6 +20,17 @@ public final class ActionReplay {
         WOULD_RUN,
         /** The candidate threw where the recorded action completed. */
         FAILED,
+        /**
+         * A Flink Agents action: the candidate's action of the recorded name no longer listens to the
+         * recorded event's type, so the recorded event would not trigger it (not run).
+         */
+        NOT_TRIGGERED,
+        /**
+         * A Flink Agents action: the candidate has an action that listens to a recorded event's type
+         * for which nothing was recorded under its name (a new or renamed action, or a changed
+         * listen list); it has no recording to replay and is not run.
+         */
+        NEWLY_TRIGGERED,
         /** Every call replayed (or was stubbed), but the outputs differ from the recorded ones. */
         OUTPUT_CHANGED,
         /** Every call replayed, and the outputs equal the recorded ones. */
@@ -45,11 +56,11 @@ public final class ActionReplay {
             this.candidateId = candidateId;
         }
 
-        static Stop diverged(int position, String recordedId, String recordedStatus, String candidateId) {
+        public static Stop diverged(int position, String recordedId, String recordedStatus, String candidateId) {
             return new Stop(Outcome.DIVERGED, position, recordedId, recordedStatus, candidateId);
         }
 
-        static Stop wouldRun(int position, String candidateId) {
+        public static Stop wouldRun(int position, String candidateId) {
             return new Stop(Outcome.WOULD_RUN, position, null, null, candidateId);
         }
 
@@ -79,10 +90,25 @@ public final class ActionReplay {
     /** What the replay gave the action's memory reads. */
     final String memory;
     final List<String> oldPaths;
+    /** The memory updates recorded and the candidate's, as JSON text (empty for the project's operators). */
+    final List<String> recordedMemoryUpdates;
+    final List<String> candidateMemoryUpdates;
 
     ActionReplay(String key, long seq, String actionName, String planDigest, Outcome outcome, int recordedCalls,
             int replayedCalls, List<String> stubbedCalls, Stop stop, List<String> recordedOutputs,
             List<String> candidateOutputs, String detail, String memory, List<String> oldPaths) {
+        this(key, seq, actionName, planDigest, outcome, recordedCalls, replayedCalls, stubbedCalls, stop, recordedOutputs,
+                candidateOutputs, Collections.emptyList(), Collections.emptyList(), detail, memory, oldPaths);
+    }
+
+    /**
+     * One action's replay, with its memory updates beside its outputs (Flink Agents actions; a
+     * replayer of another kind of action builds its report with these).
+     */
+    public ActionReplay(String key, long seq, String actionName, String planDigest, Outcome outcome, int recordedCalls,
+            int replayedCalls, List<String> stubbedCalls, Stop stop, List<String> recordedOutputs,
+            List<String> candidateOutputs, List<String> recordedMemoryUpdates, List<String> candidateMemoryUpdates,
+            String detail, String memory, List<String> oldPaths) {
         this.key = key;
         this.seq = seq;
         this.actionName = actionName;
@@ -97,6 +123,18 @@ public final class ActionReplay {
         this.detail = detail;
         this.memory = memory;
         this.oldPaths = Collections.unmodifiableList(oldPaths);
+        this.recordedMemoryUpdates = Collections.unmodifiableList(recordedMemoryUpdates);
+        this.candidateMemoryUpdates = Collections.unmodifiableList(candidateMemoryUpdates);
+    }
+
+    /** The memory updates the recorded action made, as JSON text (empty for the project's operators). */
+    public List<String> getRecordedMemoryUpdates() {
+        return recordedMemoryUpdates;
+    }
+
+    /** The candidate's memory updates, as JSON text (empty when it stopped or threw). */
+    public List<String> getCandidateMemoryUpdates() {
+        return candidateMemoryUpdates;
     }
 
     /** The changes ({@code patched} ids) this recorded execution takes the old path of. */
@@ -158,7 +196,11 @@ public final class ActionReplay {
         return detail;
     }
 
-    /** What the action's memory reads got: "not read" for the project's operators' actions, which have no memory. */
+    /**
+     * What the action's memory reads got: "not read" (the project's operators' actions have no
+     * memory); for Flink Agents actions also "rebuilt from N recorded actions of the key" or
+     * "not reconstructible" (the action read memory the retained history cannot rebuild).
+     */
     public String getMemory() {
         return memory;
     }

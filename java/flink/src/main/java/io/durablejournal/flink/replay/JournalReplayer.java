@@ -134,12 +134,7 @@ public final class JournalReplayer<IN, OUT> {
             } catch (Exception e) {
                 failure = e.getClass().getName() + ": " + e.getMessage();
             }
-            ActionReplay.Stop stop = ctx.stop;
-            int reached = journal.getCurrentCallIndex();
-            if (stop == null && failure == null && reached < calls.size()) {
-                CallResult unmade = calls.get(reached);
-                stop = ActionReplay.Stop.diverged(reached, unmade.getFunctionId(), String.valueOf(unmade.getStatus()), null);
-            }
+            ActionReplay.Stop stop = failure == null ? ctx.stopWhenFinished(calls) : ctx.stop;
             List<String> outputs = stop != null || failure != null || result == null
                     ? Collections.emptyList() : Collections.singletonList(MAPPER.writeValueAsString(result));
             ActionReplay.Outcome outcome = stop != null ? stop.kind

@@ -1,10 +1,6 @@
 package io.durablejournal.flink.replay;
 
 import java.io.PrintStream;
-import java.nio.file.Paths;
-import java.util.EnumSet;
-import java.util.Locale;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -22,8 +18,7 @@ import java.util.function.Supplier;
  * but unchanged), 1 when one is, 2 for bad arguments.
  */
 public final class JournalReplayerMain {
-    private static final String USAGE = "usage: JournalReplayerMain --store <dir> --candidate <class> [--key k] "
-            + "[--action name] [--limit n] [--since ms] [--until ms] [--json] [--fail-on outcome,...]";
+    private static final String USAGE = ReplayCommand.usage("JournalReplayerMain", "--candidate");
 
     private JournalReplayerMain() {}
 
@@ -33,54 +28,22 @@ public final class JournalReplayerMain {
 
     /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        String store = null;
-        String candidateClass = null;
-        boolean json = false;
-        ReplaySelection selection = ReplaySelection.all();
-        long since = Long.MIN_VALUE;
-        long until = Long.MAX_VALUE;
-        Set<ActionReplay.Outcome> failOn = ReplayReport.FAIL_ON_ANY_CHANGE;
+        ReplayCommand command;
         try {
-            for (int i = 0; i < args.length; i++) {
-                String flag = args[i];
-                if (flag.equals("--json")) {
-                    json = true;
-                    continue;
-                }
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(flag + " needs a value");
-                }
-                String value = args[++i];
-                switch (flag) {
-                    case "--store": store = value; break;
-                    case "--candidate": candidateClass = value; break;
-                    case "--key": selection = selection.key(value); break;
-                    case "--action": selection = selection.action(value); break;
-                    case "--limit": selection = selection.limit(Long.parseLong(value)); break;
-                    case "--since": since = Long.parseLong(value); break;
-                    case "--until": until = Long.parseLong(value); break;
-                    case "--fail-on": failOn = outcomes(value); break;
-                    default: throw new IllegalArgumentException("unknown flag " + flag);
-                }
-            }
-            if (store == null || candidateClass == null) {
-                throw new IllegalArgumentException("--store and --candidate are required");
-            }
+            command = ReplayCommand.parse(args, "--candidate");
         } catch (IllegalArgumentException e) {
             err.println("JournalReplayerMain: " + e.getMessage());
             err.println(USAGE);
-            return 2;
+            return ReplayCommand.BAD_ARGUMENTS;
         }
         ReplayCandidate<?, ?> candidate;
         try {
-            candidate = candidate(candidateClass);
+            candidate = candidate(command.candidate());
         } catch (ReflectiveOperationException | ClassCastException e) {
-            err.println("JournalReplayerMain: cannot make the candidate " + candidateClass + ": " + e);
-            return 2;
+            err.println("JournalReplayerMain: cannot make the candidate " + command.candidate() + ": " + e);
+            return ReplayCommand.BAD_ARGUMENTS;
         }
-        ReplayReport report = JournalReplayer.of(candidate).replayStore(Paths.get(store), selection.completedBetween(since, until));
-        out.print(json ? report.toJson() + "\n" : report.toTable());
-        return report.exitStatus(failOn);
+        return command.print(JournalReplayer.of(candidate).replayStore(command.store(), command.selection()), out);
     }
 
     @SuppressWarnings("unchecked")
@@ -88,15 +51,5 @@ public final class JournalReplayerMain {
         Class<?> type = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
         Supplier<ReplayCandidate<?, ?>> supplier = (Supplier<ReplayCandidate<?, ?>>) type.getConstructor().newInstance();
         return supplier.get();
-    }
-
-    private static Set<ActionReplay.Outcome> outcomes(String list) {
-        Set<ActionReplay.Outcome> outcomes = EnumSet.noneOf(ActionReplay.Outcome.class);
-        for (String name : list.split(",")) {
-            if (!name.isEmpty()) {
-                outcomes.add(ActionReplay.Outcome.valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
-            }
-        }
-        return outcomes;
     }
 }

@@ -24,11 +24,33 @@ public final class ReplayReport {
     public static final Set<ActionReplay.Outcome> FAIL_ON_ANY_CHANGE = Collections.unmodifiableSet(
             EnumSet.complementOf(EnumSet.of(ActionReplay.Outcome.UNCHANGED)));
 
+    /** The outcomes a replay of the project's operators' actions can have (one action per input record). */
+    public static final Set<ActionReplay.Outcome> OPERATOR_OUTCOMES = Collections.unmodifiableSet(
+            EnumSet.complementOf(EnumSet.of(ActionReplay.Outcome.NOT_TRIGGERED, ActionReplay.Outcome.NEWLY_TRIGGERED)));
+
     private final String candidateAction;
     private final List<ActionReplay> actions;
     private final Map<String, Integer> otherActions;
+    /** The outcomes the summary counts (those this kind of replay can have). */
+    private final Set<ActionReplay.Outcome> outcomes;
 
     ReplayReport(String candidateAction, List<ActionReplay> actions, Map<String, Integer> otherActions) {
+        this(candidateAction, actions, otherActions, OPERATOR_OUTCOMES);
+    }
+
+    /**
+     * A report of {@code actions}; {@code otherActions}: recorded action names the candidate did not
+     * replay, with their counts; {@code outcomes}: the outcomes the summary counts (zeros included),
+     * which must include every action's.
+     */
+    public ReplayReport(String candidateAction, List<ActionReplay> actions, Map<String, Integer> otherActions,
+            Set<ActionReplay.Outcome> outcomes) {
+        this.outcomes = Collections.unmodifiableSet(EnumSet.copyOf(outcomes));
+        for (ActionReplay action : actions) {
+            if (!this.outcomes.contains(action.outcome)) {
+                throw new IllegalArgumentException("outcome " + action.outcome + " is not among the report's " + outcomes);
+            }
+        }
         this.candidateAction = candidateAction;
         this.actions = Collections.unmodifiableList(new ArrayList<>(actions));
         this.otherActions = Collections.unmodifiableMap(new LinkedHashMap<>(otherActions));
@@ -43,10 +65,10 @@ public final class ReplayReport {
         return otherActions;
     }
 
-    /** How many actions had each outcome (every outcome present, zeros included). */
+    /** How many actions had each outcome (every outcome of the report's kind present, zeros included). */
     public Map<ActionReplay.Outcome, Integer> summary() {
         Map<ActionReplay.Outcome, Integer> counts = new EnumMap<>(ActionReplay.Outcome.class);
-        for (ActionReplay.Outcome outcome : ActionReplay.Outcome.values()) {
+        for (ActionReplay.Outcome outcome : outcomes) {
             counts.put(outcome, 0);
         }
         for (ActionReplay action : actions) {
@@ -116,6 +138,10 @@ public final class ReplayReport {
             a.recordedOutputs.forEach(recorded::add);
             ArrayNode candidate = node.putArray("candidateOutputs");
             a.candidateOutputs.forEach(candidate::add);
+            ArrayNode recordedMemory = node.putArray("recordedMemoryUpdates");
+            a.recordedMemoryUpdates.forEach(recordedMemory::add);
+            ArrayNode candidateMemory = node.putArray("candidateMemoryUpdates");
+            a.candidateMemoryUpdates.forEach(candidateMemory::add);
             ArrayNode oldPaths = node.putArray("oldPaths");
             a.oldPaths.forEach(oldPaths::add);
             node.put("memory", a.memory);
@@ -128,6 +154,15 @@ public final class ReplayReport {
         }
     }
 
+    /** What changed in an action's outputs and memory updates: "recorded [..] -> [..]" for each that differs. */
+    private static String outputChange(ActionReplay a) {
+        boolean memoryChanged = !a.recordedMemoryUpdates.equals(a.candidateMemoryUpdates);
+        String outputs = memoryChanged && a.recordedOutputs.equals(a.candidateOutputs) ? ""
+                : "recorded " + a.recordedOutputs + " -> " + a.candidateOutputs;
+        String memory = memoryChanged ? " memory updates recorded " + a.recordedMemoryUpdates + " -> " + a.candidateMemoryUpdates : "";
+        return (outputs + memory).trim();
+    }
+
     /** For people: one row per action, then the summary line. */
     public String toTable() {
         List<String[]> rows = new ArrayList<>();
@@ -135,7 +170,7 @@ public final class ReplayReport {
         for (ActionReplay a : actions) {
             String detail = a.detail != null ? a.detail
                     : a.stop != null ? a.stop.describe()
-                    : a.outcome == ActionReplay.Outcome.OUTPUT_CHANGED ? "recorded " + a.recordedOutputs + " -> " + a.candidateOutputs
+                    : a.outcome == ActionReplay.Outcome.OUTPUT_CHANGED ? outputChange(a)
                     : "";
             if (!a.stubbedCalls.isEmpty()) {
                 detail = (detail + " stubbed " + a.stubbedCalls).trim();

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
  * when the journal says a body would run, no body runs. A stub for the call's id answers instead,
  * or the action stops there ({@link ReplayStop}) and {@link #stop} says why.
  */
-final class ReplayRunnerContext extends RunnerContextImpl {
+public final class ReplayRunnerContext extends RunnerContextImpl {
     private final DurableExecutionContext journal;
     private final Map<String, Callable<?>> stubs;
     /** What ended the action early, or null. */
@@ -25,10 +25,43 @@ final class ReplayRunnerContext extends RunnerContextImpl {
     /** The changes whose {@code patched} answered false: this execution takes their old path. */
     final List<String> oldPaths = new ArrayList<>();
 
-    ReplayRunnerContext(DurableExecutionContext journal, Map<String, Callable<?>> stubs) {
+    /**
+     * @param journal a journal of the recorded calls, divergence policy FAIL
+     * @param stubs answers for calls the recording lacks, by call id
+     */
+    public ReplayRunnerContext(DurableExecutionContext journal, Map<String, Callable<?>> stubs) {
         super(journal, Runnable::run);
         this.journal = journal;
         this.stubs = stubs;
+    }
+
+    /** What ended the action early (a divergence, a call the recording lacks), or null. */
+    public ActionReplay.Stop getStop() {
+        return stop;
+    }
+
+    /** The calls the recording lacks that a stub answered, in order. */
+    public List<String> getStubbedCalls() {
+        return stubbedCalls;
+    }
+
+    /** The changes whose {@code patched} answered false, in order. */
+    public List<String> getOldPaths() {
+        return oldPaths;
+    }
+
+    /**
+     * Where the candidate left the recording once its action returned: where it stopped, or, when
+     * it finished before making every {@code recorded} call, a divergence at the first it did not
+     * make (the recorded id and status there, no candidate call).
+     */
+    public ActionReplay.Stop stopWhenFinished(List<io.durablejournal.CallResult> recorded) {
+        int reached = journal.getCurrentCallIndex();
+        if (stop != null || reached >= recorded.size()) {
+            return stop;
+        }
+        io.durablejournal.CallResult unmade = recorded.get(reached);
+        return ActionReplay.Stop.diverged(reached, unmade.getFunctionId(), String.valueOf(unmade.getStatus()), null);
     }
 
     @Override

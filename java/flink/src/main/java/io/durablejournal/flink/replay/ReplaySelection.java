@@ -48,7 +48,13 @@ public final class ReplaySelection {
         return new ReplaySelection(key, actionName, sinceMillis, untilMillis, count);
     }
 
-    List<RetainedAction> apply(List<RetainedAction> recorded) {
+    /** Whether the selection takes actions named {@code name} (it names no action, or this one). */
+    public boolean takesAction(String name) {
+        return actionName == null || actionName.equals(name);
+    }
+
+    /** The recorded actions this selection takes, in their order. */
+    public List<RetainedAction> apply(List<RetainedAction> recorded) {
         List<RetainedAction> chosen = new ArrayList<>();
         for (RetainedAction action : recorded) {
             if (chosen.size() >= limit) {

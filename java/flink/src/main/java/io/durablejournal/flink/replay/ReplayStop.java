@@ -5,10 +5,10 @@ package io.durablejournal.flink.replay;
  * recording lacks (or a divergence the journal refused). An {@link Error}, so that a candidate
  * catching {@code Exception} around its calls does not carry on past it; never leaves the replayer.
  */
-final class ReplayStop extends Error {
+public final class ReplayStop extends Error {
     private static final long serialVersionUID = 1L;
 
-    ReplayStop(String message) {
+    public ReplayStop(String message) {
         super(message, null, false, false);
     }
 }

@@ -1,0 +1,70 @@
+package io.durablejournal.flinkagents.replay;
+
+import io.durablejournal.flink.replay.ReplayCommand;
+import java.io.PrintStream;
+import java.util.function.Supplier;
+import org.apache.flink.agents.api.agents.Agent;
+import org.apache.flink.agents.plan.AgentPlan;
+
+/**
+ * The Flink Agents replayer as a command for a shell or a CI step (docs/replay.md, "Flink Agents
+ * actions"):
+ *
+ * <pre>
+ * java -cp '&lt;jars&gt;' io.durablejournal.flinkagents.replay.AgentReplayerMain \
+ *     --store &lt;store-dir&gt; --agent &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
+ *     [--since ms] [--until ms] [--json] [--fail-on diverged,would-run,...]
+ * </pre>
+ *
+ * {@code --agent} names a class with a public no-argument constructor: a Flink Agents {@code
+ * Agent} (planned with the default configuration), or a {@code Supplier} of an {@code Agent}, of
+ * an {@code AgentPlan}, or of an {@link AgentReplayer} (with its stubs and resources). Exit
+ * status as JournalReplayerMain's: 0 when no outcome is in {@code --fail-on} (default: every
+ * outcome but unchanged), 1 when one is, 2 for bad arguments.
+ */
+public final class AgentReplayerMain {
+    private static final String USAGE = ReplayCommand.usage("AgentReplayerMain", "--agent");
+
+    private AgentReplayerMain() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        ReplayCommand command;
+        try {
+            command = ReplayCommand.parse(args, "--agent");
+        } catch (IllegalArgumentException e) {
+            err.println("AgentReplayerMain: " + e.getMessage());
+            err.println(USAGE);
+            return ReplayCommand.BAD_ARGUMENTS;
+        }
+        AgentReplayer replayer;
+        try {
+            replayer = replayer(command.candidate());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            err.println("AgentReplayerMain: cannot make the candidate " + command.candidate() + ": " + e);
+            return ReplayCommand.BAD_ARGUMENTS;
+        }
+        return command.print(replayer.replayStore(command.store(), command.selection()), out);
+    }
+
+    private static AgentReplayer replayer(String className) throws ReflectiveOperationException {
+        Class<?> type = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
+        Object made = type.getConstructor().newInstance();
+        Object candidate = made instanceof Supplier ? ((Supplier<?>) made).get() : made;
+        if (candidate instanceof AgentReplayer) {
+            return (AgentReplayer) candidate;
+        }
+        if (candidate instanceof AgentPlan) {
+            return AgentReplayer.of((AgentPlan) candidate, className);
+        }
+        if (candidate instanceof Agent) {
+            return AgentReplayer.of((Agent) candidate);
+        }
+        throw new IllegalArgumentException(className + " is neither an Agent nor a Supplier of an Agent, an AgentPlan or an"
+                + " AgentReplayer (it gave a " + (candidate == null ? "null" : candidate.getClass().getName()) + ")");
+    }
+}

@@ -1,0 +1,390 @@
+package io.durablejournal.flinkagents;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.durablejournal.CallResult;
+import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.replay.ActionReplay;
+import io.durablejournal.flink.replay.ReplayReport;
+import io.durablejournal.flink.replay.ReplaySelection;
+import io.durablejournal.flinkagents.replay.AgentReplayer;
+import io.durablejournal.flinkagents.replay.AgentReplayerMain;
+import io.durablejournal.store.FileStoreOptions;
+import io.durablejournal.store.RetainedAction;
+import io.durablejournal.testing.MiniClusters;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.agents.api.InputEvent;
+import org.apache.flink.agents.api.agents.Agent;
+import org.apache.flink.agents.plan.AgentConfiguration;
+import org.apache.flink.agents.plan.AgentPlan;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Records {@link ReplayAgent} on Flink Agents' own operator ({@link DurableAgents#connectToAgent})
+ * on a MiniCluster with a file store that retains completed actions, then replays the recording
+ * against candidates changed in each way docs/replay.md lists for Flink Agents actions. Every
+ * replay reads the store without changing a byte, and no call body runs ({@link ReplayAgent#CALLS}
+ * stays where the recording left it).
+ */
+class AgentReplayerTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Three requests of user-1 (sequence numbers 0, 1, 2), one of user-2. */
+    private static final List<String> REQUESTS = Arrays.asList("user-1:a", "user-1:bb", "user-1:ccc", "user-2:dddd");
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = MiniClusters.withSlots(1);
+
+    @TempDir
+    static Path base;
+    static Path store;
+    static String recordedPlanDigest;
+    static int callsRecorded;
+
+    @BeforeAll
+    static void recordAJob() throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        FileStoreOptions options = FileStoreOptions.defaults().retainCompleted(Duration.ofHours(1), 1000);
+        AgentPlan plan = plan(new ReplayAgent(), "recorded");
+        DurableAgents.connectToAgent(env.fromData(REQUESTS).keyBy(r -> r.substring(0, r.indexOf(':')), Types.STRING), plan,
+                        ActionStateStoreFactory.fileStores(base.toString(), options))
+                .sinkTo(new DiscardingSink<>());
+        env.execute("record Flink Agents actions for replay");
+        store = base.resolve("subtask-0");
+        recordedPlanDigest = PlanDigests.of(plan);
+        callsRecorded = ReplayAgent.CALLS.get();
+        assertEquals(REQUESTS.size() * 3, callsRecorded, "llm, lookup and audit ran once per request");
+    }
+
+    static AgentPlan plan(Agent agent, String variant) throws Exception {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ReplayAgent.VARIANT, variant);
+        return new AgentPlan(agent, new AgentConfiguration(config));
+    }
+
+    private Map<Path, byte[]> before;
+
+    private Map<Path, byte[]> files() throws Exception {
+        Map<Path, byte[]> bytes = new TreeMap<>();
+        try (Stream<Path> listing = Files.list(store)) {
+            for (Path file : listing.collect(Collectors.toList())) {
+                bytes.put(file, Files.readAllBytes(file));
+            }
+        }
+        return bytes;
+    }
+
+    @AfterEach
+    void replayWroteNothingAndRanNothing() throws Exception {
+        if (before != null) {
+            Map<Path, byte[]> after = files();
+            assertEquals(before.keySet(), after.keySet(), "no file created or removed");
+            before.forEach((file, bytes) -> assertTrue(Arrays.equals(bytes, after.get(file)), file + " unchanged"));
+        }
+        assertEquals(callsRecorded, ReplayAgent.CALLS.get(), "no call body ran in a replay");
+    }
+
+    private ReplayReport replay(AgentReplayer replayer) throws Exception {
+        before = files();
+        return replayer.replayStore(store, ReplaySelection.all());
+    }
+
+    private static AgentReplayer candidate(String variant) throws Exception {
+        return candidate(new ReplayAgent(), variant);
+    }
+
+    private static AgentReplayer candidate(Agent agent, String variant) throws Exception {
+        return AgentReplayer.of(plan(agent, variant), variant);
+    }
+
+    /** One line per replayed action, sorted: key, seq, action, outcome, calls, where it stopped or why, memory. */
+    private static List<String> lines(ReplayReport report) {
+        List<String> lines = new ArrayList<>();
+        for (ActionReplay a : report.getActions()) {
+            String why = a.getStop() != null ? a.getStop().describe() : a.getDetail() != null ? a.getDetail() : "";
+            String stubbed = a.getStubbedCalls().isEmpty() ? "" : " stubbed " + a.getStubbedCalls();
+            String oldPaths = a.getOldPaths().isEmpty() ? "" : " old path of " + a.getOldPaths();
+            lines.add(a.getKey() + " " + a.getSeq() + " " + a.getActionName() + ": " + name(a.getOutcome()) + ", "
+                    + a.getReplayedCalls() + "/" + a.getRecordedCalls() + " replayed" + stubbed + oldPaths
+                    + (why.isEmpty() ? "" : ", " + why) + "; memory " + a.getMemory());
+        }
+        lines.sort(null);
+        return lines;
+    }
+
+    private static String name(ActionReplay.Outcome outcome) {
+        return outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    private static ActionReplay only(ReplayReport report, String key, long seq, String action) {
+        return report.getActions().stream()
+                .filter(a -> a.getKey().equals(key) && a.getSeq() == seq && a.getActionName().equals(action))
+                .findFirst().orElseThrow(() -> new AssertionError(key + " " + seq + " " + action + " in " + report.toTable()));
+    }
+
+    /** The eight actions as recorded, each line with {@code answer}'s and {@code review}'s parts. */
+    private static List<String> everyAction(String answer, String review) {
+        List<String> lines = new ArrayList<>();
+        long[][] keys = {{1, 0}, {1, 1}, {1, 2}, {2, 0}};
+        for (long[] key : keys) {
+            String prefix = "str:user-" + key[0] + " " + key[1] + " ";
+            lines.add(prefix + "answer: " + answer.replace("$memory", memoryOfAnswer(key[1])));
+            lines.add(prefix + "review: " + review);
+        }
+        lines.sort(null);
+        return lines;
+    }
+
+    /** What answer's memory read got: rebuilt from the key's actions before it (two per earlier request). */
+    private static String memoryOfAnswer(long seq) {
+        long before = seq * 2;
+        return "rebuilt from " + before + " recorded action" + (before == 1 ? "" : "s") + " of the key";
+    }
+
+    @Test
+    void theRetainedCopiesHoldWhatAReplayNeeds() {
+        List<RetainedAction> retained = RetainedAction.read(store);
+        assertEquals(REQUESTS.size() * 2, retained.size(), "answer and review of every request");
+        for (RetainedAction action : retained) {
+            assertEquals(recordedPlanDigest, action.getPlanDigest(), "the adapter named the plan");
+            assertTrue(action.getPlanDigest().startsWith("flink-agents-plan:sha256:"), action.getPlanDigest());
+            JsonNode event = action.getState().getTaskEvent();
+            assertNotNull(event, "the triggering event: " + action);
+            assertEquals(action.getActionName().equals("answer") ? InputEvent.EVENT_TYPE : ReplayAgent.REVIEW,
+                    event.get("type").asText());
+            List<String> ids = action.getState().getCallResults().stream().map(CallResult::getFunctionId)
+                    .collect(Collectors.toList());
+            assertEquals(action.getActionName().equals("answer") ? Arrays.asList("llm", "tool:lookup")
+                    : Arrays.asList("tool:audit"), ids, "every call with its outcome");
+            action.getState().getCallResults().forEach(call -> assertEquals(CallResult.Status.SUCCEEDED, call.getStatus()));
+            assertEquals(1, action.getState().getOutputEvents().size(), "its output event");
+            assertEquals(action.getActionName().equals("answer") ? 1 : 0, action.getState().getShortTermMemoryUpdates().size(),
+                    "answer's memory update");
+        }
+        RetainedAction third = retained.stream().filter(a -> a.getKey().equals("str:user-1") && a.getSeq() == 2
+                && a.getActionName().equals("answer")).findFirst().orElseThrow(AssertionError::new);
+        assertEquals("\"LLM says user-1:ccc\"", new String(third.getState().getCallResults().get(0).getResultPayload(),
+                StandardCharsets.UTF_8));
+        assertEquals("seen", third.getState().getShortTermMemoryUpdates().get(0).get("path").asText());
+    }
+
+    @Test
+    void theUnchangedAgentReplaysEveryCallAndEveryOutputAndMemoryUpdateIsUnchanged() throws Exception {
+        ReplayReport report = replay(candidate("recorded"));
+        assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "unchanged, 1/1 replayed; memory not read"),
+                lines(report));
+        assertEquals("8 replayed of agent recorded: 0 not-replayable, 0 diverged, 0 would-run, 0 failed, 0 not-triggered,"
+                + " 0 newly-triggered, 0 output-changed, 8 unchanged", report.summaryLine());
+        ActionReplay third = only(report, "str:user-1", 2, "answer");
+        assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-1:ccc #10 (request 3)\"},"
+                + "\"type\":\"review_request\"}"), third.getCandidateOutputs());
+        assertEquals(third.getRecordedOutputs(), third.getCandidateOutputs());
+        assertEquals(Arrays.asList("{\"memory\":\"short-term\",\"path\":\"seen\",\"value\":3}"), third.getCandidateMemoryUpdates());
+        assertEquals(third.getRecordedMemoryUpdates(), third.getCandidateMemoryUpdates());
+        assertEquals(recordedPlanDigest, third.getPlanDigest());
+        assertEquals(recordedPlanDigest, candidate("recorded").planDigest(), "the same plan, the same digest");
+        assertEquals(0, report.exitStatus(ReplayReport.FAIL_ON_ANY_CHANGE));
+    }
+
+    @Test
+    void aChangedPromptWithTheSameCallsChangesTheOutputOnly() throws Exception {
+        ReplayReport report = replay(candidate("prompt"));
+        assertEquals(everyAction("output-changed, 2/2 replayed; memory $memory", "unchanged, 1/1 replayed; memory not read"),
+                lines(report));
+        ActionReplay first = only(report, "str:user-2", 0, "answer");
+        assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-2:dddd #11 (request 1)\"},"
+                + "\"type\":\"review_request\"}"), first.getRecordedOutputs());
+        assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Briefly: LLM says user-2:dddd #11 (request 1)\"},"
+                + "\"type\":\"review_request\"}"), first.getCandidateOutputs());
+        assertEquals(first.getRecordedMemoryUpdates(), first.getCandidateMemoryUpdates(), "the same memory update");
+        assertEquals(1, report.exitStatus(ReplayReport.FAIL_ON_ANY_CHANGE));
+        assertTrue(report.toTable().contains("recorded [{\"attributes\":{\"answer\":\"Answer: LLM says user-2:dddd"),
+                report.toTable());
+    }
+
+    @Test
+    void anAddedCallIsNotRunAndTheActionStopsThere() throws Exception {
+        ReplayReport report = replay(candidate("add-call"));
+        assertEquals(everyAction("would-run, 2/2 replayed, would run tool:mail at 2 (not recorded; no stub); memory $memory",
+                "unchanged, 1/1 replayed; memory not read"), lines(report));
+        assertEquals(Arrays.asList(), only(report, "str:user-1", 0, "answer").getCandidateOutputs(), "it stopped: no outputs");
+    }
+
+    @Test
+    void anAddedCallWithAStubIsAnsweredByTheStubAndTheOutputsCompared() throws Exception {
+        ReplayReport report = replay(candidate("add-call").withStub("tool:mail", () -> "mail stubbed"));
+        assertEquals(everyAction("output-changed, 2/2 replayed stubbed [tool:mail]; memory $memory",
+                "unchanged, 1/1 replayed; memory not read"), lines(report));
+        assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-1:a #8 mail stubbed (request 1)\"},"
+                + "\"type\":\"review_request\"}"), only(report, "str:user-1", 0, "answer").getCandidateOutputs());
+    }
+
+    @Test
+    void aRemovedCallIsADivergenceWhereTheCandidateFinished() throws Exception {
+        ReplayReport report = replay(candidate("remove-call"));
+        assertEquals(everyAction("diverged, 1/2 replayed, diverged at 1: recorded tool:lookup (SUCCEEDED), candidate finished;"
+                + " memory $memory", "unchanged, 1/1 replayed; memory not read"), lines(report));
+    }
+
+    @Test
+    void aRenamedCallDivergesAtItsPosition() throws Exception {
+        ReplayReport report = replay(candidate("rename-call"));
+        assertEquals(everyAction("diverged, 1/2 replayed, diverged at 1: recorded tool:lookup (SUCCEEDED), candidate"
+                + " tool:search; memory $memory", "unchanged, 1/1 replayed; memory not read"), lines(report));
+        ActionReplay.Stop stop = only(report, "str:user-1", 1, "answer").getStop();
+        assertEquals("tool:lookup", stop.recordedId);
+        assertEquals("tool:search", stop.candidateId);
+        assertEquals(1, stop.position);
+    }
+
+    @Test
+    void reorderedCallsDivergeAtTheFirstOne() throws Exception {
+        ReplayReport report = replay(candidate("reorder"));
+        assertEquals(everyAction("diverged, 0/2 replayed, diverged at 0: recorded llm (SUCCEEDED), candidate tool:lookup;"
+                + " memory $memory", "unchanged, 1/1 replayed; memory not read"), lines(report));
+    }
+
+    @Test
+    void aRenamedActionIsNewlyTriggeredAndItsOldNameCountedAsAnotherAction() throws Exception {
+        ReplayReport report = replay(candidate(new ReplayAgent("respond", ReplayAgent.REVIEW), "recorded"));
+        List<String> expected = new ArrayList<>();
+        for (String request : new String[] {"str:user-1 0", "str:user-1 1", "str:user-1 2", "str:user-2 0"}) {
+            expected.add(request + " respond: newly-triggered, 0/0 replayed, the candidate's action respond listens to the"
+                    + " recorded event _input_event, which has no recording of it: not run; memory not read");
+            expected.add(request + " review: unchanged, 1/1 replayed; memory not read");
+        }
+        expected.sort(null);
+        assertEquals(expected, lines(report));
+        assertEquals(Map.of("answer", 4), report.getOtherActions());
+        assertEquals("8 replayed of agent recorded: 0 not-replayable, 0 diverged, 0 would-run, 0 failed, 0 not-triggered,"
+                + " 4 newly-triggered, 0 output-changed, 4 unchanged; not replayed, other action names: {answer=4}",
+                report.summaryLine());
+        assertEquals(1, report.exitStatus(ReplayReport.FAIL_ON_ANY_CHANGE));
+    }
+
+    @Test
+    void anActionThatListensToOtherEventsIsNotTriggeredByItsRecordingsAndNewlyTriggeredByTheEventsItNowListensTo()
+            throws Exception {
+        ReplayReport report = replay(candidate(new ReplayAgent("answer", InputEvent.EVENT_TYPE), "recorded"));
+        List<String> expected = new ArrayList<>();
+        String[] requests = {"str:user-1 0", "str:user-1 1", "str:user-1 2", "str:user-2 0"};
+        for (int i = 0; i < requests.length; i++) {
+            long seq = Long.parseLong(requests[i].substring(requests[i].length() - 1));
+            expected.add(requests[i] + " answer: unchanged, 2/2 replayed; memory " + memoryOfAnswer(seq));
+            expected.add(requests[i] + " review: not-triggered, 0/1 replayed, the candidate's action review does not listen"
+                    + " to the recorded event review_request: not run; memory not read");
+            expected.add(requests[i] + " review: newly-triggered, 0/0 replayed, the candidate's action review listens to the"
+                    + " recorded event _input_event, which has no recording of it: not run; memory not read");
+        }
+        expected.sort(null);
+        assertEquals(expected, lines(report));
+        assertEquals(4, report.summary().get(ActionReplay.Outcome.NOT_TRIGGERED));
+        assertEquals(4, report.summary().get(ActionReplay.Outcome.NEWLY_TRIGGERED));
+    }
+
+    @Test
+    void memoryIsRebuiltFromTheKeysWholeHistoryAndNotReconstructibleFromAPrunedStartOrAGap() throws Exception {
+        before = files();
+        List<RetainedAction> retained = RetainedAction.read(store);
+        AgentReplayer unchanged = candidate("recorded");
+
+        ReplayReport whole = unchanged.replay(retained, ReplaySelection.all().key("str:user-1"));
+        assertEquals("rebuilt from 4 recorded actions of the key", only(whole, "str:user-1", 2, "answer").getMemory());
+        assertEquals(ActionReplay.Outcome.UNCHANGED, only(whole, "str:user-1", 2, "answer").getOutcome());
+
+        // As a store whose oldest copies were dropped: user-1's first request is no longer retained.
+        List<RetainedAction> prunedStart = retained.stream().filter(a -> !(a.getKey().equals("str:user-1") && a.getSeq() == 0))
+                .collect(Collectors.toList());
+        ReplayReport pruned = unchanged.replay(prunedStart, ReplaySelection.all().key("str:user-1"));
+        String notFromTheStart = "memory not reconstructible: the retained history of key str:user-1 does not start at its"
+                + " first input (sequence number 0 was pruned or never retained)";
+        assertEquals(Arrays.asList(
+                "str:user-1 1 answer: not-replayable, 0/2 replayed, " + notFromTheStart + "; memory not reconstructible",
+                "str:user-1 1 review: unchanged, 1/1 replayed; memory not read",
+                "str:user-1 2 answer: not-replayable, 0/2 replayed, " + notFromTheStart + "; memory not reconstructible",
+                "str:user-1 2 review: unchanged, 1/1 replayed; memory not read"), lines(pruned));
+        assertEquals(Arrays.asList(), only(pruned, "str:user-1", 1, "answer").getCandidateOutputs(), "stopped at the read");
+
+        List<RetainedAction> gap = retained.stream().filter(a -> !(a.getKey().equals("str:user-1") && a.getSeq() == 1))
+                .collect(Collectors.toList());
+        ActionReplay afterTheGap = only(unchanged.replay(gap, ReplaySelection.all()), "str:user-1", 2, "answer");
+        assertEquals(ActionReplay.Outcome.NOT_REPLAYABLE, afterTheGap.getOutcome());
+        assertEquals("memory not reconstructible: the retained history of key str:user-1 has a gap: no action of its input 1"
+                + " is retained", afterTheGap.getDetail());
+        assertEquals(ActionReplay.Outcome.UNCHANGED,
+                only(unchanged.replay(gap, ReplaySelection.all()), "str:user-1", 0, "answer").getOutcome(),
+                "the first request's memory is whole");
+    }
+
+    @Test
+    void codeBehindAPatchMarkerTakesTheOldPathOnRecordingsMadeBeforeIt() throws Exception {
+        ReplayReport report = replay(candidate("patched"));
+        assertEquals(everyAction("unchanged, 2/2 replayed old path of [prompt-v2]; memory $memory",
+                "unchanged, 1/1 replayed; memory not read"), lines(report));
+    }
+
+    @Test
+    void theCommandPrintsTheReportAndExitsByFailOn() throws Exception {
+        before = files();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", PromptCandidate.class.getName(),
+                "--json", "--key", "str:user-2"}, new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
+        assertEquals(1, status, err.toString("UTF-8"));
+        JsonNode json = MAPPER.readTree(out.toString("UTF-8"));
+        assertEquals(1, json.get("summary").get("output-changed").asInt(), json.toString());
+        assertEquals(1, json.get("summary").get("unchanged").asInt(), json.toString());
+        assertEquals(0, json.get("summary").get("newly-triggered").asInt(), json.toString());
+        JsonNode answer = json.get("actions").get(0).get("action").asText().equals("answer") ? json.get("actions").get(0)
+                : json.get("actions").get(1);
+        assertEquals("output-changed", answer.get("outcome").asText());
+        assertEquals("{\"memory\":\"short-term\",\"path\":\"seen\",\"value\":1}", answer.get("candidateMemoryUpdates").get(0).asText());
+
+        assertEquals(0, AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", PromptCandidate.class.getName(),
+                "--fail-on", "diverged"}, new PrintStream(out), new PrintStream(err)), "--fail-on chooses");
+        assertEquals(0, AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", ReplayAgent.class.getName()},
+                new PrintStream(out), new PrintStream(err)), "an Agent class is planned with the default configuration");
+        assertEquals(2, AgentReplayerMain.run(new String[] {"--store"}, new PrintStream(out), new PrintStream(err)));
+        assertEquals(2, AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", String.class.getName()},
+                new PrintStream(out), new PrintStream(err)), "not an agent");
+        assertTrue(err.toString("UTF-8").contains("usage"));
+    }
+
+    /** The changed-prompt candidate, as a command names it. */
+    public static final class PromptCandidate implements Supplier<AgentPlan> {
+        @Override
+        public AgentPlan get() {
+            try {
+                return plan(new ReplayAgent(), "prompt");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.durablejournal.flink.replay;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The arguments every replay command takes (docs/replay.md): the store, the candidate, the
+ * selection ({@code --key}, {@code --action}, {@code --limit}, {@code --since}, {@code --until}),
+ * {@code --json} and {@code --fail-on}; and how a command prints its report and exits. Shared by
+ * {@link JournalReplayerMain} and the Flink Agents replayer's command. Immutable.
+ */
+public final class ReplayCommand {
+    /** Exit status for bad arguments. */
+    public static final int BAD_ARGUMENTS = 2;
+
+    private final Path store;
+    private final String candidate;
+    private final boolean json;
+    private final ReplaySelection selection;
+    private final Set<ActionReplay.Outcome> failOn;
+
+    private ReplayCommand(Path store, String candidate, boolean json, ReplaySelection selection,
+            Set<ActionReplay.Outcome> failOn) {
+        this.store = store;
+        this.candidate = candidate;
+        this.json = json;
+        this.selection = selection;
+        this.failOn = failOn;
+    }
+
+    /** The usage line of a command named {@code command} whose candidate is given with {@code candidateFlag}. */
+    public static String usage(String command, String candidateFlag) {
+        return "usage: " + command + " --store <dir> " + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
+                + " [--since ms] [--until ms] [--json] [--fail-on outcome,...]";
+    }
+
+    /**
+     * Reads {@code args}; {@code candidateFlag} names the candidate's flag ({@code --candidate},
+     * {@code --agent}).
+     *
+     * @throws IllegalArgumentException for an unknown flag, a flag without its value, a value that
+     *     does not parse, or a missing {@code --store} or candidate
+     */
+    public static ReplayCommand parse(String[] args, String candidateFlag) {
+        String store = null;
+        String candidate = null;
+        boolean json = false;
+        ReplaySelection selection = ReplaySelection.all();
+        long since = Long.MIN_VALUE;
+        long until = Long.MAX_VALUE;
+        Set<ActionReplay.Outcome> failOn = ReplayReport.FAIL_ON_ANY_CHANGE;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--json")) {
+                json = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = args[++i];
+            if (flag.equals(candidateFlag)) {
+                candidate = value;
+                continue;
+            }
+            switch (flag) {
+                case "--store": store = value; break;
+                case "--key": selection = selection.key(value); break;
+                case "--action": selection = selection.action(value); break;
+                case "--limit": selection = selection.limit(Long.parseLong(value)); break;
+                case "--since": since = Long.parseLong(value); break;
+                case "--until": until = Long.parseLong(value); break;
+                case "--fail-on": failOn = outcomes(value); break;
+                default: throw new IllegalArgumentException("unknown flag " + flag);
+            }
+        }
+        if (store == null || candidate == null) {
+            throw new IllegalArgumentException("--store and " + candidateFlag + " are required");
+        }
+        return new ReplayCommand(Paths.get(store), candidate, json, selection.completedBetween(since, until), failOn);
+    }
+
+    public Path store() {
+        return store;
+    }
+
+    /** The candidate's class name, as given. */
+    public String candidate() {
+        return candidate;
+    }
+
+    public ReplaySelection selection() {
+        return selection;
+    }
+
+    /** Prints the report (JSON with {@code --json}, else the table); returns the exit status, by {@code --fail-on}. */
+    public int print(ReplayReport report, PrintStream out) {
+        out.print(json ? report.toJson() + "\n" : report.toTable());
+        return report.exitStatus(failOn);
+    }
+
+    private static Set<ActionReplay.Outcome> outcomes(String list) {
+        Set<ActionReplay.Outcome> outcomes = EnumSet.noneOf(ActionReplay.Outcome.class);
+        for (String name : list.split(",")) {
+            if (!name.isEmpty()) {
+                outcomes.add(ActionReplay.Outcome.valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+            }
+        }
+        return outcomes;
+    }
+}
