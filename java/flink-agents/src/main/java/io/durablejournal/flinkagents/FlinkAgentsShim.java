@@ -63,4 +63,10 @@ interface FlinkAgentsShim {
 
     /** The plan's actions an event triggers, as the version's operator routes it (in its order). */
     java.util.function.Function<org.apache.flink.agents.api.Event, List<Action>> router(AgentPlan plan);
+
+    /**
+     * Whether the operator itself emits events of this type at an action's end, observing its
+     * memory operations (they land in the action's recorded outputs beside what it sent).
+     */
+    boolean isMemoryObservation(String eventType);
 }

@@ -70,4 +70,10 @@ final class FlinkAgents03 implements FlinkAgentsShim {
             return triggered == null ? new ArrayList<>() : new ArrayList<>(triggered);
         };
     }
+
+    /** 0.3.1's operator emits no events of its own. */
+    @Override
+    public boolean isMemoryObservation(String eventType) {
+        return false;
+    }
 }

@@ -53,4 +53,10 @@ final class FlinkAgents04 implements FlinkAgentsShim {
         org.apache.flink.agents.runtime.condition.ActionMatcher matcher = new org.apache.flink.agents.runtime.condition.ActionMatcher(plan);
         return matcher::match;
     }
+
+    /** Main's memory observation events ({@code MemoryEvent}: short-term, sensory and long-term reads and writes). */
+    @Override
+    public boolean isMemoryObservation(String eventType) {
+        return org.apache.flink.agents.api.event.MemoryEvent.isMemoryType(eventType);
+    }
 }

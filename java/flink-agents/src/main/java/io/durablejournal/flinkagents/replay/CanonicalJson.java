@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.durablejournal.flinkagents.EventRoutes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,9 +27,17 @@ final class CanonicalJson {
 
     private CanonicalJson() {}
 
+    /**
+     * The events an action sent: the memory observation events the operator adds to its recorded
+     * outputs (Flink Agents main) are left out, the memory updates they observe being compared
+     * as memory updates.
+     */
     static List<String> events(List<Event> events) {
         List<String> texts = new ArrayList<>(events.size());
         for (Event event : events) {
+            if (EventRoutes.isMemoryObservation(event)) {
+                continue;
+            }
             Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("type", event.getType());
             fields.put("attributes", event.getAttributes());
