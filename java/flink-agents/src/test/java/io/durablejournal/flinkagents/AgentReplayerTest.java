@@ -148,7 +148,11 @@ class AgentReplayerTest {
                 .findFirst().orElseThrow(() -> new AssertionError(key + " " + seq + " " + action + " in " + report.toTable()));
     }
 
-    /** The eight actions as recorded, each line with {@code answer}'s and {@code review}'s parts. */
+    /**
+     * The eight actions as recorded, each line with {@code answer}'s and {@code review}'s parts.
+     * review's journal holds its patch marker and one call: a replayed marker is no replayed call
+     * ("1/2 replayed").
+     */
     private static List<String> everyAction(String answer, String review) {
         List<String> lines = new ArrayList<>();
         long[][] keys = {{1, 0}, {1, 1}, {1, 2}, {2, 0}};
@@ -181,7 +185,7 @@ class AgentReplayerTest {
             List<String> ids = action.getState().getCallResults().stream().map(CallResult::getFunctionId)
                     .collect(Collectors.toList());
             assertEquals(action.getActionName().equals("answer") ? Arrays.asList("llm", "tool:lookup")
-                    : Arrays.asList("tool:audit"), ids, "every call with its outcome");
+                    : Arrays.asList("patched:audit-v2", "tool:audit"), ids, "every call with its outcome, the marker too");
             action.getState().getCallResults().forEach(call -> assertEquals(CallResult.Status.SUCCEEDED, call.getStatus()));
             long sent = action.getState().getOutputEvents().stream()
                     .filter(out -> !FlinkAgentsCompatibility.shim().isMemoryObservation(out.get("type").asText())).count();
@@ -199,7 +203,7 @@ class AgentReplayerTest {
     @Test
     void theUnchangedAgentReplaysEveryCallAndEveryOutputAndMemoryUpdateIsUnchanged() throws Exception {
         ReplayReport report = replay(candidate("recorded"));
-        assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "unchanged, 1/1 replayed; memory not read"),
+        assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "unchanged, 1/2 replayed; memory not read"),
                 lines(report));
         assertEquals("8 replayed of agent recorded: 0 not-replayable, 0 diverged, 0 would-run, 0 failed, 0 not-triggered,"
                 + " 0 newly-triggered, 0 output-changed, 8 unchanged", report.summaryLine());
@@ -217,7 +221,7 @@ class AgentReplayerTest {
     @Test
     void aChangedPromptWithTheSameCallsChangesTheOutputOnly() throws Exception {
         ReplayReport report = replay(candidate("prompt"));
-        assertEquals(everyAction("output-changed, 2/2 replayed; memory $memory", "unchanged, 1/1 replayed; memory not read"),
+        assertEquals(everyAction("output-changed, 2/2 replayed; memory $memory", "unchanged, 1/2 replayed; memory not read"),
                 lines(report));
         ActionReplay first = only(report, "str:user-2", 0, "answer");
         assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-2:dddd #11 (request 1)\"},"
@@ -234,7 +238,7 @@ class AgentReplayerTest {
     void anAddedCallIsNotRunAndTheActionStopsThere() throws Exception {
         ReplayReport report = replay(candidate("add-call"));
         assertEquals(everyAction("would-run, 2/2 replayed, would run tool:mail at 2 (not recorded; no stub); memory $memory",
-                "unchanged, 1/1 replayed; memory not read"), lines(report));
+                "unchanged, 1/2 replayed; memory not read"), lines(report));
         assertEquals(Arrays.asList(), only(report, "str:user-1", 0, "answer").getCandidateOutputs(), "it stopped: no outputs");
     }
 
@@ -242,7 +246,7 @@ class AgentReplayerTest {
     void anAddedCallWithAStubIsAnsweredByTheStubAndTheOutputsCompared() throws Exception {
         ReplayReport report = replay(candidate("add-call").withStub("tool:mail", () -> "mail stubbed"));
         assertEquals(everyAction("output-changed, 2/2 replayed stubbed [tool:mail]; memory $memory",
-                "unchanged, 1/1 replayed; memory not read"), lines(report));
+                "unchanged, 1/2 replayed; memory not read"), lines(report));
         assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-1:a #8 mail stubbed (request 1)\"},"
                 + "\"type\":\"review_request\"}"), only(report, "str:user-1", 0, "answer").getCandidateOutputs());
     }
@@ -251,14 +255,14 @@ class AgentReplayerTest {
     void aRemovedCallIsADivergenceWhereTheCandidateFinished() throws Exception {
         ReplayReport report = replay(candidate("remove-call"));
         assertEquals(everyAction("diverged, 1/2 replayed, diverged at 1: recorded tool:lookup (SUCCEEDED), candidate finished;"
-                + " memory $memory", "unchanged, 1/1 replayed; memory not read"), lines(report));
+                + " memory $memory", "unchanged, 1/2 replayed; memory not read"), lines(report));
     }
 
     @Test
     void aRenamedCallDivergesAtItsPosition() throws Exception {
         ReplayReport report = replay(candidate("rename-call"));
         assertEquals(everyAction("diverged, 1/2 replayed, diverged at 1: recorded tool:lookup (SUCCEEDED), candidate"
-                + " tool:search; memory $memory", "unchanged, 1/1 replayed; memory not read"), lines(report));
+                + " tool:search; memory $memory", "unchanged, 1/2 replayed; memory not read"), lines(report));
         ActionReplay.Stop stop = only(report, "str:user-1", 1, "answer").getStop();
         assertEquals("tool:lookup", stop.recordedId);
         assertEquals("tool:search", stop.candidateId);
@@ -269,7 +273,7 @@ class AgentReplayerTest {
     void reorderedCallsDivergeAtTheFirstOne() throws Exception {
         ReplayReport report = replay(candidate("reorder"));
         assertEquals(everyAction("diverged, 0/2 replayed, diverged at 0: recorded llm (SUCCEEDED), candidate tool:lookup;"
-                + " memory $memory", "unchanged, 1/1 replayed; memory not read"), lines(report));
+                + " memory $memory", "unchanged, 1/2 replayed; memory not read"), lines(report));
     }
 
     @Test
@@ -279,7 +283,7 @@ class AgentReplayerTest {
         for (String request : new String[] {"str:user-1 0", "str:user-1 1", "str:user-1 2", "str:user-2 0"}) {
             expected.add(request + " respond: newly-triggered, 0/0 replayed, the candidate's action respond listens to the"
                     + " recorded event _input_event, which has no recording of it: not run; memory not read");
-            expected.add(request + " review: unchanged, 1/1 replayed; memory not read");
+            expected.add(request + " review: unchanged, 1/2 replayed; memory not read");
         }
         expected.sort(null);
         assertEquals(expected, lines(report));
@@ -299,7 +303,7 @@ class AgentReplayerTest {
         for (int i = 0; i < requests.length; i++) {
             long seq = Long.parseLong(requests[i].substring(requests[i].length() - 1));
             expected.add(requests[i] + " answer: unchanged, 2/2 replayed; memory " + memoryOfAnswer(seq));
-            expected.add(requests[i] + " review: not-triggered, 0/1 replayed, the candidate's action review does not listen"
+            expected.add(requests[i] + " review: not-triggered, 0/2 replayed, the candidate's action review does not listen"
                     + " to the recorded event review_request: not run; memory not read");
             expected.add(requests[i] + " review: newly-triggered, 0/0 replayed, the candidate's action review listens to the"
                     + " recorded event _input_event, which has no recording of it: not run; memory not read");
@@ -328,9 +332,9 @@ class AgentReplayerTest {
                 + " first input (sequence number 0 was pruned or never retained)";
         assertEquals(Arrays.asList(
                 "str:user-1 1 answer: not-replayable, 0/2 replayed, " + notFromTheStart + "; memory not reconstructible",
-                "str:user-1 1 review: unchanged, 1/1 replayed; memory not read",
+                "str:user-1 1 review: unchanged, 1/2 replayed; memory not read",
                 "str:user-1 2 answer: not-replayable, 0/2 replayed, " + notFromTheStart + "; memory not reconstructible",
-                "str:user-1 2 review: unchanged, 1/1 replayed; memory not read"), lines(pruned));
+                "str:user-1 2 review: unchanged, 1/2 replayed; memory not read"), lines(pruned));
         assertEquals(Arrays.asList(), only(pruned, "str:user-1", 1, "answer").getCandidateOutputs(), "stopped at the read");
 
         List<RetainedAction> gap = retained.stream().filter(a -> !(a.getKey().equals("str:user-1") && a.getSeq() == 1))
@@ -346,9 +350,18 @@ class AgentReplayerTest {
 
     @Test
     void codeBehindAPatchMarkerTakesTheOldPathOnRecordingsMadeBeforeIt() throws Exception {
+        // answer asks for prompt-v2, which the recording predates: the old prompt. review asked for
+        // audit-v2 when it was recorded: the new path, its marker replayed.
         ReplayReport report = replay(candidate("patched"));
         assertEquals(everyAction("unchanged, 2/2 replayed old path of [prompt-v2]; memory $memory",
-                "unchanged, 1/1 replayed; memory not read"), lines(report));
+                "unchanged, 1/2 replayed; memory not read"), lines(report));
+    }
+
+    @Test
+    void aRecordedMarkerTheCandidateNoLongerAsksForIsADivergenceAtItsSlot() throws Exception {
+        ReplayReport report = replay(candidate("drop-marker"));
+        assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "diverged, 0/2 replayed, diverged at 0: recorded"
+                + " patched:audit-v2 (SUCCEEDED), candidate tool:audit; memory not read"), lines(report));
     }
 
     @Test

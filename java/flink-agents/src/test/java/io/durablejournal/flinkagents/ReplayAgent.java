@@ -12,7 +12,8 @@ import org.apache.flink.agents.api.context.RunnerContext;
  * The agent {@link AgentReplayerTest} records and the candidates it replays against: {@link
  * #answer} (on the input event) reads how many requests of its key it has seen from short-term
  * memory, asks an LLM and a lookup tool, counts the request and sends a {@value #REVIEW} event;
- * {@link #review} (on that event) asks an audit tool and outputs the reviewed answer. The
+ * {@link #review} (on that event) asks an audit tool, behind a patch marker the recording
+ * records, and outputs the reviewed answer. The
  * configuration's {@value #VARIANT} picks how a candidate changes {@link #answer}; the
  * constructor picks its action name and what {@link #review} listens to. Every call body counts
  * in {@link #CALLS}.
@@ -86,7 +87,11 @@ public class ReplayAgent extends Agent {
     }
 
     public static void review(Event event, RunnerContext ctx) throws Exception {
-        String audit = ctx.durableExecute(call("tool:audit", "audited"));
+        // A change made before the recording: its marker is recorded, so every replay takes the new path.
+        // ("drop-marker": a candidate that no longer asks.)
+        boolean v2 = ctx.getConfig().getStr(VARIANT, "recorded").equals("drop-marker") || Patches.patched(ctx, "audit-v2");
+        String audit = v2 ? ctx.durableExecute(call("tool:audit", "audited"))
+                : ctx.durableExecute(call("tool:audit-v1", "audited by v1"));
         ctx.sendEvent(new OutputEvent(event.getAttr("answer") + " [" + audit + "]"));
     }
 }
