@@ -15,11 +15,11 @@ import io.durablejournal.flinkagents.replay.AgentReplayer;
 import io.durablejournal.flinkagents.replay.AgentReplayerMain;
 import io.durablejournal.store.FileStoreOptions;
 import io.durablejournal.store.RetainedAction;
+import io.durablejournal.testing.DirectoryBytes;
 import io.durablejournal.testing.MiniClusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,10 +27,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.flink.agents.api.InputEvent;
 import org.apache.flink.agents.api.agents.Agent;
 import org.apache.flink.agents.plan.AgentConfiguration;
@@ -88,30 +86,18 @@ class AgentReplayerTest {
         return new AgentPlan(agent, new AgentConfiguration(config));
     }
 
-    private Map<Path, byte[]> before;
-
-    private Map<Path, byte[]> files() throws Exception {
-        Map<Path, byte[]> bytes = new TreeMap<>();
-        try (Stream<Path> listing = Files.list(store)) {
-            for (Path file : listing.collect(Collectors.toList())) {
-                bytes.put(file, Files.readAllBytes(file));
-            }
-        }
-        return bytes;
-    }
+    private DirectoryBytes before;
 
     @AfterEach
     void replayWroteNothingAndRanNothing() throws Exception {
         if (before != null) {
-            Map<Path, byte[]> after = files();
-            assertEquals(before.keySet(), after.keySet(), "no file created or removed");
-            before.forEach((file, bytes) -> assertTrue(Arrays.equals(bytes, after.get(file)), file + " unchanged"));
+            before.assertUnchanged();
         }
         assertEquals(callsRecorded, ReplayAgent.CALLS.get(), "no call body ran in a replay");
     }
 
     private ReplayReport replay(AgentReplayer replayer) throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         return replayer.replayStore(store, ReplaySelection.all());
     }
 
@@ -316,7 +302,7 @@ class AgentReplayerTest {
 
     @Test
     void memoryIsRebuiltFromTheKeysWholeHistoryAndNotReconstructibleFromAPrunedStartOrAGap() throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         List<RetainedAction> retained = RetainedAction.read(store);
         AgentReplayer unchanged = candidate("recorded");
 
@@ -366,7 +352,7 @@ class AgentReplayerTest {
 
     @Test
     void theCommandPrintsTheReportAndExitsByFailOn() throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", PromptCandidate.class.getName(),

@@ -19,19 +19,17 @@ import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.FileStoreOptions;
 import io.durablejournal.store.NativeActionStateStore;
+import io.durablejournal.testing.DirectoryBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -87,29 +85,17 @@ class JournalReplayerTest {
         assertEquals(6, RECORDED_SIDE_EFFECTS.get());
     }
 
-    private Map<Path, byte[]> before;
-
-    private Map<Path, byte[]> files() throws Exception {
-        Map<Path, byte[]> bytes = new TreeMap<>();
-        try (Stream<Path> listing = Files.list(store)) {
-            for (Path file : listing.collect(Collectors.toList())) {
-                bytes.put(file, Files.readAllBytes(file));
-            }
-        }
-        return bytes;
-    }
+    private DirectoryBytes before;
 
     private ReplayReport replay(ReplayCandidate<String, String> candidate) throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         return JournalReplayer.of(candidate).replayStore(store, ReplaySelection.all());
     }
 
     @AfterEach
     void replayWroteNothingAndRanNothing() throws Exception {
         if (before != null) {
-            Map<Path, byte[]> after = files();
-            assertEquals(before.keySet(), after.keySet(), "no file created or removed");
-            before.forEach((file, bytes) -> assertTrue(java.util.Arrays.equals(bytes, after.get(file)), file + " unchanged"));
+            before.assertUnchanged();
         }
         assertEquals(0, REPLAY_SIDE_EFFECTS.get(), "no candidate call body ran");
     }
@@ -232,7 +218,7 @@ class JournalReplayerTest {
 
     @Test
     void aRenamedActionFindsNoRecordingOfItsNameAndTheReportSaysWhichNamesThereAre() throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         ReplayReport report = JournalReplayer.of(ReplayCandidate.of("answer-v2",
                 (AgentAction<String, String>) (in, ctx) -> recordedAction(in, ctx, REPLAY_SIDE_EFFECTS), String.class, String.class))
                 .replayStore(store, ReplaySelection.all());
@@ -253,7 +239,7 @@ class JournalReplayerTest {
 
     @Test
     void selectionByKeyAndCount() throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         JournalReplayer<String, String> replayer = JournalReplayer.of(candidate((in, ctx) -> recordedAction(in, ctx, REPLAY_SIDE_EFFECTS)));
         assertEquals(List.of("str:bravo"), replayer.replayStore(store, ReplaySelection.all().key("str:bravo"))
                 .getActions().stream().map(ActionReplay::getKey).collect(Collectors.toList()));
@@ -279,7 +265,7 @@ class JournalReplayerTest {
         Path saved = store;
         store = inFlight;
         try {
-            before = files();
+            before = DirectoryBytes.of(store);
             JournalReplayer<String, String> withMail = JournalReplayer.of(candidate(JournalReplayerTest::withMail));
             ActionReplay continues = withMail.planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all()).getActions().get(0);
             assertEquals("str:delta", continues.getKey());
@@ -311,7 +297,7 @@ class JournalReplayerTest {
 
     @Test
     void theCommandPrintsJsonAndExitsNonZeroWhenSomethingWouldRun() throws Exception {
-        before = files();
+        before = DirectoryBytes.of(store);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = JournalReplayerMain.run(new String[] {"--store", store.toString(), "--candidate", MailCandidate.class.getName(),
