@@ -2,6 +2,7 @@ package io.durablejournal.flinkagents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -348,6 +349,31 @@ class AgentReplayerTest {
         ReplayReport report = replay(candidate("drop-marker"));
         assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "diverged, 0/2 replayed, diverged at 0: recorded"
                 + " patched:audit-v2 (SUCCEEDED), candidate tool:audit; memory not read"), lines(report));
+    }
+
+    @Test
+    void whatAReplayCannotGiveEndsTheActionNotReplayableAndACandidateThatThrowsFailed() throws Exception {
+        ReplayReport longTerm = replay(candidate("long-term"));
+        assertEquals(everyAction("not-replayable, 0/2 replayed, long-term memory is not available in a replay; memory not read",
+                "unchanged, 1/2 replayed; memory not read"), lines(longTerm));
+        replayWroteNothingAndRanNothing();
+
+        ReplayReport throwing = replay(candidate("throws"));
+        ActionReplay failed = only(throwing, "str:user-2", 0, "answer");
+        assertEquals(ActionReplay.Outcome.FAILED, failed.getOutcome());
+        assertEquals("java.lang.IllegalStateException: the candidate fails on user-2:dddd", failed.getDetail());
+        assertEquals(Arrays.asList(), failed.getCandidateOutputs());
+        assertEquals(4, throwing.summary().get(ActionReplay.Outcome.FAILED));
+    }
+
+    @Test
+    void patchedNeedsTheNativeJournalsRunnerContext() throws Exception {
+        org.apache.flink.agents.runtime.context.RunnerContextImpl flinkAgentsOwn =
+                new org.apache.flink.agents.runtime.context.RunnerContextImpl(null, () -> { }, plan(new ReplayAgent(), "x"), null,
+                        "job");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Patches.patched(flinkAgentsOwn, "prompt-v2"));
+        assertTrue(refused.getMessage().contains("needs the runner context of the native journal"), refused.getMessage());
     }
 
     @Test

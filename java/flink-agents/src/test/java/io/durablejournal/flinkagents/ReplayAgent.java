@@ -49,6 +49,12 @@ public class ReplayAgent extends Agent {
     public static void answer(Event event, RunnerContext ctx) throws Exception {
         String input = (String) InputEvent.fromEvent(event).getInput();
         String variant = ctx.getConfig().getStr(VARIANT, "recorded");
+        if (variant.equals("long-term")) {
+            ctx.getLongTermMemory();
+        }
+        if (variant.equals("throws")) {
+            throw new IllegalStateException("the candidate fails on " + input);
+        }
         MemoryObject memory = ctx.getShortTermMemory();
         int seen = memory.isExist("seen") ? (Integer) memory.get("seen").getValue() : 0;
         String prompt = variant.equals("prompt") ? "Briefly: "
