@@ -23,8 +23,6 @@ import org.apache.flink.agents.plan.AgentPlan;
  * outcome but unchanged), 1 when one is, 2 for bad arguments.
  */
 public final class AgentReplayerMain {
-    private static final String USAGE = ReplayCommand.usage("AgentReplayerMain", "--agent");
-
     private AgentReplayerMain() {}
 
     public static void main(String[] args) {
@@ -33,22 +31,8 @@ public final class AgentReplayerMain {
 
     /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        ReplayCommand command;
-        try {
-            command = ReplayCommand.parse(args, "--agent");
-        } catch (IllegalArgumentException e) {
-            err.println("AgentReplayerMain: " + e.getMessage());
-            err.println(USAGE);
-            return ReplayCommand.BAD_ARGUMENTS;
-        }
-        AgentReplayer replayer;
-        try {
-            replayer = replayer(command.candidate());
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            err.println("AgentReplayerMain: cannot make the candidate " + command.candidate() + ": " + e);
-            return ReplayCommand.BAD_ARGUMENTS;
-        }
-        return command.print(replayer.replayStore(command.store(), command.selection()), out);
+        return ReplayCommand.run("AgentReplayerMain", "--agent", args, out, err, AgentReplayerMain::replayer,
+                (replayer, command) -> replayer.replayStore(command.store(), command.selection()));
     }
 
     private static AgentReplayer replayer(String className) throws ReflectiveOperationException {

@@ -18,8 +18,6 @@ import java.util.function.Supplier;
  * but unchanged), 1 when one is, 2 for bad arguments.
  */
 public final class JournalReplayerMain {
-    private static final String USAGE = ReplayCommand.usage("JournalReplayerMain", "--candidate");
-
     private JournalReplayerMain() {}
 
     public static void main(String[] args) {
@@ -28,22 +26,8 @@ public final class JournalReplayerMain {
 
     /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        ReplayCommand command;
-        try {
-            command = ReplayCommand.parse(args, "--candidate");
-        } catch (IllegalArgumentException e) {
-            err.println("JournalReplayerMain: " + e.getMessage());
-            err.println(USAGE);
-            return ReplayCommand.BAD_ARGUMENTS;
-        }
-        ReplayCandidate<?, ?> candidate;
-        try {
-            candidate = candidate(command.candidate());
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            err.println("JournalReplayerMain: cannot make the candidate " + command.candidate() + ": " + e);
-            return ReplayCommand.BAD_ARGUMENTS;
-        }
-        return command.print(JournalReplayer.of(candidate).replayStore(command.store(), command.selection()), out);
+        return ReplayCommand.run("JournalReplayerMain", "--candidate", args, out, err, JournalReplayerMain::candidate,
+                (candidate, command) -> JournalReplayer.of(candidate).replayStore(command.store(), command.selection()));
     }
 
     @SuppressWarnings("unchecked")

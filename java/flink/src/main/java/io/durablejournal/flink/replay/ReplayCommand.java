@@ -32,6 +32,41 @@ public final class ReplayCommand {
         this.failOn = failOn;
     }
 
+    /** Makes a command's candidate from the class its candidate flag names. */
+    @FunctionalInterface
+    public interface CandidateMaker<C> {
+        /** @throws IllegalArgumentException or ReflectiveOperationException when the class makes no candidate */
+        C make(String className) throws ReflectiveOperationException;
+    }
+
+    /**
+     * What a replay command's {@code main} does: reads {@code args}, makes the candidate, replays
+     * and prints the report to {@code out}; messages to {@code err}. Returns the exit status: 0 or
+     * 1 by {@code --fail-on}, {@link #BAD_ARGUMENTS} for bad arguments or a class that makes no
+     * candidate.
+     *
+     * @param command the command's name, for its messages
+     */
+    public static <C> int run(String command, String candidateFlag, String[] args, PrintStream out, PrintStream err,
+            CandidateMaker<C> maker, java.util.function.BiFunction<C, ReplayCommand, ReplayReport> replay) {
+        ReplayCommand parsed;
+        try {
+            parsed = parse(args, candidateFlag);
+        } catch (IllegalArgumentException e) {
+            err.println(command + ": " + e.getMessage());
+            err.println(usage(command, candidateFlag));
+            return BAD_ARGUMENTS;
+        }
+        C candidate;
+        try {
+            candidate = maker.make(parsed.candidate());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            err.println(command + ": cannot make the candidate " + parsed.candidate() + ": " + e);
+            return BAD_ARGUMENTS;
+        }
+        return parsed.print(replay.apply(candidate, parsed), out);
+    }
+
     /** The usage line of a command named {@code command} whose candidate is given with {@code candidateFlag}. */
     public static String usage(String command, String candidateFlag) {
         return "usage: " + command + " --store <dir> " + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
