@@ -30,6 +30,10 @@ def patched(ctx: Any, change_id: str) -> bool:
     """Whether this execution of the action takes the code of ``change_id``.
     Call it where the changed code begins, in the same place on every run."""
     journal = ctx._j_runner_context
+    from .replay.context import ReplayJavaContext
+
+    if isinstance(journal, ReplayJavaContext):  # a replay: its native journal answers (durable_journal.replay)
+        return journal.patched(change_id)
     fields = journal.getCurrentCallResultFields()
     slot_id, status = (None, None) if fields is None else (fields[0], fields[1])
     change = utf8(change_id, "change_id")

@@ -47,8 +47,8 @@ out_buffer_exports! {
 
     /// What the journal answers a call `function_id` with `args_digest` (its
     /// id is [`identity::call_id_with_digest`] of both) at the index, as JSON:
-    /// `{"step":"hit","position":i}` (the recorded slot at `i` replays; the
-    /// index moves on), `{"step":"run","position":i}` (the recording has no
+    /// `{"step":"hit","position":i,"callId":id}` (the recorded slot at `i`
+    /// replays; the index moves on), `{"step":"run",...}` (the recording has no
     /// terminal slot for it there: it would run) or
     /// `{"step":"diverged","divergence":{...}}` (another call was recorded
     /// there: the journal's diff, `Divergence::to_json`; nothing changes).
@@ -65,8 +65,8 @@ out_buffer_exports! {
             let call_id = identity::call_id_with_digest(function_id, args_digest);
             let digest = (!args_digest.is_empty()).then_some(args_digest);
             match journal.match_next_or_clear_subsequent_with_digest(&call_id, digest) {
-                Ok(Some(_)) => Ok(format!("{{\"step\":\"hit\",\"position\":{position}}}")),
-                Ok(None) => Ok(format!("{{\"step\":\"run\",\"position\":{position}}}")),
+                Ok(Some(_)) => Ok(step_json("hit", position, &call_id)),
+                Ok(None) => Ok(step_json("run", position, &call_id)),
                 Err(Error::NonDeterministicReplay(divergence)) => {
                     Ok(format!("{{\"step\":\"diverged\",\"divergence\":{}}}", divergence.to_json()))
                 }
@@ -103,8 +103,8 @@ out_buffer_exports! {
     }
 
     /// Where the journal stands, as JSON: `{"position":i,"length":n,"slot":s}`,
-    /// `s` the slot at the index (`{"functionId","argsDigest","status"}`, the
-    /// id split by [`identity::split_call_id`]) or null.
+    /// `s` the slot at the index (`{"id","functionId","argsDigest","status"}`,
+    /// the id also split by [`identity::split_call_id`]) or null.
     ///
     /// # Safety
     /// `handle` must be a live handle.
@@ -116,7 +116,9 @@ out_buffer_exports! {
                 Some(slot) => {
                     let id = slot.function_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default();
                     let (function_id, args_digest) = identity::split_call_id(id);
-                    out.push_str("{\"functionId\":");
+                    out.push_str("{\"id\":");
+                    crate::model::write_json_str(id, &mut out);
+                    out.push_str(",\"functionId\":");
                     crate::model::write_json_str(function_id, &mut out);
                     out.push_str(",\"argsDigest\":");
                     crate::model::write_json_str(args_digest, &mut out);
@@ -142,6 +144,14 @@ pub unsafe extern "C" fn durable_journal_replay_journal_free(handle: *mut Journa
         }
         Ok(())
     })
+}
+
+/// `{"step":step,"position":i,"callId":id}`.
+fn step_json(step: &str, position: usize, call_id: &str) -> String {
+    let mut out = format!("{{\"step\":\"{step}\",\"position\":{position},\"callId\":");
+    crate::model::write_json_str(call_id, &mut out);
+    out.push('}');
+    out
 }
 
 fn with_replay_journal(handle: ReplayHandle, f: impl FnOnce(&mut Journal) -> Result<String>) -> Result<String> {

@@ -41,12 +41,12 @@ fn a_matching_call_replays_its_slot_and_one_past_the_recording_would_run() {
     let journal = open(STATE);
     assert_eq!(
         position(&journal),
-        r#"{"position":0,"length":2,"slot":{"functionId":"agent.look_up","argsDigest":"0123456789abcdef","status":"SUCCEEDED"}}"#
+        r#"{"position":0,"length":2,"slot":{"id":"agent.look_up::0123456789abcdef","functionId":"agent.look_up","argsDigest":"0123456789abcdef","status":"SUCCEEDED"}}"#
     );
-    assert_eq!(match_next(&journal, "agent.look_up", "0123456789abcdef"), r#"{"step":"hit","position":0}"#);
+    assert_eq!(match_next(&journal, "agent.look_up", "0123456789abcdef"), r#"{"step":"hit","position":0,"callId":"agent.look_up::0123456789abcdef"}"#);
     assert_eq!(patched(&journal, "v2"), "true", "the recorded marker replays");
     assert_eq!(position(&journal), r#"{"position":2,"length":2,"slot":null}"#);
-    assert_eq!(match_next(&journal, "agent.mail", "fedcba9876543210"), r#"{"step":"run","position":2}"#);
+    assert_eq!(match_next(&journal, "agent.mail", "fedcba9876543210"), r#"{"step":"run","position":2,"callId":"agent.mail::fedcba9876543210"}"#);
     let (id, digest) = ("agent.mail", "fedcba9876543210");
     let (status, _) = call(|d, l| unsafe {
         durable_journal_replay_journal_record(journal.0, id.as_ptr(), id.len(), digest.as_ptr(), digest.len(), d, l)
@@ -61,7 +61,7 @@ fn another_call_at_a_recorded_position_is_the_journals_divergence_and_changes_no
     let answer = match_next(&journal, "agent.search", "0123456789abcdef");
     assert!(answer.starts_with(r#"{"step":"diverged","divergence":{"key":null,"sequenceNumber":null,"action":null,"position":0,"recorded":{"functionId":"agent.look_up::0123456789abcdef""#), "{answer}");
     assert!(answer.contains(r#""newCall":{"functionId":"agent.search::0123456789abcdef","argsDigest":"0123456789abcdef"}"#), "{answer}");
-    assert_eq!(match_next(&journal, "agent.look_up", "0123456789abcdef"), r#"{"step":"hit","position":0}"#, "kept");
+    assert_eq!(match_next(&journal, "agent.look_up", "0123456789abcdef"), r#"{"step":"hit","position":0,"callId":"agent.look_up::0123456789abcdef"}"#, "kept");
     assert_eq!(patched(&journal, "v3"), "false", "the old path: another marker was recorded there");
 }
 
