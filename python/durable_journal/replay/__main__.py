@@ -26,7 +26,8 @@ class _BadArguments(ValueError):
     pass
 
 
-def main(argv: Optional[List[str]] = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
     try:
         options = _parse(sys.argv[1:] if argv is None else argv)
         agent = _named(options["agent"])

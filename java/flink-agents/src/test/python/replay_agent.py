@@ -4,6 +4,7 @@ bodies log a line to the request's side-effect log), counts the requests of
 its key in short-term memory and sends one output. The candidates of
 ``replay_candidates`` change it in each way of docs/replay.md."""
 
+import functools
 import json
 
 from durable_journal import flink_agents as durable_journal_flink_agents
@@ -50,6 +51,8 @@ class ReplayAgent(Agent):
     def answer(event: Event, ctx: RunnerContext) -> None:
         request = request_of(event)
         log, name = request["log"], request["name"]
-        profile = ctx.durable_execute(look_up, log, name)
-        reply = ctx.durable_execute(ask_model, log, PROMPT.format(name=name, profile=profile))
+        # The log is bound (functools.partial), not an argument: a call's args digest is over its
+        # own arguments, so the recorded ids do not depend on the test's temporary directory.
+        profile = ctx.durable_execute(functools.partial(look_up, log), name)
+        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile))
         ctx.send_event(OutputEvent(output={"name": name, "reply": reply, "requests": count_request(ctx)}))

@@ -1,0 +1,153 @@
+"""Candidates for the replay of what ``replay_agent.ReplayAgent`` recorded,
+each changed in one way of docs/replay.md "What each change does"
+(PythonReplayJobTest, replay_expectations.py)."""
+
+import functools
+
+from durable_journal import flink_agents as durable_journal_flink_agents
+from durable_journal import patched
+from flink_agents.api.agents.agent import Agent
+from flink_agents.api.decorators import action
+from flink_agents.api.events.event import Event, InputEvent, OutputEvent
+from flink_agents.api.runner_context import RunnerContext
+
+from replay_agent import PROMPT, ReplayAgent, ask_model, count_request, look_up, request_of, side_effect
+
+durable_journal_flink_agents.install()
+
+Unchanged = ReplayAgent
+
+NEW_PROMPT = "Answer {name} briefly, knowing {profile}."
+
+
+def mail(log, name):
+    side_effect(log, f"mail {name}")
+    return f"mailed {name}"
+
+
+def find_profile(log, name):
+    """look_up under another name."""
+    side_effect(log, f"find_profile {name}")
+    return f"profile of {name}"
+
+
+def _answer(ctx, name, reply, **more):
+    ctx.send_event(OutputEvent(output={"name": name, "reply": reply, "requests": count_request(ctx), **more}))
+
+
+class ChangedPrompt(Agent):
+    """The model is asked another prompt: another call (its arguments differ)."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        profile = ctx.durable_execute(functools.partial(look_up, log), name)
+        _answer(ctx, name, ctx.durable_execute(functools.partial(ask_model, log), NEW_PROMPT.format(name=name, profile=profile)))
+
+
+class ChangedPostProcessing(Agent):
+    """The same calls; the reply is post-processed before it is sent."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        profile = ctx.durable_execute(functools.partial(look_up, log), name)
+        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile))
+        _answer(ctx, name, reply.upper())
+
+
+class AddedCall(Agent):
+    """A third call, after the recorded two."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        profile = ctx.durable_execute(functools.partial(look_up, log), name)
+        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile))
+        mailed = ctx.durable_execute(functools.partial(mail, log), name)
+        _answer(ctx, name, reply, mailed=mailed)
+
+
+#: For AddedCall: the stub answering the call the recording lacks, by function id.
+MAIL_STUB = {"replay_candidates.mail": lambda: "mail stubbed"}
+
+
+class RemovedCall(Agent):
+    """The model is no longer asked: the candidate finishes before the recorded calls do."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        _answer(ctx, name, ctx.durable_execute(functools.partial(look_up, log), name))
+
+
+class RenamedCall(Agent):
+    """look_up is now find_profile: the same arguments, another function id."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        profile = ctx.durable_execute(functools.partial(find_profile, log), name)
+        _answer(ctx, name, ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile)))
+
+
+class ReorderedCalls(Agent):
+    """The model first (without the profile), the profile after."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile="nothing"))
+        ctx.durable_execute(functools.partial(look_up, log), name)
+        _answer(ctx, name, reply)
+
+
+class RenamedAction(Agent):
+    """answer is now reply: nothing of the new name was recorded."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def reply(event: Event, ctx: RunnerContext) -> None:
+        ReplayAgent.answer(event, ctx)
+
+
+REVIEW_EVENT = "review_event"
+
+
+class ChangedListenedEvents(Agent):
+    """answer listens to another event type; greet is new and listens to the input."""
+
+    @action(REVIEW_EVENT)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        ReplayAgent.answer(event, ctx)
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def greet(event: Event, ctx: RunnerContext) -> None:
+        ctx.send_event(OutputEvent(output="hello"))
+
+
+class PatchedPrompt(Agent):
+    """A new prompt behind a patch marker: recordings made before it take the old path."""
+
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def answer(event: Event, ctx: RunnerContext) -> None:
+        request = request_of(event)
+        log, name = request["log"], request["name"]
+        profile = ctx.durable_execute(functools.partial(look_up, log), name)
+        prompt = NEW_PROMPT if patched(ctx, "brief-prompt") else PROMPT
+        _answer(ctx, name, ctx.durable_execute(functools.partial(ask_model, log), prompt.format(name=name, profile=profile)))
