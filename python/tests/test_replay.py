@@ -131,3 +131,14 @@ def test_the_selection_takes_key_action_window_and_count_oldest_first():
 def test_bad_arguments_exit_2_saying_why(args, message, capsys):
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_what_a_candidate_action_listens_to_decides_its_trigger_and_an_expression_is_not_guessed():
+    from types import SimpleNamespace
+
+    from durable_journal.replay.replayer import _triggers
+
+    assert _triggers(SimpleNamespace(listen_event_types=["_input_event"]), "_input_event") is True  # Flink Agents 0.3
+    assert _triggers(SimpleNamespace(listen_event_types=["review_event"]), "_input_event") is False
+    assert _triggers(SimpleNamespace(trigger_conditions=["review_event"]), "_input_event") is False  # main
+    assert _triggers(SimpleNamespace(trigger_conditions=["type == '_input_event' and x > 1"]), "_input_event") is None

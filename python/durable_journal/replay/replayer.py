@@ -68,9 +68,9 @@ def replay_recorded(
             others[recorded.action] = others.get(recorded.action, 0) + 1
         elif recorded.task_event is None:
             rows.append(_row(recorded, "not-replayable", detail="no triggering event was recorded"))
-        elif recorded.task_event.get("type") not in action.listen_event_types:
+        elif _triggers(action, recorded.task_event.get("type")) is False:
             rows.append(_row(recorded, "not-triggered", detail=(
-                f"the candidate's {recorded.action} listens to {sorted(action.listen_event_types)}, "
+                f"the candidate's {recorded.action} listens to {sorted(_listened(action))}, "
                 f"not to the recorded event's type {recorded.task_event.get('type')}")))
         else:
             rows.append(_replay_one(recorded, action, plan_json, stubs, retained))
@@ -114,13 +114,37 @@ def _newly_triggered(recorded: RecordedAction, plan: Any, recorded_names: set) -
     """The candidate's actions that listen to the recorded event's type but
     have no recording on that event: they would run on it, unreplayed."""
     event_type = None if recorded.task_event is None else recorded.task_event.get("type")
-    names = plan.actions_by_event.get(event_type, []) if event_type is not None else []
+    names = [name for name, action in plan.actions.items() if event_type is not None and _triggers(action, event_type)]
     return [
         ActionReplay(recorded.key, recorded.seq, name, recorded.plan_digest, "newly-triggered", 0,
                      detail=f"the candidate's {name} listens to {event_type}: it would run on this event, which has no recording of it")
         for name in names
         if name not in recorded_names
     ]
+
+
+def _listened(action: Any) -> List[str]:
+    """What an action of the plan listens to: its event types (Flink Agents
+    0.3), or its trigger conditions (main: event types or expressions)."""
+    listened = getattr(action, "listen_event_types", None)
+    return list(listened if listened is not None else getattr(action, "trigger_conditions", None) or [])
+
+
+def _triggers(action: Any, event_type: str) -> Optional[bool]:
+    """Whether the candidate's action runs on an event of ``event_type``:
+    True when it listens to the type, False when it listens to event types
+    only and not this one, None when a trigger condition is an expression
+    (Flink Agents' Java runtime evaluates those; a replay does not guess)."""
+    listened = _listened(action)
+    if event_type in listened:
+        return True
+    if any(not _is_event_type_name(entry) for entry in listened):
+        return None
+    return False
+
+
+def _is_event_type_name(entry: str) -> bool:
+    return not any(c.isspace() or c in "=<>!()&|'\"" for c in entry)
 
 
 def _row(recorded: RecordedAction, outcome: str, **fields: Any) -> ActionReplay:

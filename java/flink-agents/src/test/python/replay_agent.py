@@ -34,8 +34,17 @@ def ask_model(log, prompt):
     return f"model: {prompt}"
 
 
-def request_of(event: Event) -> dict:
-    return json.loads(InputEvent.from_event(event).input)
+def request_of(event: Event) -> tuple:
+    """The request's side-effect log and name."""
+    request = json.loads(InputEvent.from_event(event).input)
+    return request["log"], request["name"]
+
+
+def durable(ctx: RunnerContext, function, log, *args):
+    """A durable call of ``function`` with the log bound (functools.partial), not an argument:
+    a call's args digest is over its own arguments, so the recorded ids do not depend on the
+    test's temporary directory."""
+    return ctx.durable_execute(functools.partial(function, log), *args)
 
 
 def count_request(ctx: RunnerContext) -> int:
@@ -49,10 +58,7 @@ class ReplayAgent(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        # The log is bound (functools.partial), not an argument: a call's args digest is over its
-        # own arguments, so the recorded ids do not depend on the test's temporary directory.
-        profile = ctx.durable_execute(functools.partial(look_up, log), name)
-        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile))
+        log, name = request_of(event)
+        profile = durable(ctx, look_up, log, name)
+        reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile))
         ctx.send_event(OutputEvent(output={"name": name, "reply": reply, "requests": count_request(ctx)}))

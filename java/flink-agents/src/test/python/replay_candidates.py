@@ -2,8 +2,6 @@
 each changed in one way of docs/replay.md "What each change does"
 (PythonReplayJobTest, replay_expectations.py)."""
 
-import functools
-
 from durable_journal import flink_agents as durable_journal_flink_agents
 from durable_journal import patched
 from flink_agents.api.agents.agent import Agent
@@ -11,7 +9,7 @@ from flink_agents.api.decorators import action
 from flink_agents.api.events.event import Event, InputEvent, OutputEvent
 from flink_agents.api.runner_context import RunnerContext
 
-from replay_agent import PROMPT, ReplayAgent, ask_model, count_request, look_up, request_of, side_effect
+from replay_agent import PROMPT, ReplayAgent, ask_model, count_request, durable, look_up, request_of, side_effect
 
 durable_journal_flink_agents.install()
 
@@ -41,10 +39,9 @@ class ChangedPrompt(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        profile = ctx.durable_execute(functools.partial(look_up, log), name)
-        _answer(ctx, name, ctx.durable_execute(functools.partial(ask_model, log), NEW_PROMPT.format(name=name, profile=profile)))
+        log, name = request_of(event)
+        profile = durable(ctx, look_up, log, name)
+        _answer(ctx, name, durable(ctx, ask_model, log, NEW_PROMPT.format(name=name, profile=profile)))
 
 
 class ChangedPostProcessing(Agent):
@@ -53,10 +50,9 @@ class ChangedPostProcessing(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        profile = ctx.durable_execute(functools.partial(look_up, log), name)
-        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile))
+        log, name = request_of(event)
+        profile = durable(ctx, look_up, log, name)
+        reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile))
         _answer(ctx, name, reply.upper())
 
 
@@ -66,11 +62,10 @@ class AddedCall(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        profile = ctx.durable_execute(functools.partial(look_up, log), name)
-        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile))
-        mailed = ctx.durable_execute(functools.partial(mail, log), name)
+        log, name = request_of(event)
+        profile = durable(ctx, look_up, log, name)
+        reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile))
+        mailed = durable(ctx, mail, log, name)
         _answer(ctx, name, reply, mailed=mailed)
 
 
@@ -84,9 +79,8 @@ class RemovedCall(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        _answer(ctx, name, ctx.durable_execute(functools.partial(look_up, log), name))
+        log, name = request_of(event)
+        _answer(ctx, name, durable(ctx, look_up, log, name))
 
 
 class RenamedCall(Agent):
@@ -95,10 +89,9 @@ class RenamedCall(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        profile = ctx.durable_execute(functools.partial(find_profile, log), name)
-        _answer(ctx, name, ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile=profile)))
+        log, name = request_of(event)
+        profile = durable(ctx, find_profile, log, name)
+        _answer(ctx, name, durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile)))
 
 
 class ReorderedCalls(Agent):
@@ -107,10 +100,9 @@ class ReorderedCalls(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        reply = ctx.durable_execute(functools.partial(ask_model, log), PROMPT.format(name=name, profile="nothing"))
-        ctx.durable_execute(functools.partial(look_up, log), name)
+        log, name = request_of(event)
+        reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile="nothing"))
+        durable(ctx, look_up, log, name)
         _answer(ctx, name, reply)
 
 
@@ -146,8 +138,7 @@ class PatchedPrompt(Agent):
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
-        request = request_of(event)
-        log, name = request["log"], request["name"]
-        profile = ctx.durable_execute(functools.partial(look_up, log), name)
+        log, name = request_of(event)
+        profile = durable(ctx, look_up, log, name)
         prompt = NEW_PROMPT if patched(ctx, "brief-prompt") else PROMPT
-        _answer(ctx, name, ctx.durable_execute(functools.partial(ask_model, log), prompt.format(name=name, profile=profile)))
+        _answer(ctx, name, durable(ctx, ask_model, log, prompt.format(name=name, profile=profile)))
