@@ -229,8 +229,20 @@ def _earlier_count(recorded: RecordedAction, retained: Sequence[RecordedAction])
 
 def _outputs(events: Any) -> List[str]:
     """Output events as compared: their type and attributes (the Java side
-    adds its class and keeps the content-derived id), as canonical JSON text."""
-    return [event_json({"type": e.get("type"), "attributes": e.get("attributes")}) for e in events]
+    adds its class and keeps the content-derived id), as canonical JSON text.
+    The memory observation events Flink Agents main's runtime adds at the
+    action's end are left out: memory updates are compared as such."""
+    return [event_json({"type": e.get("type"), "attributes": e.get("attributes")})
+            for e in events if not _is_memory_observation(e.get("type"))]
+
+
+def _is_memory_observation(event_type: Any) -> bool:
+    """Flink Agents' own rule (main's ``MemoryEvent.is_memory_type``); 0.3 has no such events."""
+    try:
+        from flink_agents.api.events.memory_event import MemoryEvent
+    except ImportError:
+        return False
+    return MemoryEvent.is_memory_type(event_type)
 
 
 def _recorded_memory(recorded: RecordedAction) -> List[str]:

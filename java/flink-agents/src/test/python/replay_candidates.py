@@ -1,6 +1,7 @@
 """Candidates for the replay of what ``replay_agent.ReplayAgent`` recorded,
-each changed in one way of docs/replay.md "What each change does"
-(PythonReplayJobTest, replay_expectations.py)."""
+each changed in one way of docs/replay.md "What each change does (Python)"
+(PythonReplayJobTest, replay_expectations.py). Their calls are synchronous
+where the recording's first was asynchronous: a call's identity is the same."""
 
 from durable_journal import flink_agents as durable_journal_flink_agents
 from durable_journal import patched
@@ -9,7 +10,8 @@ from flink_agents.api.decorators import action
 from flink_agents.api.events.event import Event, InputEvent, OutputEvent
 from flink_agents.api.runner_context import RunnerContext
 
-from replay_agent import PROMPT, ReplayAgent, ask_model, count_request, durable, look_up, request_of, side_effect
+from replay_agent import (PROMPT, ReplayAgent, ask_model, durable, forget, look_up, request_of,
+                          send_answer, settle, side_effect)
 
 durable_journal_flink_agents.install()
 
@@ -29,8 +31,10 @@ def find_profile(log, name):
     return f"profile of {name}"
 
 
-def _answer(ctx, name, reply, **more):
-    ctx.send_event(OutputEvent(output={"name": name, "reply": reply, "requests": count_request(ctx), **more}))
+def _asked(ctx, log, name, prompt=PROMPT, profile_call=look_up):
+    """The profile and the model's reply, as the recorded agent gets them (with the prompt given)."""
+    profile = durable(ctx, profile_call, log, name)
+    return durable(ctx, ask_model, log, prompt.format(name=name, profile=profile))
 
 
 class ChangedPrompt(Agent):
@@ -40,8 +44,7 @@ class ChangedPrompt(Agent):
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
         log, name = request_of(event)
-        profile = durable(ctx, look_up, log, name)
-        _answer(ctx, name, durable(ctx, ask_model, log, NEW_PROMPT.format(name=name, profile=profile)))
+        send_answer(ctx, name, _asked(ctx, log, name, NEW_PROMPT), settle(ctx, log, name))
 
 
 class ChangedPostProcessing(Agent):
@@ -51,22 +54,18 @@ class ChangedPostProcessing(Agent):
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
         log, name = request_of(event)
-        profile = durable(ctx, look_up, log, name)
-        reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile))
-        _answer(ctx, name, reply.upper())
+        send_answer(ctx, name, _asked(ctx, log, name).upper(), settle(ctx, log, name))
 
 
 class AddedCall(Agent):
-    """A third call, after the recorded two."""
+    """A fifth call, after the recorded four."""
 
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
         log, name = request_of(event)
-        profile = durable(ctx, look_up, log, name)
-        reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile))
-        mailed = durable(ctx, mail, log, name)
-        _answer(ctx, name, reply, mailed=mailed)
+        reply, settled = _asked(ctx, log, name), settle(ctx, log, name)
+        send_answer(ctx, name, reply, settled, mailed=durable(ctx, mail, log, name))
 
 
 #: For AddedCall: the stub answering the call the recording lacks, by function id.
@@ -74,13 +73,14 @@ MAIL_STUB = {"replay_candidates.mail": lambda: "mail stubbed"}
 
 
 class RemovedCall(Agent):
-    """The model is no longer asked: the candidate finishes before the recorded calls do."""
+    """The quota is no longer charged: the candidate finishes before the recorded calls do."""
 
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
         log, name = request_of(event)
-        _answer(ctx, name, durable(ctx, look_up, log, name))
+        reply = _asked(ctx, log, name)
+        send_answer(ctx, name, reply, {"forgotten": durable(ctx, forget, log, name, reconciler=lambda: None)})
 
 
 class RenamedCall(Agent):
@@ -90,8 +90,7 @@ class RenamedCall(Agent):
     @staticmethod
     def answer(event: Event, ctx: RunnerContext) -> None:
         log, name = request_of(event)
-        profile = durable(ctx, find_profile, log, name)
-        _answer(ctx, name, durable(ctx, ask_model, log, PROMPT.format(name=name, profile=profile)))
+        send_answer(ctx, name, _asked(ctx, log, name, profile_call=find_profile), settle(ctx, log, name))
 
 
 class ReorderedCalls(Agent):
@@ -103,7 +102,7 @@ class ReorderedCalls(Agent):
         log, name = request_of(event)
         reply = durable(ctx, ask_model, log, PROMPT.format(name=name, profile="nothing"))
         durable(ctx, look_up, log, name)
-        _answer(ctx, name, reply)
+        send_answer(ctx, name, reply, settle(ctx, log, name))
 
 
 class RenamedAction(Agent):
@@ -111,8 +110,8 @@ class RenamedAction(Agent):
 
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
-    def reply(event: Event, ctx: RunnerContext) -> None:
-        ReplayAgent.answer(event, ctx)
+    async def reply(event: Event, ctx: RunnerContext) -> None:
+        await ReplayAgent.answer(event, ctx)
 
 
 REVIEW_EVENT = "review_event"
@@ -123,8 +122,8 @@ class ChangedListenedEvents(Agent):
 
     @action(REVIEW_EVENT)
     @staticmethod
-    def answer(event: Event, ctx: RunnerContext) -> None:
-        ReplayAgent.answer(event, ctx)
+    async def answer(event: Event, ctx: RunnerContext) -> None:
+        await ReplayAgent.answer(event, ctx)
 
     @action(InputEvent.EVENT_TYPE)
     @staticmethod
@@ -141,4 +140,5 @@ class PatchedPrompt(Agent):
         log, name = request_of(event)
         profile = durable(ctx, look_up, log, name)
         prompt = NEW_PROMPT if patched(ctx, "brief-prompt") else PROMPT
-        _answer(ctx, name, durable(ctx, ask_model, log, prompt.format(name=name, profile=profile)))
+        reply = durable(ctx, ask_model, log, prompt.format(name=name, profile=profile))
+        send_answer(ctx, name, reply, settle(ctx, log, name))

@@ -1,6 +1,7 @@
 """The exact report of each candidate of ``replay_candidates`` over what
 PythonReplayJobTest recorded with ``replay_agent.ReplayAgent`` (three
-requests of key ``str:user-1``): ``python replay_expectations.py <full store>
+requests of key ``str:user-1``, four calls each: look_up, ask_model, forget,
+which returned None, and charge, which raised): ``python replay_expectations.py <full store>
 <bounded store>`` prints ``ok <case>`` per case, or fails with both reports.
 The store that kept every action has the plan digest ``replay-agent@1``; the
 bounded one kept only the last two actions (the first one's memory update is
@@ -42,9 +43,17 @@ def output(name, reply, requests, **more):
     return event_json({"type": "_output_event", "attributes": {"output": {"name": name, "reply": reply, "requests": requests, **more}}})
 
 
+def charge_id(name):
+    return f"replay_agent.charge::{digest(name)}"
+
+
+def settled(name):
+    return {"forgotten": None, "failure": f"QuotaExceeded: no quota left for {name}"}
+
+
 def recorded_output(seq):
     name = NAMES[seq]
-    return output(name, "model: " + ask_text(PROMPT, name), seq + 1)
+    return output(name, "model: " + ask_text(PROMPT, name), seq + 1, **settled(name))
 
 
 def memory_updates(seq):
@@ -56,7 +65,7 @@ def stop(kind, position, recorded_id=None, recorded_status=None, candidate_id=No
             "candidateId": candidate_id, "candidateArgsDigest": candidate_digest}
 
 
-def row(seq, outcome, replayed=2, action="answer", plan=PLAN, recorded_calls=2, stubbed=(), stopped=None,
+def row(seq, outcome, replayed=4, action="answer", plan=PLAN, recorded_calls=4, stubbed=(), stopped=None,
         candidate_outputs=(), memory="not read", detail=None, old_paths=(), candidate_memory=(), recorded=True):
     return {
         "key": KEY, "seq": seq, "action": action, "planDigest": plan, "outcome": outcome,
@@ -108,19 +117,19 @@ def cases(full, bounded):
                                                      ask_id(ask_text(candidates.NEW_PROMPT, n)), digest(ask_text(candidates.NEW_PROMPT, n))))
         for s, n in zip(SEQS, NAMES)]
     yield "changed post-processing", full, candidates.ChangedPostProcessing, None, [
-        row(s, "output-changed", candidate_outputs=[output(n, ("model: " + ask_text(PROMPT, n)).upper(), s + 1)],
+        row(s, "output-changed", candidate_outputs=[output(n, ("model: " + ask_text(PROMPT, n)).upper(), s + 1, **settled(n))],
             memory=rebuilt(s), candidate_memory=memory_updates(s))
         for s, n in zip(SEQS, NAMES)]
     yield "added call", full, candidates.AddedCall, None, [
-        row(s, "would-run", stopped=stop("would-run", 2, candidate_id=f"replay_candidates.mail::{digest(n)}", candidate_digest=digest(n)))
+        row(s, "would-run", stopped=stop("would-run", 4, candidate_id=f"replay_candidates.mail::{digest(n)}", candidate_digest=digest(n)))
         for s, n in zip(SEQS, NAMES)]
     yield "added call with a stub", full, candidates.AddedCall, candidates.MAIL_STUB, [
         row(s, "output-changed", stubbed=[f"replay_candidates.mail::{digest(n)}"],
-            candidate_outputs=[output(n, "model: " + ask_text(PROMPT, n), s + 1, mailed="mail stubbed")],
+            candidate_outputs=[output(n, "model: " + ask_text(PROMPT, n), s + 1, mailed="mail stubbed", **settled(n))],
             memory=rebuilt(s), candidate_memory=memory_updates(s))
         for s, n in zip(SEQS, NAMES)]
     yield "removed call", full, candidates.RemovedCall, None, [
-        row(s, "diverged", replayed=1, stopped=stop("diverged", 1, ask_id(ask_text(PROMPT, n)), "SUCCEEDED"), memory=rebuilt(s))
+        row(s, "diverged", replayed=3, stopped=stop("diverged", 3, charge_id(n), "FAILED"), memory=rebuilt(s))
         for s, n in zip(SEQS, NAMES)]
     yield "renamed call", full, candidates.RenamedCall, None, [
         row(s, "diverged", replayed=0, stopped=stop("diverged", 0, look_up_id(n), "SUCCEEDED",

@@ -81,7 +81,7 @@ class PythonReplayJobTest {
         Path fullStore = onlySubdirectory(full);
         Path boundedStore = onlySubdirectory(bounded);
         String sideEffects = Files.readString(log);
-        assertEquals(REQUESTS.size() * 2 * 2, sideEffects.split("\n").length, "each request's two calls ran once in each job:\n"
+        assertEquals(REQUESTS.size() * 4 * 2, sideEffects.split("\n").length, "each request's four calls ran once in each job:\n"
                 + sideEffects);
         Map<Path, String> before = snapshot(tmp);
 
