@@ -14,7 +14,7 @@ from durable_journal.replay import Selection, read_retained
 from durable_journal.replay.__main__ import main
 from durable_journal.replay.journal import ReplayJournal
 from durable_journal.replay.kryo import UnreadableValue, read_value
-from durable_journal.replay.memory import ReplayMemory, history_gap
+from durable_journal.replay.memory import History, ReplayMemory
 from durable_journal.replay.recorded import RecordedAction
 
 LOOK_UP = "agent.look_up::0123456789abcdef"
@@ -89,9 +89,11 @@ def recorded(number, seq, key="str:k", updates=()):
 
 def test_memory_is_rebuilt_only_from_a_complete_history():
     history = [recorded(0, 0, updates=[("n", 1)]), recorded(1, 0, key="str:other"), recorded(2, 1)]
-    assert history_gap(history[2], history) is None
-    assert "no longer holds 1 of the 2" in history_gap(history[2], history[1:])
-    assert "sequence number 0" in history_gap(recorded(1, 1), [recorded(0, 1), recorded(1, 1)])
+    assert History(history).gap(history[2]) is None
+    assert History(history).updates(history[2], sensory=False) == [{"path": "n", "value": 1}]
+    assert History(history).earlier_count(history[2]) == 1, "the other key's action is not of its history"
+    assert "no longer holds 1 of the 2" in History(history[1:]).gap(history[2])
+    assert "sequence number 0" in History([recorded(0, 1), recorded(1, 1)]).gap(recorded(1, 1))
 
 
 def test_a_read_of_memory_that_is_not_known_stops_and_a_known_one_answers():

@@ -11,6 +11,7 @@ updates the action makes are kept to compare with the recorded ones."""
 
 from __future__ import annotations
 
+import bisect
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .kryo import UnreadableValue, read_value
@@ -21,35 +22,49 @@ class MemoryNotReconstructible(Exception):
     """Why the memory an action reads cannot be given to it."""
 
 
-def history_gap(recorded: RecordedAction, retained: Sequence[RecordedAction]) -> Optional[str]:
-    """Why the retained actions do not hold every memory update ``recorded``
-    read, or None when they do: the store dropped none of the copies that
-    completed before it (their numbers run from 0 without a gap) and its
-    key's sequence numbers run from 0 to its own."""
-    numbers = sorted(a.number for a in retained if a.number < recorded.number)
-    if numbers != list(range(recorded.number)):
-        missing = sorted(set(range(recorded.number)) - set(numbers))
-        return (f"the store no longer holds {len(missing)} of the {recorded.number} actions that completed before it "
-                f"(retention dropped them; the first missing is number {missing[0]})")
-    seqs = {a.seq for a in retained if a.key == recorded.key and a.number < recorded.number}
-    missing_seqs = sorted(set(range(recorded.seq)) - seqs)
-    if missing_seqs:
-        return f"no retained action of key {recorded.key} has sequence number {missing_seqs[0]}"
-    return None
+class History:
+    """What the retained actions of a store say about the memory each one
+    read: indexed once, so that a replay of many actions stays linear."""
 
+    def __init__(self, retained: Sequence[RecordedAction]):
+        self._numbers = sorted(a.number for a in retained)
+        self._by_key: Dict[str, List[RecordedAction]] = {}
+        for action in sorted(retained, key=lambda a: a.number):
+            self._by_key.setdefault(action.key, []).append(action)
 
-def earlier_updates(recorded: RecordedAction, retained: Sequence[RecordedAction], sensory: bool) -> List[Dict[str, Any]]:
-    """The memory updates of the key's actions that completed before
-    ``recorded``, in order: short-term memory across the key's inputs,
-    sensory memory within its input (sequence number) only."""
-    earlier = sorted(
-        (a for a in retained if a.key == recorded.key and a.number < recorded.number and (not sensory or a.seq == recorded.seq)),
-        key=lambda a: (a.seq, a.number),
-    )
-    updates: List[Dict[str, Any]] = []
-    for action in earlier:
-        updates.extend(action.sensory_memory_updates if sensory else action.short_term_memory_updates)
-    return updates
+    def _earlier(self, recorded: RecordedAction) -> List[RecordedAction]:
+        """The key's actions that completed before ``recorded``."""
+        of_key = self._by_key.get(recorded.key, [])
+        return of_key[: bisect.bisect_left([a.number for a in of_key], recorded.number)]
+
+    def gap(self, recorded: RecordedAction) -> Optional[str]:
+        """Why the retained actions do not hold every memory update
+        ``recorded`` read, or None when they do: the store dropped none of
+        the copies that completed before it (their numbers run from 0
+        without a gap) and its key's sequence numbers run from 0 to its own."""
+        before = bisect.bisect_left(self._numbers, recorded.number)
+        if before != recorded.number or (before and self._numbers[0] != 0):
+            missing = sorted(set(range(recorded.number)) - set(self._numbers[:before]))
+            return (f"the store no longer holds {len(missing)} of the {recorded.number} actions that completed before it "
+                    f"(retention dropped them; the first missing is number {missing[0]})")
+        missing_seqs = sorted(set(range(recorded.seq)) - {a.seq for a in self._earlier(recorded)})
+        if missing_seqs:
+            return f"no retained action of key {recorded.key} has sequence number {missing_seqs[0]}"
+        return None
+
+    def earlier_count(self, recorded: RecordedAction) -> int:
+        return len(self._earlier(recorded))
+
+    def updates(self, recorded: RecordedAction, sensory: bool) -> List[Dict[str, Any]]:
+        """The memory updates of the key's actions that completed before
+        ``recorded``, in (seq, completion) order: short-term memory across the
+        key's inputs, sensory memory within its input (sequence number) only."""
+        earlier = sorted((a for a in self._earlier(recorded) if not sensory or a.seq == recorded.seq),
+                         key=lambda a: (a.seq, a.number))
+        updates: List[Dict[str, Any]] = []
+        for action in earlier:
+            updates.extend(action.sensory_memory_updates if sensory else action.short_term_memory_updates)
+        return updates
 
 
 class ReplayMemory:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from .context import ReplayJavaContext, ReplayStop, Stop, event_json
 from .journal import ReplayJournal
 from .kryo import UnreadableValue, read_value
-from .memory import ReplayMemory, earlier_updates, history_gap
+from .memory import History, ReplayMemory
 from .recorded import RecordedAction, Selection, read_retained
 from .report import ActionReplay, ReplayReport
 
@@ -50,8 +50,13 @@ def replay_recorded(
     """:func:`replay` over recorded actions already read: ``chosen`` are
     replayed, ``retained`` (every action of the store) rebuilds memory and
     says which actions an event triggered."""
+    from flink_agents.runtime.flink_runner_context import FlinkRunnerContext
+
     plan = plan_of(agent)
-    plan_json = plan.model_dump_json(serialize_as_any=True)
+    # One runner context for every action, as Flink Agents' operator reuses one across keys;
+    # each action gets its own Java side.
+    ctx = FlinkRunnerContext(None, plan.model_dump_json(serialize_as_any=True), None, None)
+    history = History(retained)
     stubs = dict(stubs or {})
     triggered = _triggered_by_event(retained)
     rows: List[ActionReplay] = []
@@ -73,7 +78,7 @@ def replay_recorded(
                 f"the candidate's {recorded.action} listens to {sorted(_listened(action))}, "
                 f"not to the recorded event's type {recorded.task_event.get('type')}")))
         else:
-            rows.append(_replay_one(recorded, action, plan_json, stubs, retained))
+            rows.append(_replay_one(recorded, action, ctx, stubs, history))
         rows.extend(newly)
     return ReplayReport(candidate_name or _name_of(agent), rows, others)
 
@@ -153,23 +158,22 @@ def _row(recorded: RecordedAction, outcome: str, **fields: Any) -> ActionReplay:
                         recorded_memory_updates=_recorded_memory(recorded), **fields)
 
 
-def _replay_one(recorded: RecordedAction, action: Any, plan_json: str, stubs: Mapping[str, Callable[[], Any]],
-                retained: Sequence[RecordedAction]) -> ActionReplay:
+def _replay_one(recorded: RecordedAction, action: Any, ctx: Any, stubs: Mapping[str, Callable[[], Any]],
+                history: History) -> ActionReplay:
     from flink_agents.api.events.event import Event
-    from flink_agents.runtime.flink_runner_context import FlinkRunnerContext
 
-    gap = history_gap(recorded, retained)
+    gap = history.gap(recorded)
     unreadable: List[str] = []
 
     def not_reconstructible(why: str) -> BaseException:
         unreadable.append(why)
         return ReplayStop(f"memory not reconstructible: {why}")
 
-    short_term = ReplayMemory(None if gap else earlier_updates(recorded, retained, sensory=False), gap, not_reconstructible)
-    sensory = ReplayMemory(None if gap else earlier_updates(recorded, retained, sensory=True), gap, not_reconstructible)
+    short_term = ReplayMemory(None if gap else history.updates(recorded, sensory=False), gap, not_reconstructible)
+    sensory = ReplayMemory(None if gap else history.updates(recorded, sensory=True), gap, not_reconstructible)
     with ReplayJournal(recorded.state_json) as journal:
         java = ReplayJavaContext(journal, recorded.calls, recorded.action, stubs, short_term, sensory)
-        ctx = FlinkRunnerContext(java, plan_json, None, None)
+        ctx._j_runner_context = java
         event = Event.from_json(json.dumps({k: v for k, v in recorded.task_event.items() if k != "@class"}))
         failure = None
         try:
@@ -185,7 +189,7 @@ def _replay_one(recorded: RecordedAction, action: Any, plan_json: str, stubs: Ma
         stop = Stop("diverged", standing["position"], slot["id"], slot["status"], None, None)
     read = short_term.read or sensory.read
     memory = ("not reconstructible: " + unreadable[0]) if unreadable else (
-        f"rebuilt from {_earlier_count(recorded, retained)} earlier actions of {recorded.key}" if read else "not read")
+        f"rebuilt from {history.earlier_count(recorded)} earlier actions of {recorded.key}" if read else "not read")
     recorded_memory = _recorded_memory(recorded)
     ended = stop is not None or failure is not None or bool(unreadable)
     outputs = [] if ended else _outputs(json.loads(e) for e in java.outputs)
@@ -221,10 +225,6 @@ def _run(function: Any, event: Any, ctx: Any) -> None:
                 return
         result.close()
         raise RuntimeError(f"the action did not finish in {_MAX_STEPS} steps: it awaits something a replay does not complete")
-
-
-def _earlier_count(recorded: RecordedAction, retained: Sequence[RecordedAction]) -> int:
-    return sum(1 for a in retained if a.key == recorded.key and a.number < recorded.number)
 
 
 def _outputs(events: Any) -> List[str]:
