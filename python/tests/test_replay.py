@@ -144,3 +144,34 @@ def test_what_a_candidate_action_listens_to_decides_its_trigger_and_an_expressio
     assert _triggers(SimpleNamespace(listen_event_types=["review_event"]), "_input_event") is False
     assert _triggers(SimpleNamespace(trigger_conditions=["review_event"]), "_input_event") is False  # main
     assert _triggers(SimpleNamespace(trigger_conditions=["type == '_input_event' and x > 1"]), "_input_event") is None
+
+
+def test_a_pending_recorded_slot_stops_the_action_instead_of_running_its_reconciler():
+    from durable_journal.replay.context import ReplayJavaContext, ReplayStop
+
+    pending = json.loads(state(LOOK_UP))
+    pending["callResults"][0].update(status="PENDING", resultPayload=None)
+    with ReplayJournal(json.dumps(pending)) as journal:
+        memory = ReplayMemory([], None, KeyError)
+        java = ReplayJavaContext(journal, pending["callResults"], "act", {}, memory, memory)
+        with pytest.raises(ReplayStop, match="PENDING: its reconciler would run"):
+            java.getCurrentCallResultFields()
+        assert (java.stop.kind, java.stop.position, java.stop.recorded_id) == ("would-run", 0, LOOK_UP)
+
+
+def test_a_call_past_the_recording_is_answered_by_its_stub_or_stops():
+    cloudpickle = pytest.importorskip("cloudpickle")  # Flink Agents' payloads; not a dependency of durable_journal
+
+    from durable_journal.replay.context import ReplayJavaContext, ReplayStop
+
+    with ReplayJournal(state(LOOK_UP)) as journal:
+        memory = ReplayMemory([], None, KeyError)
+        java = ReplayJavaContext(journal, json.loads(state(LOOK_UP))["callResults"], "act", {"agent.mail": lambda: "stubbed"},
+                                 memory, memory)
+        assert java.matchNextOrClearSubsequentCallResult("agent.look_up", "0123456789abcdef") == [True, b"r", None]
+        hit, value, exception = java.matchNextOrClearSubsequentCallResult("agent.mail", "fedcba9876543210")
+        assert (hit, cloudpickle.loads(value), exception) == (True, "stubbed", None)
+        with pytest.raises(ReplayStop, match="would run call 'agent.fax::fedcba9876543210' at position 2"):
+            java.matchNextOrClearSubsequentCallResult("agent.fax", "fedcba9876543210")
+        assert (java.replayed_calls, java.stubbed_calls) == (1, ["agent.mail::fedcba9876543210"])
+        assert java.stop.candidate_args_digest == "fedcba9876543210"

@@ -100,9 +100,15 @@ class ReplayJavaContext:
         compares it with the call and then replays it (``matchNext...``) or
         asks to clear the journal and append a PENDING slot, where the
         replay asks the journal again (``appendPendingCall``)."""
-        slot = self._journal.position()["slot"]
+        standing = self._journal.position()
+        slot = standing["slot"]
         if slot is None:
             return None
+        if slot["status"] == "PENDING":
+            # Flink Agents would run the reconciler of a call whose slot is PENDING: never in a replay.
+            self.stop = Stop("would-run", standing["position"], slot["id"], slot["status"], slot["id"], slot["argsDigest"])
+            raise ReplayStop(f"the recording left call '{slot['id']}' at position {standing['position']} PENDING: "
+                             "its reconciler would run")
         return [slot["functionId"], slot["argsDigest"], slot["status"], None, None]
 
     def clearCallResultsFromCurrentIndexAndPersist(self) -> None:  # noqa: N802
