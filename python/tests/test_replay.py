@@ -175,3 +175,8 @@ def test_a_call_past_the_recording_is_answered_by_its_stub_or_stops():
             java.matchNextOrClearSubsequentCallResult("agent.fax", "fedcba9876543210")
         assert (java.replayed_calls, java.stubbed_calls) == (1, ["agent.mail::fedcba9876543210"])
         assert java.stop.candidate_args_digest == "fedcba9876543210"
+
+
+def test_an_unreadable_store_exits_2_saying_why(tmp_path, capsys):
+    assert main(["--store", str(tmp_path / "missing"), "--agent", "json:dumps"]) == 2
+    assert "no store directory here" in capsys.readouterr().err

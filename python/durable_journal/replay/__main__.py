@@ -6,7 +6,7 @@ Python agent and prints the report (a table, or JSON). ``--agent`` names an
 Agent, its class or an AgentPlan; ``--stubs`` a dict of function id -> a
 function of no arguments. Exit status: 0 when no action's outcome is in
 ``--fail-on`` (default: every outcome but unchanged), 1 when one is, 2 for
-bad arguments."""
+bad arguments (an unreadable store, a candidate that is not an agent)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import importlib
 import sys
 from typing import Any, List, Optional, TextIO
 
+from .._native import JournalError
 from .recorded import Selection
 from .replayer import replay
 from .report import FAIL_ON_ANY_CHANGE, OUTCOMES
@@ -36,7 +37,11 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Op
         print(f"durable_journal.replay: {e}", file=err)
         print(USAGE, file=err)
         return 2
-    report = replay(options["store"], agent, options["selection"], stubs, candidate_name=options["agent"])
+    try:
+        report = replay(options["store"], agent, options["selection"], stubs, candidate_name=options["agent"])
+    except (JournalError, TypeError) as e:  # an unreadable store, a candidate that is no agent
+        print(f"durable_journal.replay: {e}", file=err)
+        return 2
     out.write(report.to_json() + "\n" if options["json"] else report.to_table())
     return report.exit_status(options["fail_on"])
 
