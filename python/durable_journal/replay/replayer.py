@@ -62,24 +62,27 @@ def replay_recorded(
     rows: List[ActionReplay] = []
     others: Dict[str, int] = {}
     seen_events = set()
-    for recorded in chosen:
-        newly = []
-        event = _event_of(recorded)
-        if event not in seen_events:
-            seen_events.add(event)
-            newly = _newly_triggered(recorded, plan, triggered[event])
-        action = plan.actions.get(recorded.action)
-        if action is None:
-            others[recorded.action] = others.get(recorded.action, 0) + 1
-        elif recorded.task_event is None:
-            rows.append(_row(recorded, "not-replayable", detail="no triggering event was recorded"))
-        elif _triggers(action, recorded.task_event.get("type")) is False:
-            rows.append(_row(recorded, "not-triggered", detail=(
-                f"the candidate's {recorded.action} listens to {sorted(_listened(action))}, "
-                f"not to the recorded event's type {recorded.task_event.get('type')}")))
-        else:
-            rows.append(_replay_one(recorded, action, ctx, stubs, history))
-        rows.extend(newly)
+    try:
+        for recorded in chosen:
+            newly = []
+            event = _event_of(recorded)
+            if event not in seen_events:
+                seen_events.add(event)
+                newly = _newly_triggered(recorded, plan, triggered.get(event, {recorded.action}))
+            action = plan.actions.get(recorded.action)
+            if action is None:
+                others[recorded.action] = others.get(recorded.action, 0) + 1
+            elif recorded.task_event is None:
+                rows.append(_row(recorded, "not-replayable", detail="no triggering event was recorded"))
+            elif _triggers(action, recorded.task_event.get("type")) is False:
+                rows.append(_row(recorded, "not-triggered", detail=(
+                    f"the candidate's {recorded.action} listens to {sorted(_listened(action))}, "
+                    f"not to the recorded event's type {recorded.task_event.get('type')}")))
+            else:
+                rows.append(_replay_one(recorded, action, ctx, stubs, history))
+            rows.extend(newly)
+    finally:
+        ctx.close()
     return ReplayReport(candidate_name or _name_of(agent), rows, others)
 
 
