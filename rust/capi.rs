@@ -382,5 +382,7 @@ unsafe fn read_optional_str<'a>(data: *const u8, len: usize, what: &str) -> Resu
     }
 }
 
+mod replay;
+
 #[cfg(test)]
 mod tests;

@@ -143,6 +143,12 @@ _RESPONDING_FUNCTIONS = {
     "durable_journal_execution_identity_new": [_c_bytes, _c_size, ctypes.POINTER(ctypes.c_void_p)],
     "durable_journal_execution_identity_emit": [ctypes.c_void_p, _c_bytes, _c_size],
     "durable_journal_execution_identity_next_call_id": [ctypes.c_void_p, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_read_retained": [_c_bytes, _c_size],
+    "durable_journal_replay_journal_new": [_c_bytes, _c_size, ctypes.POINTER(ctypes.c_void_p)],
+    "durable_journal_replay_journal_match_next": [ctypes.c_void_p, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_replay_journal_record": [ctypes.c_void_p, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_replay_journal_patched": [ctypes.c_void_p, _c_bytes, _c_size],
+    "durable_journal_replay_journal_position": [ctypes.c_void_p],
 }
 
 _lock = threading.Lock()
@@ -190,6 +196,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.durable_journal_free_buffer.restype = ctypes.c_int32
     lib.durable_journal_execution_identity_free.argtypes = [ctypes.c_void_p]
     lib.durable_journal_execution_identity_free.restype = ctypes.c_int32
+    lib.durable_journal_replay_journal_free.argtypes = [ctypes.c_void_p]
+    lib.durable_journal_replay_journal_free.restype = ctypes.c_int32
     for name, arg_types in _RESPONDING_FUNCTIONS.items():
         function = getattr(lib, name)
         function.argtypes = [*arg_types, _c_out_data, _c_out_len]
@@ -246,6 +254,10 @@ def call_durable_id(explicit: Optional[bytes], describe: Callable[[], Tuple[byte
 
 def free_execution_identity(handle: int) -> None:
     library().durable_journal_execution_identity_free(handle)
+
+
+def free_replay_journal(handle: int) -> None:
+    library().durable_journal_replay_journal_free(handle)
 
 
 def utf8(value: Optional[str], what: str) -> Optional[bytes]:
