@@ -2,12 +2,13 @@ package io.durablejournal.flinkagents;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.SubtaskScope;
-import io.durablejournal.flink.SubtaskStores;
+import io.durablejournal.flink.internal.SubtaskStores;
 import io.durablejournal.flinkagents.ServedStates.Served;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
-import io.durablejournal.store.ResumingEntry;
 import io.durablejournal.store.StoreStats;
+import io.durablejournal.store.internal.JsonEntries;
+import io.durablejournal.store.internal.ResumingEntry;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
@@ -145,7 +146,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         EventIdentity eventIdentity = address.event;
         NativeJournalContext journal = state.isCompleted() ? openJournals.get(address) : null;
         if (journal == null || !journal.completeInJournal(state)) {
-            opened.putJson(address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
+            JsonEntries.put(opened, address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
         }
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
@@ -193,7 +194,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (action.getExec() instanceof JournaledJavaFunction) {
             return getForNativeJournal(opened, address, key, action, event);
         }
-        byte[] found = opened.getJson(address.storeKey, seqNum, action.getName(), eventIdentity);
+        byte[] found = JsonEntries.get(opened, address.storeKey, seqNum, action.getName(), eventIdentity);
         if (found == null) {
             known.missing(address);
             return null;
@@ -219,7 +220,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     private ActionState getForNativeJournal(io.durablejournal.store.ActionStateStore opened, JournalAddress address, Object key,
             Action action, Event event) {
-        ResumingEntry found = opened.getResuming(address.storeKey, address.seqNum, address.actionName, address.event);
+        ResumingEntry found = JsonEntries.getResuming(opened, address.storeKey, address.seqNum, address.actionName, address.event);
         if (found == null) {
             known.missing(address);
             return null;

@@ -1,7 +1,7 @@
 package io.durablejournal.flinkagents;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
-import io.durablejournal.flink.SubtaskStores;
+import io.durablejournal.flink.internal.SubtaskStores;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
