@@ -23,6 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
+#: The C ABI version (constants.json ``c_abi_version``; JNI has a version of its own).
 ABI_VERSION = 9
 
 

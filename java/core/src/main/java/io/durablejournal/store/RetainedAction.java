@@ -49,7 +49,7 @@ public final class RetainedAction {
      */
     public static List<RetainedAction> read(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return parse(NativeStore.readRetained(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+        return parse(StoreJni.readRetained(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
     }
 
     /**
@@ -60,7 +60,7 @@ public final class RetainedAction {
      */
     public static List<RetainedAction> readInFlight(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return parse(NativeStore.readInFlight(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+        return parse(StoreJni.readInFlight(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
     }
 
     private static List<RetainedAction> parse(byte[] json) {

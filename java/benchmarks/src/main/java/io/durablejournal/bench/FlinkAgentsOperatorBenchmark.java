@@ -2,9 +2,9 @@ package io.durablejournal.bench;
 
 import io.durablejournal.CountingCall;
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flinkagents.AttemptEnds;
 import io.durablejournal.flinkagents.JournalActionStateStore;
 import io.durablejournal.flinkagents.JournaledJavaFunction;
-import io.durablejournal.flinkagents.NativeJournalContext;
 import java.util.Collections;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.agents.api.Event;
@@ -139,9 +139,9 @@ public class FlinkAgentsOperatorBenchmark {
         context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext(KEY, seqNum, action, event, state,
                 (key, s, a, e, st) -> store.put(key, s, a, e, st)));
         action.getExec().call(event, context);
-        if (context.getDurableExecutionContext() instanceof NativeJournalContext && !complete) {
+        if (!complete) {
             // The attempt ends here (as at a failover): the next recover() reads the entry from the store.
-            ((NativeJournalContext) context.getDurableExecutionContext()).release();
+            AttemptEnds.releaseJournal(context);
         }
         if (complete) {
             ActionState done = store.get(KEY, seqNum, action, event);

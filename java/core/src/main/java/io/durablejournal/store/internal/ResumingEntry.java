@@ -1,4 +1,4 @@
-package io.durablejournal.store;
+package io.durablejournal.store.internal;
 
 import io.durablejournal.CallResult;
 import io.durablejournal.JournalSlot;
@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A stored entry as {@link ActionStateStore#getResuming} returns it to a reader that answers an
+ * A stored entry as {@link JsonEntryStore#getResuming} returns it to a reader that answers an
  * interrupted action's recorded calls itself: Flink Agents' JSON of the entry and, when the store
  * split them off, its call slots apart. A split entry's JSON has no call results; its {@link
  * #hits()} are the leading slots the native library said replay as recorded (the core's replay

@@ -3,17 +3,17 @@ package io.durablejournal.store;
 import io.durablejournal.internal.NativeLibrary;
 
 /**
- * The native log-backed store's own entry points (rust/jni/log_store.rs). Its handle is an
- * ordinary native store handle: {@link NativeStore}'s put, get, openContext, prune, sync and close
- * work on it too. Keys cross as in {@link NativeStore}. The owner ({@link
+ * JNI entry points of rust/jni/log_store.rs: the native log-backed store's own. Its handle is an
+ * ordinary native store handle: {@link StoreJni}'s put, get, openContext, prune, sync and close
+ * work on it too. Keys cross as in {@link StoreJni}. The owner ({@link
  * LogActionStateStore}) checks for close and never passes 0.
  */
-final class NativeLogStore {
+final class LogStoreJni {
     static {
         NativeLibrary.load();
     }
 
-    private NativeLogStore() {}
+    private LogStoreJni() {}
 
     /** A store appending through {@code transport.append}, owning key groups {@code first..last}. */
     static native long open(LogTransport transport, byte[] name, byte[] logId, int partitions, int maxParallelism,

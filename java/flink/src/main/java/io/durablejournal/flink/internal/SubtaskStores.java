@@ -1,6 +1,8 @@
-package io.durablejournal.flink;
+package io.durablejournal.flink.internal;
 
 import io.durablejournal.JournalException;
+import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flink.SubtaskScope;
 import io.durablejournal.store.ActionStateStore;
 import java.util.List;
 import java.util.Objects;

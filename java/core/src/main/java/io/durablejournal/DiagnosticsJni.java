@@ -1,8 +1,8 @@
 package io.durablejournal;
 
-/** Native entry points that let tests check the boundary itself. */
-final class NativeDiagnostics {
-    private NativeDiagnostics() {}
+/** JNI entry points of rust/jni/diagnostics.rs, which let tests check the boundary itself. */
+final class DiagnosticsJni {
+    private DiagnosticsJni() {}
 
     /**
      * Panics inside Rust with this UTF-8 message; must surface as a JournalException. Only in the

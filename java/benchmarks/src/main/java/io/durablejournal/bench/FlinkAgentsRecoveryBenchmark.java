@@ -2,8 +2,8 @@ package io.durablejournal.bench;
 
 import io.durablejournal.CountingCall;
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.flinkagents.AttemptEnds;
 import io.durablejournal.flinkagents.JournalActionStateStore;
-import io.durablejournal.flinkagents.NativeJournalContext;
 import io.durablejournal.store.FileStoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -228,8 +228,6 @@ public class FlinkAgentsRecoveryBenchmark {
                     }
                 }));
         action.getExec().call(event, context);
-        if (context.getDurableExecutionContext() instanceof NativeJournalContext) {
-            ((NativeJournalContext) context.getDurableExecutionContext()).release();
-        }
+        AttemptEnds.releaseJournal(context);
     }
 }

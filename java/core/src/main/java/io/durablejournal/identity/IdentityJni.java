@@ -6,12 +6,12 @@ import io.durablejournal.internal.NativeLibrary;
  * JNI entry points of {@code rust/jni/identity.rs}. Strings cross as UTF-8 {@code byte[]} both
  * ways; errors arrive as {@link io.durablejournal.JournalException} with the core's code.
  */
-final class NativeIdentity {
+final class IdentityJni {
     static {
         NativeLibrary.load();
     }
 
-    private NativeIdentity() {}
+    private IdentityJni() {}
 
     static native byte[] argsDigest(byte[] callTreeJson);
 

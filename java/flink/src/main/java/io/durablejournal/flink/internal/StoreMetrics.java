@@ -1,4 +1,4 @@
-package io.durablejournal.flink;
+package io.durablejournal.flink.internal;
 
 import io.durablejournal.JournalException;
 import io.durablejournal.store.ActionStateStore;

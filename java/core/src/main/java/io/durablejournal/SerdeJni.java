@@ -2,13 +2,13 @@ package io.durablejournal;
 
 import io.durablejournal.internal.NativeLibrary;
 
-/** The Rust parser of ActionState JSON. */
-final class NativeSerde {
+/** JNI entry points of rust/jni/serde.rs: the Rust parser of ActionState JSON. */
+final class SerdeJni {
     static {
         NativeLibrary.load();
     }
 
-    private NativeSerde() {}
+    private SerdeJni() {}
 
     /** Parses Flink Agents' or our JSON and returns it canonical (explicit status on every slot). */
     static byte[] normalizeActionState(byte[] json) {

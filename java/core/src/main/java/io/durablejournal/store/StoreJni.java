@@ -2,19 +2,20 @@ package io.durablejournal.store;
 
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.internal.NativeLibrary;
+import io.durablejournal.store.internal.ResumingEntry;
 
 /**
- * The native store's entry points (rust/jni/store.rs). An entry crosses as one {@link EntryKey},
+ * JNI entry points of rust/jni/store.rs: the native store's. An entry crosses as one {@link EntryKey},
  * a call about a whole business key as its {@link BusinessKey}; strings cross as UTF-8. The owner
  * (a {@link NativeKeyedStore}, through its {@code NativeHandle}) checks for close, serializes
  * calls and never passes 0.
  */
-final class NativeStore {
+final class StoreJni {
     static {
         NativeLibrary.load();
     }
 
-    private NativeStore() {}
+    private StoreJni() {}
 
     static native long openMemory();
 
