@@ -46,6 +46,7 @@ pub use inspect::{InspectedEntry, InspectedStore};
 pub use lock::LOCK_FILE;
 pub use recover::TornTail;
 pub use retention::{in_flight_to_json, read_retained, retained_to_json, RetainedAction, RetentionPolicy, RETAINED_FILE};
+pub(crate) use retention::{completed_copy, decode_retained, encode_retained, now_millis};
 pub use segment::FORMAT_VERSION;
 
 use super::diff::StateDelta;
@@ -464,15 +465,7 @@ impl OpenStore {
     /// when this is the put that completes it and copies are retained.
     fn completing(&self, key: &StateKey, state: &ActionState) -> Option<ActionState> {
         self.retention.as_ref()?;
-        let stored = self.table.get(key);
-        if !state.completed || stored.is_some_and(|s| s.completed) {
-            return None;
-        }
-        let mut completed = state.clone();
-        if completed.call_results.is_empty() {
-            completed.call_results = stored.map(|s| s.call_results.clone()).unwrap_or_default();
-        }
-        Some(completed)
+        retention::completed_copy(self.table.get(key), state)
     }
 
     fn compact(&mut self, dir: &Path) -> Result<()> {

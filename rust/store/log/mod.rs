@@ -27,6 +27,7 @@ pub mod inspect;
 mod layout;
 mod marker;
 mod record_key;
+pub mod retention;
 
 #[cfg(test)]
 mod tests;
@@ -186,6 +187,8 @@ pub struct LogStore {
     /// markers restored from (0 without markers).
     read_from: Vec<u64>,
     stats: LogStats,
+    /// Copies of completed actions, when asked for (`retention.rs`).
+    retained: retention::Retaining,
     closed: bool,
 }
 
@@ -213,6 +216,7 @@ impl LogStore {
             next_write: 0,
             read_from: vec![0; layout.partitions as usize],
             stats: LogStats::default(),
+            retained: retention::Retaining::default(),
             closed: false,
         })
     }
@@ -627,6 +631,7 @@ impl LogStore {
     /// Appends the pending tombstones, waiting for the log (under the
     /// caller's lock: markers, syncs and closes are rare).
     fn flush(&mut self) -> Result<()> {
+        self.settle_retained();
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -684,7 +689,9 @@ impl LogStore {
         let removed = self.writing.remove(&key).is_some_and(|(_, removed)| removed);
         let offset = self.settle(batch, acked)?;
         if !removed {
+            let completing = self.completing_put(&key, state);
             self.table.put(&key, state.clone(), bytes);
+            self.retain(&key, completing);
             self.key_groups.entry(key.business_key.clone()).or_insert(key_group);
             let first_offset = self.entries.get(&key).map_or(offset, |e| e.first_offset.min(offset));
             self.entries.insert(key, EntryLog { key_group, records: ordinal + 1, first_offset });
@@ -719,7 +726,10 @@ impl LogStore {
         if removed {
             return Ok(());
         }
-        self.table.apply(&key, change, bytes).map_err(Error::IllegalState)
+        let completing = self.completing_change(&key, change);
+        self.table.apply(&key, change, bytes).map_err(Error::IllegalState)?;
+        self.retain(&key, completing);
+        Ok(())
     }
 
     /// Entries of `business_key` whose sequence number passes `select`.
@@ -854,6 +864,7 @@ impl ActionStateStore for LogStore {
             return Ok(());
         }
         let flushed = if self.lineage.is_some() { self.flush() } else { Ok(()) };
+        self.close_retained();
         self.closed = true;
         // The sink goes now, not with the last share of the store (a journal
         // may outlive its store): a Java transport is held by a JNI global
