@@ -127,7 +127,7 @@ pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<St
 }
 
 /// The retention of a Java `FileStoreOptions`: `max_age_millis` 0 is off.
-fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
+pub(super) fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
     if max_age_millis == 0 {
         return Ok(None);
     }

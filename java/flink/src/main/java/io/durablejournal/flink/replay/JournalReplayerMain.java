@@ -1,6 +1,7 @@
 package io.durablejournal.flink.replay;
 
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Paths;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -12,17 +13,22 @@ import java.util.function.Supplier;
  *
  * <pre>
  * java -cp '&lt;jars&gt;' io.durablejournal.flink.replay.JournalReplayerMain \
- *     --store &lt;store-dir&gt; --candidate &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
+ *     (--store &lt;store-dir&gt; | --dump &lt;file&gt; | --kafka &lt;servers&gt; --topic &lt;retained-topic&gt; [--config &lt;file&gt;])
+ *     --candidate &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
  *     [--since ms] [--until ms] [--json] [--fail-on diverged,would-run,failed,output-changed,not-replayable]
  * </pre>
  *
  * {@code --candidate} names a class with a public no-argument constructor that implements {@code
- * Supplier<ReplayCandidate<?, ?>>}. The store directory is read without its lock and nothing is
- * written. Exit status: 0 when no action's outcome is in {@code --fail-on} (default: every outcome
+ * Supplier<ReplayCandidate<?, ?>>}. {@code --store} reads a file store directory without its
+ * lock; {@code --dump} a dump of a Kafka store's retained topic ({@code KafkaJournalTool dump});
+ * {@code --kafka} that topic itself, with assigned partitions (no consumer group, nothing
+ * committed; client settings from {@code --config}, needs the Kafka jar on the classpath). Nothing
+ * is written. Exit status: 0 when no action's outcome is in {@code --fail-on} (default: every outcome
  * but unchanged), 1 when one is, 2 for bad arguments.
  */
 public final class JournalReplayerMain {
-    private static final String USAGE = "usage: JournalReplayerMain --store <dir> --candidate <class> [--key k] "
+    private static final String USAGE = "usage: JournalReplayerMain (--store <dir> | --dump <file> | --kafka <servers> --topic <t>"
+            + " [--config <client.properties>]) --candidate <class> [--key k] "
             + "[--action name] [--limit n] [--since ms] [--until ms] [--json] [--fail-on outcome,...]";
 
     private JournalReplayerMain() {}
@@ -34,6 +40,10 @@ public final class JournalReplayerMain {
     /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         String store = null;
+        String dump = null;
+        String kafka = null;
+        String topic = null;
+        String clientConfig = null;
         String candidateClass = null;
         boolean json = false;
         ReplaySelection selection = ReplaySelection.all();
@@ -53,6 +63,10 @@ public final class JournalReplayerMain {
                 String value = args[++i];
                 switch (flag) {
                     case "--store": store = value; break;
+                    case "--dump": dump = value; break;
+                    case "--kafka": kafka = value; break;
+                    case "--topic": topic = value; break;
+                    case "--config": clientConfig = value; break;
                     case "--candidate": candidateClass = value; break;
                     case "--key": selection = selection.key(value); break;
                     case "--action": selection = selection.action(value); break;
@@ -63,8 +77,11 @@ public final class JournalReplayerMain {
                     default: throw new IllegalArgumentException("unknown flag " + flag);
                 }
             }
-            if (store == null || candidateClass == null) {
-                throw new IllegalArgumentException("--store and --candidate are required");
+            if ((store != null ? 1 : 0) + (dump != null ? 1 : 0) + (kafka != null ? 1 : 0) != 1 || candidateClass == null) {
+                throw new IllegalArgumentException("one of --store, --dump and --kafka, and --candidate, are required");
+            }
+            if ((kafka != null) != (topic != null) || (clientConfig != null && kafka == null)) {
+                throw new IllegalArgumentException("--kafka takes --topic (and --config) with it, and they need --kafka");
             }
         } catch (IllegalArgumentException e) {
             err.println("JournalReplayerMain: " + e.getMessage());
@@ -78,9 +95,30 @@ public final class JournalReplayerMain {
             err.println("JournalReplayerMain: cannot make the candidate " + candidateClass + ": " + e);
             return 2;
         }
-        ReplayReport report = JournalReplayer.of(candidate).replayStore(Paths.get(store), selection.completedBetween(since, until));
+        RecordedActions recorded;
+        try {
+            recorded = store != null ? RecordedActions.store(Paths.get(store))
+                    : dump != null ? RecordedActions.dump(Paths.get(dump))
+                    : kafkaTopic(kafka, topic, clientConfig);
+        } catch (ReflectiveOperationException e) {
+            err.println("JournalReplayerMain: --kafka needs the Kafka jar (durable-journal-kafka) on the classpath: " + e);
+            return 2;
+        }
+        ReplayReport report = JournalReplayer.of(candidate).replay(recorded, selection.completedBetween(since, until));
         out.print(json ? report.toJson() + "\n" : report.toTable());
         return report.exitStatus(failOn);
+    }
+
+    /** The Kafka jar's source (this jar does not depend on Kafka's client): {@code KafkaRecordedActions.topic}. */
+    private static RecordedActions kafkaTopic(String servers, String topic, String clientConfig) throws ReflectiveOperationException {
+        Class<?> type = Class.forName("io.durablejournal.kafka.KafkaRecordedActions", true, Thread.currentThread().getContextClassLoader());
+        try {
+            return (RecordedActions) type.getMethod("topic", String.class, String.class, String.class).invoke(null, servers, topic,
+                    clientConfig);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
+        }
     }
 
     @SuppressWarnings("unchecked")
