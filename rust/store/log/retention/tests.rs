@@ -10,6 +10,7 @@ use super::super::*;
 use super::{read_retained_records, LogRetention};
 use crate::journal::Journal;
 use crate::model::Outcome;
+use crate::store::key::EventIdentity;
 use crate::store::{RetentionPolicy, StorePersister};
 
 #[path = "../../../../tests/support/memory_log.rs"]
