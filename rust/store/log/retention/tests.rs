@@ -134,3 +134,24 @@ fn a_reader_refuses_the_journals_records_and_a_tombstone_drops_its_copy() {
     with_tombstone.push(DumpedRecord { offset: 9, value: None, ..first });
     assert_eq!(read_retained_records(&with_tombstone).unwrap().iter().map(|r| r.number).collect::<Vec<_>>(), [1]);
 }
+
+#[test]
+fn a_retained_copy_costs_one_more_record_of_the_actions_calls() {
+    let (journal_log, retained_log) = (SharedLog::new(2), SharedLog::new(1));
+    let mut store = store_over(&journal_log);
+    store.retain_completed(retaining(&retained_log, 10)).unwrap();
+    let k = key(0);
+    store.bind_key_group(&k.business_key, 0).unwrap();
+    store.put(&k, &ActionState::default()).unwrap();
+    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
+    for i in 0..10 {
+        let outcome = Outcome::success(Some(vec![b'x'; 1024]));
+        journal.record_call_completion(&format!("call-{i}"), outcome, &mut StorePersister::new(&mut store, &k)).unwrap();
+    }
+    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
+    let (journal_bytes, copy) = (store.stats().bytes_appended, store.retention_stats());
+    println!("journal records {journal_bytes} bytes, retained copy {} bytes in {} record", copy.bytes, copy.copies);
+    assert_eq!(copy.copies, 1);
+    assert!((10 * 1024..10 * 1024 + 400).contains(&copy.bytes), "{}", copy.bytes);
+    assert!((10 * 1024..10 * 1024 + 1600).contains(&journal_bytes), "{journal_bytes}");
+}

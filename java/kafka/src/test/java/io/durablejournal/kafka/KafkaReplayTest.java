@@ -238,6 +238,22 @@ class KafkaReplayTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("one of --store, --dump and --kafka"), err.toString());
     }
 
+    @Test
+    void theInspectionToolListsTheCopiesOfADump() throws Exception {
+        Path dump = dumpOfTheRetainedTopic();
+        String listed = KafkaJournalToolTest.tool(0, "retained", dump.toString());
+        List<String> lines = List.of(listed.split("\n"));
+        assertEquals("3 completed actions retained in " + dump, lines.get(0));
+        assertEquals(List.of("#", "key", "seq", "action", "event", "calls", "outputs", "completed-at-ms", "plan"),
+                List.of(lines.get(1).trim().split("\\s+")));
+        for (int i = 0; i < 3; i++) {
+            String[] row = lines.get(2 + i).trim().split("\\s+");
+            assertEquals(List.of(String.valueOf(i), "str:" + List.of("alpha", "bravo", "charlie").get(i), "0", ACTION, "2", "1", "plan-v1"),
+                    List.of(row[0], row[1], row[2], row[3], row[5], row[6], row[8]), lines.get(2 + i));
+        }
+        assertEquals(5, lines.size(), listed);
+    }
+
     /** Actions {@code 0..n-1} through the store API, each two calls, completed and pruned (as a checkpoint prunes). */
     private static void runActions(LogActionStateStore store, int n) {
         for (int i = 0; i < n; i++) {
