@@ -122,13 +122,13 @@ final class KafkaTransport implements LogTransport {
 
             @Override
             public long[] append(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
-                return journal.acknowledged(partitions, journal.send(topic, partitions, keys, values));
+                return journal.acknowledged(null, journal.send(topic, partitions, keys, values));
             }
 
             @Override
             public Appending submit(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
                 List<Future<RecordMetadata>> sent = journal.send(topic, partitions, keys, values);
-                return () -> journal.acknowledged(partitions, sent);
+                return () -> journal.acknowledged(null, sent);
             }
 
             @Override
@@ -202,6 +202,7 @@ final class KafkaTransport implements LogTransport {
         return sent;
     }
 
+    /** @param partitions the journal partitions written, to diagnose a failure with; null for the retained topic's */
     private long[] acknowledged(int[] partitions, List<Future<RecordMetadata>> sent) throws IOException {
         long[] offsets = new long[sent.size()];
         try {
@@ -210,7 +211,8 @@ final class KafkaTransport implements LogTransport {
             }
             return offsets;
         } catch (ExecutionException e) {
-            throw notAcknowledged(offsets.length, e.getCause(), partitions);
+            throw partitions == null ? notAcknowledged(offsets.length, e.getCause())
+                    : notAcknowledged(offsets.length, e.getCause(), partitions);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw notAcknowledged(offsets.length, e);
