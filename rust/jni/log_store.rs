@@ -197,9 +197,14 @@ fn open(env: &mut Env<'_>, transport: &JObject<'_>, name: &JByteArray<'_>, log_i
 pub(super) fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
     let handle = store_handle(ptr)?;
     let mut guard = handle.lock()?;
-    match &mut *guard {
-        AnyStore::Log(store) => Ok(op(store)?),
-        _ => Err(Error::InvalidArgument("not a log-backed store".into()).into()),
+    Ok(op(as_log(&mut guard)?)?)
+}
+
+/// The log store `store` is, else `InvalidArgument`.
+fn as_log(store: &mut AnyStore) -> Result<&mut LogStore> {
+    match store {
+        AnyStore::Log(store) => Ok(store),
+        _ => Err(Error::InvalidArgument("not a log-backed store".into())),
     }
 }
 
@@ -374,7 +379,7 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(m
 fn marker<'l>(env: &mut Env<'l>, ptr: jlong, end_offsets: &JLongArray<'l>) -> BridgeResult<JByteArray<'l>> {
     let ends = longs(env, end_offsets, "endOffsets")?;
     let store = store_handle(ptr)?.clone();
-    let marker = store.with_settled_log(|s| s.marker(&ends))?;
+    let marker = store.with_settled(|s| as_log(s)?.marker(&ends))?;
     Ok(env.byte_array_from_slice(&marker.to_bytes())?)
 }
 

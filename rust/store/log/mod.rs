@@ -52,7 +52,7 @@ use super::key::{BusinessKey, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::RecoveryMarker;
 use super::table::StateTable;
-use super::{ActionStateStore, STORE_NAME};
+use super::{ActionStateStore, StoreStats, Submitted, STORE_NAME};
 use crate::error::{Error, Result};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
@@ -292,6 +292,45 @@ impl ActionStateStore for LogStore {
     fn sync(&mut self) -> Result<()> {
         self.open()?;
         self.flush()
+    }
+
+    /// Its entries and what it appended ([`LogStore::stats`] has the rest).
+    fn stats(&self) -> Result<StoreStats> {
+        self.open()?;
+        let counted = LogStore::stats(self);
+        Ok(StoreStats {
+            records_appended: Some(counted.records_appended),
+            bytes_appended: Some(counted.bytes_appended),
+            ..StoreStats::entries(counted.entries)
+        })
+    }
+
+    fn begin_put(&mut self, key: &StateKey, state: &ActionState) -> Result<Option<Submitted>> {
+        LogStore::begin_put(self, key, state).map(Some)
+    }
+
+    fn finish_put(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, state: &ActionState) -> Result<()> {
+        LogStore::finish_put(self, write, acked, state)
+    }
+
+    fn begin_apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<Option<Submitted>> {
+        LogStore::begin_apply(self, key, change).map(Some)
+    }
+
+    fn finish_apply(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, change: JournalChange<'_>) -> Result<()> {
+        LogStore::finish_apply(self, write, acked, change)
+    }
+
+    fn is_writing(&self, key: &StateKey) -> bool {
+        LogStore::is_writing(self, key)
+    }
+
+    fn writes_submitted(&self) -> u64 {
+        LogStore::writes_submitted(self)
+    }
+
+    fn settled_before(&self, write: u64) -> bool {
+        LogStore::settled_before(self, write)
     }
 
     fn close(&mut self) -> Result<()> {
