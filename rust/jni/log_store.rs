@@ -29,7 +29,7 @@ use crate::store::log::{Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogM
 use crate::store::{AnyStore, MAX_LIMIT_BYTES};
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
-struct JavaTransport {
+pub(super) struct JavaTransport {
     vm: JavaVM,
     transport: Global<JObject<'static>>,
     name: String,
@@ -47,6 +47,16 @@ impl JavaTransport {
             }
         });
         outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}")))
+    }
+}
+
+impl JavaTransport {
+    /// `transport` (a `LogTransport`, checked non-null here) as a sink named `name`.
+    pub(super) fn over(env: &mut Env<'_>, transport: &JObject<'_>, name: String) -> BridgeResult<JavaTransport> {
+        if transport.is_null() {
+            return Err(BridgeError::NullArgument("transport"));
+        }
+        Ok(JavaTransport { vm: env.get_java_vm()?, transport: env.new_global_ref(transport)?, name })
     }
 }
 
@@ -157,7 +167,7 @@ impl Acknowledgement for JavaAppending {
     }
 }
 
-fn id16(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<[u8; 16]> {
+pub(super) fn id16(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<[u8; 16]> {
     let bytes = required_bytes(env, array, name)?;
     bytes
         .try_into()
@@ -173,26 +183,28 @@ fn key_groups(first: jint, last: jint) -> BridgeResult<KeyGroupRange> {
 
 #[allow(clippy::too_many_arguments)]
 fn open(env: &mut Env<'_>, transport: &JObject<'_>, name: &JByteArray<'_>, log_id: &JByteArray<'_>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> BridgeResult<jlong> {
-    if transport.is_null() {
-        return Err(BridgeError::NullArgument("transport"));
-    }
     let name = required_utf8(env, name, "name")?;
     let positive = |v: jint, what: &str| {
         u32::try_from(v).map_err(|_| BridgeError::from(Error::InvalidArgument(format!("{what} must not be negative: {v}"))))
     };
     let layout = LogLayout::new(id16(env, log_id, "logId")?, positive(partitions, "partitions")?, positive(max_parallelism, "maxParallelism")?)?;
-    let sink = JavaTransport { vm: env.get_java_vm()?, transport: env.new_global_ref(transport)?, name };
+    let sink = JavaTransport::over(env, transport, name)?;
     let store = LogStore::new(Box::new(sink), layout, key_groups(first, last)?)?;
     Ok(into_raw(AnyStore::Log(Box::new(store))))
 }
 
 /// Runs `op` on the log store behind `ptr` under the store's lock.
-fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
+pub(super) fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
     let handle = store_handle(ptr)?;
     let mut guard = handle.lock()?;
-    match &mut *guard {
-        AnyStore::Log(store) => Ok(op(store)?),
-        _ => Err(Error::InvalidArgument("not a log-backed store".into()).into()),
+    Ok(op(as_log(&mut guard)?)?)
+}
+
+/// The log store `store` is, else `InvalidArgument`.
+fn as_log(store: &mut AnyStore) -> Result<&mut LogStore> {
+    match store {
+        AnyStore::Log(store) => Ok(store),
+        _ => Err(Error::InvalidArgument("not a log-backed store".into())),
     }
 }
 
@@ -367,7 +379,7 @@ pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_pruneAt<'l>(mut 
 fn marker<'l>(env: &mut Env<'l>, ptr: jlong, end_offsets: &JLongArray<'l>) -> BridgeResult<JByteArray<'l>> {
     let ends = longs(env, end_offsets, "endOffsets")?;
     let store = store_handle(ptr)?.clone();
-    let marker = store.with_settled_log(|s| s.marker(&ends))?;
+    let marker = store.with_settled(|s| as_log(s)?.marker(&ends))?;
     Ok(env.byte_array_from_slice(&marker.to_bytes())?)
 }
 

@@ -127,7 +127,7 @@ pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<St
 }
 
 /// The retention of a Java `FileStoreOptions`: `max_age_millis` 0 is off.
-fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
+pub(super) fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
     if max_age_millis == 0 {
         return Ok(None);
     }
@@ -411,30 +411,24 @@ pub extern "system" fn Java_io_durablejournal_store_StoreJni_rootOccurrence<'l>(
 
 /// A new `StoreStats`: `entries, recordsAppended, bytesAppended, syncs,
 /// compactions, segmentBytes, liveBytes, recoveredRecords, tornTailBytes (-1:
-/// none), createdOnOpen (0/1)`, the constructor's order; what only the file
-/// store counts is -1 for the memory and log stores.
+/// none), createdOnOpen (0/1)`, the constructor's order: the store's
+/// `ActionStateStore::stats`, -1 for what it does not count.
 fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JObject<'l>> {
     let handle = store_handle(ptr)?;
-    let values: [jlong; 10] = match &mut *handle.lock()? {
-        AnyStore::Memory(s) => [s.len() as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
-        AnyStore::Log(s) => [s.stats().entries as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
-        AnyStore::File(s) => {
-            let st = s.stats()?;
-            let report = s.recovery_report();
-            [
-                st.entries as jlong,
-                st.records_appended as jlong,
-                st.bytes_appended as jlong,
-                st.syncs as jlong,
-                st.compactions as jlong,
-                st.segment_bytes as jlong,
-                st.live_bytes as jlong,
-                report.records_replayed as jlong,
-                report.torn_tail.as_ref().map_or(-1, |t| t.bytes as jlong),
-                report.created as jlong,
-            ]
-        }
-    };
+    let s = handle.lock()?.store().stats()?;
+    let count = |counter: Option<u64>| counter.map_or(-1, |v| v as jlong);
+    let values: [jlong; 10] = [
+        s.entries as jlong,
+        count(s.records_appended),
+        count(s.bytes_appended),
+        count(s.syncs),
+        count(s.compactions),
+        count(s.segment_bytes),
+        count(s.live_bytes),
+        count(s.recovered_records),
+        count(s.torn_tail_bytes),
+        s.created_on_open.map_or(-1, jlong::from),
+    ];
     let args = values.map(|v| JValue::Long(v).as_jni());
     Ok(classes(env)?.store_stats.new_object(env, &args)?)
 }

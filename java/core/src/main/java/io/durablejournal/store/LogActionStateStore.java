@@ -3,9 +3,13 @@ package io.durablejournal.store;
 import io.durablejournal.JournalException;
 import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.LongFunction;
 import java.util.function.ToIntFunction;
@@ -49,6 +53,8 @@ public final class LogActionStateStore extends NativeKeyedStore {
     private final List<NativeHandle> shares = new ArrayList<>();
     /** Held while reading the log into the store (the transport's reader serves one read at a time). */
     private final Object loading = new Object();
+    /** Where completed actions are copied ({@link #retainCompleted}), or null. */
+    private volatile LogTransport retainedTransport;
 
     private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int maxParallelism, int firstKeyGroup,
             int lastKeyGroup, long handle) {
@@ -262,6 +268,38 @@ public final class LogActionStateStore extends NativeKeyedStore {
         return store.apply(LogStoreJni::stats);
     }
 
+    /**
+     * Keeps a copy of each action that completes from now on, with its journal, in {@code
+     * retained} (another log, e.g. the Kafka store's retained topic; docs/replay.md, "Retention on
+     * Kafka"), partition {@code partition}; at most {@code maxCount} copies of this store are kept
+     * (the log's compaction keeps the newest copy per key), none older than {@code maxAge} (the
+     * log's own retention). The journal's records stay exactly what they are without it. A copy
+     * the log refuses stops retention ({@link #retentionError}), never the store. The store closes
+     * {@code retained} with itself.
+     */
+    public synchronized void retainCompleted(LogTransport retained, int partition, Duration maxAge, long maxCount, String planDigest) {
+        Objects.requireNonNull(retained, "retained");
+        Objects.requireNonNull(maxAge, "maxAge");
+        byte[] name = Utf8.encode(retained.name(), "retained.name()");
+        byte[] digest = planDigest == null ? null : Utf8.encode(planDigest, "planDigest");
+        UUID id = UUID.randomUUID();
+        byte[] writer = ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array();
+        store.accept(h -> LogStoreJni.retainCompleted(h, retained, name, maxAge.toMillis(), maxCount, digest, writer, partition));
+        retainedTransport = retained;
+    }
+
+    /** True once {@link #retainCompleted} was called: operators then store each action's input record too. */
+    @Override
+    public boolean retainsCompleted() {
+        return retainedTransport != null;
+    }
+
+    /** Why retention stopped (a copy the retained log refused), or null. */
+    public synchronized String retentionError() {
+        byte[] error = store.apply(LogStoreJni::retentionError);
+        return error == null ? null : new String(error, StandardCharsets.UTF_8);
+    }
+
     /** The log, for people. */
     public String describe() {
         return transport.name();
@@ -289,7 +327,13 @@ public final class LogActionStateStore extends NativeKeyedStore {
                     }
                 }
             } finally {
-                transport.close();
+                try {
+                    transport.close();
+                } finally {
+                    if (retainedTransport != null) {
+                        retainedTransport.close();
+                    }
+                }
             }
         }
     }

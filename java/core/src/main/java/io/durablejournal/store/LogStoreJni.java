@@ -62,6 +62,19 @@ final class LogStoreJni {
     /** Frees a handle from {@link #share}; the store stays open. */
     static native void releaseShare(long share);
 
+    /**
+     * Copies each action that completes from now on to {@code retained} (another log: rust/store/log/retention.rs),
+     * partition {@code partition}, under keys of {@code writer} (16 bytes, this store's own).
+     */
+    static native void retainCompleted(long handle, LogTransport retained, byte[] name, long maxAgeMillis, long maxCount,
+            byte[] planDigest, byte[] writer, int partition);
+
+    /** Why retention stopped (UTF-8), or null. */
+    static native byte[] retentionError(long handle);
+
+    /** The retained copies in a dump of a retained log ({@code KafkaJournalTool dump --retained}), as JSON. */
+    static native byte[] readRetainedDump(byte[] dump);
+
     /** Built natively through {@link LogStoreStats}' constructor. */
     static native LogStoreStats stats(long handle);
 }

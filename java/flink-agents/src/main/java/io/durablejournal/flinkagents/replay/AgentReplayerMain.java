@@ -12,7 +12,8 @@ import org.apache.flink.agents.plan.AgentPlan;
  *
  * <pre>
  * java -cp '&lt;jars&gt;' io.durablejournal.flinkagents.replay.AgentReplayerMain \
- *     --store &lt;store-dir&gt; --agent &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
+ *     (--store &lt;store-dir&gt; | --dump &lt;file&gt; | --kafka &lt;servers&gt; --topic &lt;t&gt; [--config &lt;file&gt;])
+ *     --agent &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
  *     [--since ms] [--until ms] [--json] [--fail-on diverged,would-run,...]
  * </pre>
  *
@@ -32,7 +33,7 @@ public final class AgentReplayerMain {
     /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return ReplayCommand.run("AgentReplayerMain", "--agent", args, out, err, AgentReplayerMain::replayer,
-                (replayer, command) -> replayer.replayStore(command.store(), command.selection()));
+                (replayer, command) -> replayer.replay(command.recorded().read(), command.selection()));
     }
 
     private static AgentReplayer replayer(String className) throws ReflectiveOperationException {

@@ -8,12 +8,13 @@ import java.util.function.Supplier;
  *
  * <pre>
  * java -cp '&lt;jars&gt;' io.durablejournal.flink.replay.JournalReplayerMain \
- *     --store &lt;store-dir&gt; --candidate &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
+ *     (--store &lt;store-dir&gt; | --dump &lt;file&gt; | --kafka &lt;servers&gt; --topic &lt;t&gt; [--config &lt;file&gt;])
+ *     --candidate &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
  *     [--since ms] [--until ms] [--json] [--fail-on diverged,would-run,failed,output-changed,not-replayable]
  * </pre>
  *
  * {@code --candidate} names a class with a public no-argument constructor that implements {@code
- * Supplier<ReplayCandidate<?, ?>>}. The store directory is read without its lock and nothing is
+ * Supplier<ReplayCandidate<?, ?>>}. A store directory is read without its lock, a topic without a consumer group, and nothing is
  * written. Exit status: 0 when no action's outcome is in {@code --fail-on} (default: every outcome
  * but unchanged), 1 when one is, 2 for bad arguments.
  */
@@ -27,7 +28,7 @@ public final class JournalReplayerMain {
     /** What {@link #main} does, printing to {@code out} and {@code err}; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return ReplayCommand.run("JournalReplayerMain", "--candidate", args, out, err, JournalReplayerMain::candidate,
-                (candidate, command) -> JournalReplayer.of(candidate).replayStore(command.store(), command.selection()));
+                (candidate, command) -> JournalReplayer.of(candidate).replay(command.recorded(), command.selection()));
     }
 
     @SuppressWarnings("unchecked")

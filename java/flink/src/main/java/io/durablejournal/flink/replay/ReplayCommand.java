@@ -1,14 +1,15 @@
 package io.durablejournal.flink.replay;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Paths;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * The arguments every replay command takes (docs/replay.md): the store, the candidate, the
+ * The arguments every replay command takes (docs/replay.md): where the recorded actions are
+ * ({@code --store dir}, {@code --dump file}, or {@code --kafka servers --topic t [--config file]}), the candidate, the
  * selection ({@code --key}, {@code --action}, {@code --limit}, {@code --since}, {@code --until}),
  * {@code --json} and {@code --fail-on}; and how a command prints its report and exits. Shared by
  * {@link JournalReplayerMain} and the Flink Agents replayer's command. Immutable.
@@ -17,15 +18,15 @@ public final class ReplayCommand {
     /** Exit status for bad arguments. */
     public static final int BAD_ARGUMENTS = 2;
 
-    private final Path store;
+    private final RecordedActions recorded;
     private final String candidate;
     private final boolean json;
     private final ReplaySelection selection;
     private final Set<ActionReplay.Outcome> failOn;
 
-    private ReplayCommand(Path store, String candidate, boolean json, ReplaySelection selection,
+    private ReplayCommand(RecordedActions recorded, String candidate, boolean json, ReplaySelection selection,
             Set<ActionReplay.Outcome> failOn) {
-        this.store = store;
+        this.recorded = recorded;
         this.candidate = candidate;
         this.json = json;
         this.selection = selection;
@@ -69,7 +70,8 @@ public final class ReplayCommand {
 
     /** The usage line of a command named {@code command} whose candidate is given with {@code candidateFlag}. */
     public static String usage(String command, String candidateFlag) {
-        return "usage: " + command + " --store <dir> " + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
+        return "usage: " + command + " (--store <dir> | --dump <file> | --kafka <servers> --topic <t> [--config <client.properties>]) "
+                + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
                 + " [--since ms] [--until ms] [--json] [--fail-on outcome,...]";
     }
 
@@ -78,10 +80,15 @@ public final class ReplayCommand {
      * {@code --agent}).
      *
      * @throws IllegalArgumentException for an unknown flag, a flag without its value, a value that
-     *     does not parse, or a missing {@code --store} or candidate
+     *     does not parse, not exactly one of {@code --store}, {@code --dump} and {@code --kafka}, a
+     *     missing candidate, or {@code --kafka} without the Kafka jar on the class path
      */
     public static ReplayCommand parse(String[] args, String candidateFlag) {
         String store = null;
+        String dump = null;
+        String kafka = null;
+        String topic = null;
+        String clientConfig = null;
         String candidate = null;
         boolean json = false;
         ReplaySelection selection = ReplaySelection.all();
@@ -104,6 +111,10 @@ public final class ReplayCommand {
             }
             switch (flag) {
                 case "--store": store = value; break;
+                case "--dump": dump = value; break;
+                case "--kafka": kafka = value; break;
+                case "--topic": topic = value; break;
+                case "--config": clientConfig = value; break;
                 case "--key": selection = selection.key(value); break;
                 case "--action": selection = selection.action(value); break;
                 case "--limit": selection = selection.limit(Long.parseLong(value)); break;
@@ -113,14 +124,21 @@ public final class ReplayCommand {
                 default: throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
-        if (store == null || candidate == null) {
-            throw new IllegalArgumentException("--store and " + candidateFlag + " are required");
+        if ((store != null ? 1 : 0) + (dump != null ? 1 : 0) + (kafka != null ? 1 : 0) != 1 || candidate == null) {
+            throw new IllegalArgumentException("one of --store, --dump and --kafka, and " + candidateFlag + ", are required");
         }
-        return new ReplayCommand(Paths.get(store), candidate, json, selection.completedBetween(since, until), failOn);
+        if ((kafka != null) != (topic != null) || (clientConfig != null && kafka == null)) {
+            throw new IllegalArgumentException("--kafka takes --topic (and --config) with it, and they need --kafka");
+        }
+        RecordedActions recorded = store != null ? RecordedActions.store(Paths.get(store))
+                : dump != null ? RecordedActions.dump(Paths.get(dump))
+                : kafkaTopic(kafka, topic, clientConfig);
+        return new ReplayCommand(recorded, candidate, json, selection.completedBetween(since, until), failOn);
     }
 
-    public Path store() {
-        return store;
+    /** Where the recorded actions are read from. */
+    public RecordedActions recorded() {
+        return recorded;
     }
 
     /** The candidate's class name, as given. */
@@ -136,6 +154,25 @@ public final class ReplayCommand {
     public int print(ReplayReport report, PrintStream out) {
         out.print(json ? report.toJson() + "\n" : report.toTable());
         return report.exitStatus(failOn);
+    }
+
+    /** The Kafka jar's source (this jar does not depend on Kafka's client): {@code KafkaRecordedActions.topic}. */
+    private static RecordedActions kafkaTopic(String servers, String topic, String clientConfig) {
+        Class<?> type;
+        try {
+            type = Class.forName("io.durablejournal.kafka.KafkaRecordedActions", true, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("--kafka needs the Kafka jar (durable-journal-kafka) on the class path", e);
+        }
+        try {
+            return (RecordedActions) type.getMethod("topic", String.class, String.class, String.class).invoke(null, servers, topic,
+                    clientConfig);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the Kafka jar's KafkaRecordedActions.topic cannot be called", e);
+        }
     }
 
     private static Set<ActionReplay.Outcome> outcomes(String list) {
