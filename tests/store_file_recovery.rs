@@ -11,7 +11,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use durable_journal::store::{
-    ActionStateStore, SharedStorePersister, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, SharedStore, StateKey,
+    ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, SharedStore,
+    SharedStorePersister, StateKey,
 };
 use durable_journal::{ActionState, CallResult, CallStep, Error, ErrorCode, Journal, Outcome};
 use serde_json::json;
