@@ -21,7 +21,7 @@ use memory_log::{load, Outage, SharedLog};
 /// these tests are about the store. The bindings' path, through a
 /// `SharedStore` and its pipelined writes, runs in the store contract
 /// (`tests/store_contract.rs`) and in the tests of writes in flight below.
-struct ApplyTo<'a>(&'a mut LogStore, &'a StateKey);
+pub(super) struct ApplyTo<'a>(pub(super) &'a mut LogStore, pub(super) &'a StateKey);
 
 impl Persister for ApplyTo<'_> {
     fn persist(&mut self, _state: &ActionState, change: JournalChange<'_>) -> Result<()> {
