@@ -143,10 +143,10 @@ public final class JournalReplayer<IN, OUT> {
                     : restorePolicy != null || sameJson(recordedOutputs, outputs) ? ActionReplay.Outcome.UNCHANGED
                     : ActionReplay.Outcome.OUTPUT_CHANGED;
             if (restorePolicy != null) {
-                failure = RestorePlan.describe(restorePolicy, ctx.getReplayedCallCount(), stop, failure);
+                failure = RestorePlan.describe(restorePolicy, ctx.getReplayedSlotCount(), stop, failure);
             }
             return new ActionReplay(recorded.getKey(), recorded.getSeq(), recorded.getActionName(), recorded.getPlanDigest(),
-                    outcome, calls.size(), ctx.getReplayedCallCount(), ctx.stubbedCalls, stop, recordedOutputs, outputs,
+                    outcome, calls.size(), ctx.getReplayedSlotCount(), ctx.stubbedCalls, stop, recordedOutputs, outputs,
                     failure, NO_MEMORY, ctx.oldPaths);
         } catch (IOException e) {
             throw new IllegalStateException("the candidate's output does not serialize as JSON", e);
