@@ -280,6 +280,17 @@ class JournalReplayerTest {
             assertTrue(reordered.planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all()).getActions().get(0)
                     .getDetail().contains("cuts the journal at 0 (recorded llm, new code tool:lookup), logs and counts it"));
             assertEquals(0, withMail.replayStore(inFlight, ReplaySelection.all()).getActions().size(), "nothing completed yet");
+
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertEquals(1, JournalReplayerMain.run(new String[] {"--store", inFlight.toString(), "--candidate",
+                    MailCandidate.class.getName(), "--plan-restore", "WARN", "--json"}, new PrintStream(out, true, "UTF-8"),
+                    new PrintStream(err, true, "UTF-8")), err.toString("UTF-8"));
+            assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows",
+                    MAPPER.readTree(out.toString("UTF-8")).get("actions").get(0).get("detail").asText());
+            assertEquals(2, JournalReplayerMain.run(new String[] {"--store", inFlight.toString(), "--candidate",
+                    MailCandidate.class.getName(), "--plan-restore", "WARN", "--since", "0"}, new PrintStream(out),
+                    new PrintStream(err, true, "UTF-8")), "in-flight journals have no completion time");
             replayWroteNothingAndRanNothing();
         } finally {
             store = saved;
@@ -314,6 +325,14 @@ class JournalReplayerTest {
         int ignoring = JournalReplayerMain.run(new String[] {"--store", store.toString(), "--candidate", MailCandidate.class.getName(),
                 "--fail-on", "diverged"}, new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
         assertEquals(0, ignoring, "--fail-on chooses");
+        out.reset();
+        JournalReplayerMain.run(new String[] {"--store", store.toString(), "--candidate", MailCandidate.class.getName(),
+                "--json", "--key", "str:charlie", "--stub", "tool:mail=\"stubbed\""}, new PrintStream(out, true, "UTF-8"),
+                new PrintStream(err, true, "UTF-8"));
+        JsonNode stubbed = MAPPER.readTree(out.toString("UTF-8")).get("actions").get(0);
+        assertEquals("output-changed", stubbed.get("outcome").asText(), stubbed.toString());
+        assertEquals("\"LLM says charlie #7 stubbed\"", stubbed.get("candidateOutputs").get(0).asText());
+        assertEquals("[\"tool:mail\"]", stubbed.get("stubbedCalls").toString());
         assertEquals(2, JournalReplayerMain.run(new String[] {"--store"}, new PrintStream(out), new PrintStream(err)));
         assertTrue(new String(err.toByteArray(), StandardCharsets.UTF_8).contains("usage"));
     }
