@@ -506,27 +506,35 @@ class AgentReplayerTest {
                 "--plan-restore", "sometimes"}, new PrintStream(out), new PrintStream(err)), "not a policy");
     }
 
-    /** The candidate with an added tool:mail call, as a command names it. */
-    public static final class AddCallCandidate implements Supplier<AgentPlan> {
+    /** A variant of {@link ReplayAgent} planned as a command names its candidate: by a class. */
+    abstract static class VariantCandidate implements Supplier<AgentPlan> {
+        private final String variant;
+
+        VariantCandidate(String variant) {
+            this.variant = variant;
+        }
+
         @Override
         public AgentPlan get() {
             try {
-                return plan(new ReplayAgent(), "add-call");
+                return plan(new ReplayAgent(), variant);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         }
     }
 
-    /** The changed-prompt candidate, as a command names it. */
-    public static final class PromptCandidate implements Supplier<AgentPlan> {
-        @Override
-        public AgentPlan get() {
-            try {
-                return plan(new ReplayAgent(), "prompt");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+    /** The changed-prompt candidate. */
+    public static final class PromptCandidate extends VariantCandidate {
+        public PromptCandidate() {
+            super("prompt");
+        }
+    }
+
+    /** The candidate with an added tool:mail call. */
+    public static final class AddCallCandidate extends VariantCandidate {
+        public AddCallCandidate() {
+            super("add-call");
         }
     }
 }
