@@ -20,9 +20,9 @@ use std::ptr;
 use crate::error::{Error, ErrorCode, Result};
 use crate::identity::{self, ExecutionIdentity};
 
-/// The crate's one ABI version (bumped whenever a JNI or C signature changes);
-/// the Python loader refuses a library whose version it does not know.
-pub const ABI_VERSION: u32 = crate::ABI_VERSION as u32;
+/// The C ABI's version ([`crate::C_ABI_VERSION`]); the Python loader refuses a
+/// library whose version it does not know.
+pub const ABI_VERSION: u32 = crate::C_ABI_VERSION;
 
 const OK: i32 = 0;
 
@@ -381,6 +381,8 @@ unsafe fn read_optional_str<'a>(data: *const u8, len: usize, what: &str) -> Resu
         unsafe { read_str(data, len, what) }.map(Some)
     }
 }
+
+mod replay;
 
 #[cfg(test)]
 mod tests;

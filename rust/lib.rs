@@ -28,9 +28,16 @@ pub use error::{Error, ErrorCode, Result};
 pub use journal::{CallStep, Divergence, DivergencePolicy, EntryAddress, Journal, JournalChange, NoPersist, Persister};
 pub use model::{ActionState, CallResult, CallStatus, Outcome};
 
-/// Bumped whenever an export's signature changes (JNI or C); checked by the
-/// Java and the Python loaders.
-pub const ABI_VERSION: i32 = 9;
+/// The version of the JNI exports (`rust/jni/`): bumped whenever a `Java_*`
+/// export, its signature, or a Java class or member the boundary binds
+/// changes; checked by the Java loader (`NativeLibrary`).
+pub const JNI_VERSION: i32 = 10;
+
+/// The version of the C ABI (`rust/capi.rs`): bumped whenever a
+/// `durable_journal_*` export or its signature changes; checked by the Python
+/// loader (`python/durable_journal/_native.py`). Independent of
+/// [`JNI_VERSION`]: a change to one boundary leaves the other's users alone.
+pub const C_ABI_VERSION: u32 = 9;
 
 #[cfg(test)]
 mod shared_constants_tests;

@@ -4,6 +4,12 @@
 //! in-memory log). What only one backend does stays in that backend's own
 //! tests.
 //!
+//! Every case drives the store as the bindings do: through a
+//! [`SharedStore`], whose journals persist through
+//! [`SharedStore::open_journal`] (the path a Java or Python action's calls
+//! take), after readying each business key as the binding does first
+//! ([`Backend::before`]).
+//!
 //! A backend joins with one file in `tests/store_contract/` that says how to
 //! open it (an implementation of [`Backend`]) and ends with
 //! `store_contract!(ItsBackend);`, plus its `mod` line below. Each case then
@@ -15,30 +21,38 @@
 mod exact_state;
 
 use std::fmt::Debug;
+use std::marker::PhantomData;
 
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, EventIdentity, StateKey, StorePersister, DEFAULT_MAX_RECORD_BYTES,
+    ActionStateStore, BusinessKey, EventIdentity, SharedStore, SharedStorePersister, StateKey, DEFAULT_MAX_RECORD_BYTES,
 };
 use durable_journal::{ActionState, CallResult, CallStep, ErrorCode, Journal, JournalChange, Outcome, Result};
 use serde_json::json;
 
 /// How the contract opens, checkpoints and restores one kind of store.
 pub trait Backend: Sized {
-    type Store: ActionStateStore;
     /// What a Flink checkpoint holds of the store.
     type Marker: Clone + Debug + PartialEq;
 
-    /// A new, empty store over a medium of its own (a directory, a log);
-    /// the backend keeps what it needs to open that medium again.
-    fn open_new() -> (Self, Self::Store);
+    /// A new, empty store over a medium of its own (a directory, a log),
+    /// shared as the bindings hold it; the backend keeps what it needs to
+    /// open that medium again.
+    fn open_new() -> (Self, SharedStore);
+
+    /// What the binding does before an operation on `business_key` (the
+    /// log store's binds the key's key group); nothing by default.
+    fn before(store: &SharedStore, business_key: &BusinessKey) -> Result<()> {
+        let _ = (store, business_key);
+        Ok(())
+    }
 
     /// The store's marker now, as the operator checkpoints it.
-    fn marker(&mut self, store: &mut Self::Store) -> Result<Self::Marker>;
+    fn marker(&mut self, store: &SharedStore) -> Result<Self::Marker>;
 
     /// What a Flink restore from `markers` does: a backend that persists
     /// closes `store` and opens its medium again; the in-memory store, which
     /// forgets everything when dropped, checks them on the store itself.
-    fn restore(&mut self, store: Self::Store, markers: &[Self::Marker]) -> Result<Self::Store>;
+    fn restore(&mut self, store: SharedStore, markers: &[Self::Marker]) -> Result<SharedStore>;
 
     /// The marker as bytes (what the checkpoint stores), and back.
     fn marker_bytes(marker: &Self::Marker) -> Vec<u8>;
@@ -114,16 +128,78 @@ fn ids(state: &ActionState) -> Vec<String> {
     state.call_results.iter().map(CallResult::function_id_for_display).collect()
 }
 
+/// The store under test as a binding drives it: each keyed call readies its
+/// business key ([`Backend::before`]), then goes through the shared store.
+struct Store<B: Backend> {
+    shared: SharedStore,
+    backend: PhantomData<B>,
+}
+
+impl<B: Backend> Store<B> {
+    fn open_new() -> (B, Store<B>) {
+        let (backend, shared) = B::open_new();
+        (backend, Store::over(shared))
+    }
+
+    fn over(shared: SharedStore) -> Store<B> {
+        Store { shared, backend: PhantomData }
+    }
+
+    fn put(&self, k: &StateKey, state: &ActionState) -> Result<()> {
+        B::before(&self.shared, &k.business_key)?;
+        self.shared.put(k, state)
+    }
+
+    fn apply(&self, k: &StateKey, change: JournalChange<'_>) -> Result<()> {
+        B::before(&self.shared, &k.business_key)?;
+        self.shared.apply(k, change)
+    }
+
+    fn get(&self, k: &StateKey) -> Result<Option<ActionState>> {
+        B::before(&self.shared, &k.business_key)?;
+        self.shared.get(k)
+    }
+
+    fn read_entry(&self, k: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
+        B::before(&self.shared, &k.business_key)?;
+        self.shared.read_entry(k, read)
+    }
+
+    fn prune_state(&self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
+        B::before(&self.shared, business_key)?;
+        self.shared.prune_state(business_key, seq_up_to)
+    }
+
+    /// The journal over the entry at `k` (put first when there is none), as
+    /// a binding opens it; its persister writes through the shared store.
+    fn open_journal(&self, k: &StateKey) -> (Journal, SharedStorePersister) {
+        B::before(&self.shared, &k.business_key).unwrap();
+        self.shared.open_journal(k.clone(), None).unwrap()
+    }
+
+    /// What only the store itself answers (markers, sync, close).
+    fn with<T>(&self, op: impl FnOnce(&mut dyn ActionStateStore) -> T) -> T {
+        op(self.shared.lock().unwrap().store())
+    }
+
+    fn marker(&self, backend: &mut B) -> Result<B::Marker> {
+        backend.marker(&self.shared)
+    }
+
+    fn restore(self, backend: &mut B, markers: &[B::Marker]) -> Result<Store<B>> {
+        backend.restore(self.shared, markers).map(Store::over)
+    }
+}
+
 /// The action at `k` restarted from the top over what `store` holds: the
 /// step each of its `(call id, reconcilable)` calls takes, in order.
-fn rerun(store: &mut dyn ActionStateStore, k: &StateKey, calls: &[(&str, bool)]) -> Vec<CallStep> {
-    let mut journal = Journal::new(store.get(k).unwrap().unwrap());
-    let mut persister = StorePersister::new(store, k);
+fn rerun<B: Backend>(store: &Store<B>, k: &StateKey, calls: &[(&str, bool)]) -> Vec<CallStep> {
+    let (mut journal, mut persister) = store.open_journal(k);
     calls.iter().map(|(id, reconcilable)| journal.begin_call(id, *reconcilable, &mut persister).unwrap()).collect()
 }
 
 fn put_then_get_returns_the_state<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let state = ActionState { call_results: vec![ok("a", b"1"), CallResult::pending("b")], ..state_with_event("hi") };
     store.put(&user(1), &state).unwrap();
     assert_eq!(store.get(&user(1)).unwrap(), Some(state));
@@ -134,32 +210,31 @@ fn put_then_get_returns_the_state<B: Backend>() {
 }
 
 fn every_journal_mutation_reaches_the_store_through_the_persister<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
-    let store: &mut dyn ActionStateStore = &mut store;
+    let (_backend, store) = Store::<B>::open_new();
     let k = user(1);
-    let initial = state_with_event("go");
-    store.put(&k, &initial).unwrap();
-    let mut journal = Journal::new(initial);
-    let check = |store: &mut dyn ActionStateStore, journal: &Journal| {
+    store.put(&k, &state_with_event("go")).unwrap();
+    let (mut journal, mut persister) = store.open_journal(&k);
+    assert_eq!(journal.state(), &state_with_event("go"), "the journal opens over the stored entry");
+    let check = |store: &Store<B>, journal: &Journal| {
         assert_eq!(store.get(&k).unwrap().unwrap().call_results, journal.state().call_results);
     };
 
-    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(store, &k)).unwrap();
-    check(store, &journal);
-    journal.append_pending_call("b", &mut StorePersister::new(store, &k)).unwrap();
-    check(store, &journal);
-    journal.finalize_current_call("b", Outcome::failure(b"boom".to_vec()), &mut StorePersister::new(store, &k)).unwrap();
-    check(store, &journal);
-    journal.reserve_pending_batch(&["c", "d", "e"], &mut StorePersister::new(store, &k)).unwrap();
-    journal.finalize_call_at(3, "d", Outcome::success(Some(vec![])), &mut StorePersister::new(store, &k)).unwrap();
-    check(store, &journal);
-    journal.clear_call_results_from_and_persist(3, &mut StorePersister::new(store, &k)).unwrap();
-    check(store, &journal);
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
+    check(&store, &journal);
+    journal.append_pending_call("b", &mut persister).unwrap();
+    check(&store, &journal);
+    journal.finalize_current_call("b", Outcome::failure(b"boom".to_vec()), &mut persister).unwrap();
+    check(&store, &journal);
+    journal.reserve_pending_batch(&["c", "d", "e"], &mut persister).unwrap();
+    journal.finalize_call_at(3, "d", Outcome::success(Some(vec![])), &mut persister).unwrap();
+    check(&store, &journal);
+    journal.clear_call_results_from_and_persist(3, &mut persister).unwrap();
+    check(&store, &journal);
     assert_eq!(journal.len(), 3);
 
     let with_outputs = ActionState { output_events: vec![json!({"out": 1}).into()], ..journal.state().clone() };
     store.put(&k, &with_outputs).unwrap();
-    journal.mark_completed(&mut StorePersister::new(store, &k)).unwrap();
+    journal.mark_completed(&mut persister).unwrap();
     let stored = store.get(&k).unwrap().unwrap();
     assert!(stored.completed);
     assert!(stored.call_results.is_empty());
@@ -167,10 +242,11 @@ fn every_journal_mutation_reaches_the_store_through_the_persister<B: Backend>() 
 }
 
 fn a_journal_mutation_without_a_stored_entry_is_refused_and_undone<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let k = user(1);
-    let mut journal = Journal::default();
-    let err = journal.record_call_completion("a", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap_err();
+    let (mut journal, mut persister) = store.open_journal(&k);
+    store.prune_state(&k.business_key, k.seq).unwrap();
+    let err = journal.record_call_completion("a", Outcome::success(None), &mut persister).unwrap_err();
     assert_eq!(err.code(), ErrorCode::PersistFailed, "{err}");
     assert!(err.to_string().contains("put the ActionState first"), "{err}");
     assert!(journal.is_empty());
@@ -178,7 +254,7 @@ fn a_journal_mutation_without_a_stored_entry_is_refused_and_undone<B: Backend>()
 }
 
 fn a_change_that_does_not_fit_the_stored_journal_is_refused<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let k = user(1);
     store.put(&k, &ActionState::default()).unwrap();
     let slot = CallResult::pending("a");
@@ -188,7 +264,7 @@ fn a_change_that_does_not_fit_the_stored_journal_is_refused<B: Backend>() {
 }
 
 fn a_miss_hides_every_later_sequence_number_of_that_key_only<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let other = |seq| key(BusinessKey::Str("user-2".into()), seq);
     for seq in [1, 2, 3, 5] {
         store.put(&user(seq), &state_with_event("u1")).unwrap();
@@ -210,7 +286,7 @@ fn a_miss_hides_every_later_sequence_number_of_that_key_only<B: Backend>() {
 }
 
 fn read_entry_lends_what_get_returns_and_misses_as_get_does<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let mut state = state_with_event("u1");
     state.call_results.push(ok("chat", b"\"a\""));
     for seq in [1, 2, 3] {
@@ -228,7 +304,7 @@ fn read_entry_lends_what_get_returns_and_misses_as_get_does<B: Backend>() {
 }
 
 fn a_hit_hides_nothing<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     for seq in 1..=3 {
         store.put(&user(seq), &ActionState::default()).unwrap();
     }
@@ -237,7 +313,7 @@ fn a_hit_hides_nothing<B: Backend>() {
 }
 
 fn business_keys_of_different_types_never_collide<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let keys = [
         BusinessKey::Long(1),
         BusinessKey::Str("1".into()),
@@ -259,7 +335,7 @@ fn business_keys_of_different_types_never_collide<B: Backend>() {
 }
 
 fn underscores_in_keys_and_action_names_are_harmless<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     // Joined with `_`, both are "a_1_2_x": one entry in Flink Agents.
     let event = EventIdentity::Occurrence("e".into());
     let first = StateKey::new(BusinessKey::Str("a_1".into()), 2, "x", event.clone());
@@ -273,7 +349,7 @@ fn underscores_in_keys_and_action_names_are_harmless<B: Backend>() {
 }
 
 fn equal_attribute_events_with_different_occurrence_ids_are_distinct<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let at = |event| StateKey::new(BusinessKey::Long(7), 1, "process", event);
     let first = at(EventIdentity::Occurrence("occ-a".into()));
     let second = at(EventIdentity::Occurrence("occ-b".into()));
@@ -286,7 +362,7 @@ fn equal_attribute_events_with_different_occurrence_ids_are_distinct<B: Backend>
 }
 
 fn prune_drops_entries_up_to_the_sequence_number_for_that_key_only<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let other = |seq| key(BusinessKey::Str("user-2".into()), seq);
     for seq in 1..=4 {
         store.put(&user(seq), &ActionState::default()).unwrap();
@@ -303,24 +379,23 @@ fn prune_drops_entries_up_to_the_sequence_number_for_that_key_only<B: Backend>()
 }
 
 fn an_action_in_flight_replays_its_journal_from_the_store<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let k = user(1);
     store.put(&k, &state_with_event("go")).unwrap();
-    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
+    let (mut journal, mut persister) = store.open_journal(&k);
     for (id, reconcilable) in [("a", false), ("b", true)] {
-        let mut persister = StorePersister::new(&mut store, &k);
         assert_eq!(journal.begin_call(id, reconcilable, &mut persister).unwrap(), CallStep::Execute);
         journal.complete_call(id, Outcome::success(Some(id.as_bytes().to_vec())), &mut persister).unwrap();
     }
 
     assert_eq!(
-        rerun(&mut store, &k, &[("a", false), ("b", true), ("c", false)]),
+        rerun(&store, &k, &[("a", false), ("b", true), ("c", false)]),
         [CallStep::Replay(ok("a", b"a")), CallStep::Replay(ok("b", b"b")), CallStep::Execute]
     );
 }
 
 fn exact_data_comes_back_whole_and_through_journal_deltas<B: Backend>() {
-    let (_backend, mut store) = B::open_new();
+    let (_backend, store) = Store::<B>::open_new();
     let k = user(1);
     let state = exact_state::exact_state();
     assert_eq!(String::from_utf8(state.to_json()).unwrap(), exact_state::exact_json());
@@ -329,13 +404,14 @@ fn exact_data_comes_back_whole_and_through_journal_deltas<B: Backend>() {
 
     // Re-run: the first call replays, the pending one (with Flink Agents'
     // digest) is reconciled, and a new call lands after it.
-    let mut journal = Journal::new(state);
+    let (mut journal, mut persister) = store.open_journal(&k);
+    assert_eq!(journal.state(), &state);
     let search = "py.search::0123456789abcdef";
-    assert!(matches!(journal.begin_call("tool-call:a", false, &mut StorePersister::new(&mut store, &k)).unwrap(), CallStep::Replay(_)));
+    assert!(matches!(journal.begin_call("tool-call:a", false, &mut persister).unwrap(), CallStep::Replay(_)));
     journal.advance_call_index_by(2).unwrap();
-    assert_eq!(journal.begin_call(search, true, &mut StorePersister::new(&mut store, &k)).unwrap(), CallStep::Reconcile);
-    journal.complete_call(search, Outcome::success(Some(b"r".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
-    journal.record_call_completion("next", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap();
+    assert_eq!(journal.begin_call(search, true, &mut persister).unwrap(), CallStep::Reconcile);
+    journal.complete_call(search, Outcome::success(Some(b"r".to_vec())), &mut persister).unwrap();
+    journal.record_call_completion("next", Outcome::success(None), &mut persister).unwrap();
     let stored = store.get(&k).unwrap().unwrap();
     assert_eq!(stored, *journal.state());
     let json = String::from_utf8(stored.to_json()).unwrap();
@@ -348,19 +424,19 @@ fn exact_data_comes_back_whole_and_through_journal_deltas<B: Backend>() {
 /// store while it held its lock; every store refuses it long before (64 MiB
 /// per record by default), writes nothing, and goes on.
 fn a_record_over_the_default_limit_is_refused_writes_nothing_and_the_store_goes_on<B: Backend>() {
-    let (mut backend, mut store) = B::open_new();
+    let (mut backend, store) = Store::<B>::open_new();
     let k = user(1);
     store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
+    let (mut journal, mut persister) = store.open_journal(&k);
     let huge = vec![b'r'; DEFAULT_MAX_RECORD_BYTES as usize + 1];
-    let err = journal.record_call_completion("huge", Outcome::success(Some(huge)), &mut StorePersister::new(&mut store, &k)).unwrap_err();
+    let err = journal.record_call_completion("huge", Outcome::success(Some(huge)), &mut persister).unwrap_err();
     assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
     assert!(err.to_string().contains(&format!("over the limit of {DEFAULT_MAX_RECORD_BYTES} bytes")), "{err}");
     assert!(journal.is_empty(), "the call is not recorded: it runs again on replay");
-    journal.record_call_completion("after", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("after", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["after"]);
-    let marker = backend.marker(&mut store).unwrap();
-    let mut restored = backend.restore(store, &[marker]).unwrap();
+    let marker = store.marker(&mut backend).unwrap();
+    let restored = store.restore(&mut backend, &[marker]).unwrap();
     assert_eq!(ids(&restored.get(&k).unwrap().unwrap()), ["after"], "the refused record left nothing behind");
 }
 
@@ -369,7 +445,7 @@ fn a_record_over_the_default_limit_is_refused_writes_nothing_and_the_store_goes_
 /// stay gone, and the action's journal (records after the last marker
 /// included) replays.
 fn a_restore_from_its_own_markers_keeps_every_entry_those_written_after_them_too<B: Backend>() {
-    let (mut backend, mut store) = B::open_new();
+    let (mut backend, store) = Store::<B>::open_new();
     let exact = exact_state::exact_state();
     store.put(&user(1), &exact).unwrap();
     let seven = |seq| key(BusinessKey::Long(7), seq);
@@ -380,54 +456,59 @@ fn a_restore_from_its_own_markers_keeps_every_entry_those_written_after_them_too
     let hidden = |seq| key(BusinessKey::Bytes(vec![0, 0xff]), seq);
     store.put(&hidden(2), &state_with_event("hidden")).unwrap();
     assert_eq!(store.get(&hidden(1)).unwrap(), None, "a miss that hides seq 2");
-    let first = backend.marker(&mut store).unwrap();
+    let first = store.marker(&mut backend).unwrap();
 
     let k = user(2);
     store.put(&k, &state_with_event("in flight")).unwrap();
-    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
-    journal.record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
-    let second = backend.marker(&mut store).unwrap();
-    journal.record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
-    journal.append_pending_call("pending", &mut StorePersister::new(&mut store, &k)).unwrap();
+    let (mut journal, mut persister) = store.open_journal(&k);
+    journal.record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
+    let second = store.marker(&mut backend).unwrap();
+    journal.record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut persister).unwrap();
+    journal.append_pending_call("pending", &mut persister).unwrap();
 
-    let mut restored = backend.restore(store, &[first, second]).unwrap();
+    let restored = store.restore(&mut backend, &[first, second]).unwrap();
     assert_eq!(restored.get(&user(1)).unwrap(), Some(exact), "exactly as put");
     assert_eq!(restored.get(&k).unwrap().as_ref(), Some(journal.state()), "the records after the markers are kept");
     assert_eq!(input(restored.get(&seven(2)).unwrap().unwrap()), "seven 2");
     assert_eq!(restored.get(&seven(1)).unwrap(), None, "pruned");
     assert_eq!(restored.get(&hidden(2)).unwrap(), None, "hidden by the miss");
     assert_eq!(
-        rerun(&mut restored, &k, &[("before", false), ("after", false), ("pending", true)]),
+        rerun(&restored, &k, &[("before", false), ("after", false), ("pending", true)]),
         [CallStep::Replay(ok("before", b"1")), CallStep::Replay(ok("after", b"2")), CallStep::Reconcile]
     );
 }
 
 fn a_marker_ahead_of_the_store_is_refused<B: Backend>() {
-    let (mut backend, mut store) = B::open_new();
+    let (mut backend, store) = Store::<B>::open_new();
     store.put(&user(1), &ActionState::default()).unwrap();
-    let marker = backend.marker(&mut store).unwrap();
+    let marker = store.marker(&mut backend).unwrap();
     assert_eq!(B::marker_from_bytes(&B::marker_bytes(&marker)).unwrap(), marker, "a marker survives its bytes");
     assert!(B::marker_from_bytes(&[1, 2, 3]).is_err(), "three bytes are no marker");
-    let err = backend.restore(store, &[B::ahead(&marker)]).err().expect("a store behind its checkpoint is refused");
+    let err = store.restore(&mut backend, &[B::ahead(&marker)]).err().expect("a store behind its checkpoint is refused");
     assert_eq!(err.code(), ErrorCode::IllegalState, "{err}");
 }
 
 fn close_is_idempotent_and_every_later_call_fails_with_closed<B: Backend>() {
-    let (mut backend, mut store) = B::open_new();
+    let (mut backend, store) = Store::<B>::open_new();
     store.put(&user(1), &ActionState::default()).unwrap();
-    store.close().unwrap();
-    store.close().unwrap();
+    let (mut journal, mut persister) = store.open_journal(&user(1));
+    store.with(|s| s.close()).unwrap();
+    store.with(|s| s.close()).unwrap();
     let closed = [
         store.put(&user(1), &ActionState::default()).unwrap_err(),
         store.apply(&user(1), JournalChange::Complete).unwrap_err(),
         store.get(&user(1)).unwrap_err(),
         store.prune_state(&BusinessKey::Long(1), 1).unwrap_err(),
-        store.get_recovery_marker().unwrap_err(),
-        store.rebuild_state(&[]).unwrap_err(),
-        store.sync().unwrap_err(),
-        backend.marker(&mut store).unwrap_err(),
+        store.with(|s| s.get_recovery_marker()).unwrap_err(),
+        store.with(|s| s.rebuild_state(&[])).unwrap_err(),
+        store.with(|s| s.sync()).unwrap_err(),
+        store.with(|s| s.stats()).err().expect("stats of a closed store"),
+        store.marker(&mut backend).unwrap_err(),
+        store.shared.open_journal(user(2), None).err().expect("a journal over a closed store"),
+        journal.record_call_completion("a", Outcome::success(None), &mut persister).unwrap_err(),
     ];
     for err in closed {
         assert_eq!(err.code(), ErrorCode::Closed, "{err}");
     }
+    assert!(journal.is_empty(), "the refused call was undone in memory");
 }

@@ -23,6 +23,7 @@ LIBRARY_STEM = "libdurable_journal"
 LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll"}.get(
     sys.platform, LIBRARY_STEM + ".so"
 )
+#: The C ABI version (constants.json ``c_abi_version``; JNI has a version of its own).
 ABI_VERSION = 9
 
 
@@ -143,6 +144,12 @@ _RESPONDING_FUNCTIONS = {
     "durable_journal_execution_identity_new": [_c_bytes, _c_size, ctypes.POINTER(ctypes.c_void_p)],
     "durable_journal_execution_identity_emit": [ctypes.c_void_p, _c_bytes, _c_size],
     "durable_journal_execution_identity_next_call_id": [ctypes.c_void_p, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_read_retained": [_c_bytes, _c_size],
+    "durable_journal_replay_journal_new": [_c_bytes, _c_size, ctypes.POINTER(ctypes.c_void_p)],
+    "durable_journal_replay_journal_match_next": [ctypes.c_void_p, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_replay_journal_record": [ctypes.c_void_p, _c_bytes, _c_size, _c_bytes, _c_size],
+    "durable_journal_replay_journal_patched": [ctypes.c_void_p, _c_bytes, _c_size],
+    "durable_journal_replay_journal_position": [ctypes.c_void_p],
 }
 
 _lock = threading.Lock()
@@ -190,6 +197,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.durable_journal_free_buffer.restype = ctypes.c_int32
     lib.durable_journal_execution_identity_free.argtypes = [ctypes.c_void_p]
     lib.durable_journal_execution_identity_free.restype = ctypes.c_int32
+    lib.durable_journal_replay_journal_free.argtypes = [ctypes.c_void_p]
+    lib.durable_journal_replay_journal_free.restype = ctypes.c_int32
     for name, arg_types in _RESPONDING_FUNCTIONS.items():
         function = getattr(lib, name)
         function.argtypes = [*arg_types, _c_out_data, _c_out_len]
@@ -246,6 +255,10 @@ def call_durable_id(explicit: Optional[bytes], describe: Callable[[], Tuple[byte
 
 def free_execution_identity(handle: int) -> None:
     library().durable_journal_execution_identity_free(handle)
+
+
+def free_replay_journal(handle: int) -> None:
+    library().durable_journal_replay_journal_free(handle)
 
 
 def utf8(value: Optional[str], what: str) -> Optional[bytes]:

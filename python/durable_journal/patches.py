@@ -18,7 +18,7 @@ native journal): its ``getCurrentCallResultFields``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, Tuple
 
 from ._native import call, length, utf8
 
@@ -26,12 +26,28 @@ from ._native import call, length, utf8
 _NO_DIGEST = ""
 
 
+def _slot_shape(fields: Any) -> Tuple[Optional[str], Any]:
+    """The id and status of the slot in front of the call index, from either
+    shape of ``getCurrentCallResultFields``: Flink Agents' runner context
+    (``[functionId, argsDigest, status, result, exception]``; a marker has no
+    digest, so its function id is its id, and a slot with a digest is a call,
+    never a marker) or durable-journal's own (``[id, status, result, exception]``)."""
+    if fields is None:
+        return None, None
+    if len(fields) == 5:
+        return fields[0], fields[2]
+    return fields[0], fields[1]
+
+
 def patched(ctx: Any, change_id: str) -> bool:
     """Whether this execution of the action takes the code of ``change_id``.
     Call it where the changed code begins, in the same place on every run."""
     journal = ctx._j_runner_context
-    fields = journal.getCurrentCallResultFields()
-    slot_id, status = (None, None) if fields is None else (fields[0], fields[1])
+    from .replay.context import ReplayJavaContext
+
+    if isinstance(journal, ReplayJavaContext):  # a replay: its native journal answers (durable_journal.replay)
+        return journal.patched(change_id)
+    slot_id, status = _slot_shape(journal.getCurrentCallResultFields())
     change = utf8(change_id, "change_id")
     encoded_id, encoded_status = utf8(slot_id, "slot id"), utf8(None if status is None else str(status), "slot status")
     answer = call(

@@ -58,3 +58,23 @@ def test_a_replay_recorded_before_the_change_takes_the_old_path_and_changes_noth
 def test_an_empty_change_id_is_refused():
     with pytest.raises(InvalidArgumentError, match="non-empty change id"):
         patched(Ctx(FakeJavaRunnerContext()), "")
+
+
+class FlinkAgentsJavaRunnerContext(FakeJavaRunnerContext):
+    """Flink Agents' Java runner context: five fields, the function id and args digest apart."""
+
+    def getCurrentCallResultFields(self):
+        slot = super().getCurrentCallResultFields()
+        if slot is None:
+            return None
+        function_id, _, digest = slot[0].partition("::")
+        return [function_id, digest, slot[1], slot[2], slot[3]]
+
+
+def test_flink_agents_five_field_slots_are_read_as_their_id_and_status():
+    replay = FlinkAgentsJavaRunnerContext([["patched:prompt-v2", "SUCCEEDED", None, None], ["llm-v2", "SUCCEEDED", b'"a"', None]])
+    assert patched(Ctx(replay), "prompt-v2") is True
+    assert (replay.index, replay.writes) == (1, 0)
+    old = FlinkAgentsJavaRunnerContext([["agent.ask::0123456789abcdef", "SUCCEEDED", b'"a"', None]])
+    assert patched(Ctx(old), "prompt-v2") is False
+    assert (old.index, old.writes) == (0, 0)

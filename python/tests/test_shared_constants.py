@@ -15,8 +15,8 @@ def test_error_codes_match_the_shared_table_in_both_directions():
     assert python_codes == SHARED["error_codes"]
 
 
-def test_abi_version_matches():
-    assert _native.ABI_VERSION == SHARED["abi_version"]
+def test_c_abi_version_matches():
+    assert _native.ABI_VERSION == SHARED["c_abi_version"]
 
 
 def test_canonical_nesting_limit_matches():

@@ -1,7 +1,7 @@
 use super::*;
 
 /// Calls a `respond`-style function and returns (status, text).
-fn call(f: impl FnOnce(*mut *mut u8, *mut usize) -> i32) -> (i32, String) {
+pub(super) fn call(f: impl FnOnce(*mut *mut u8, *mut usize) -> i32) -> (i32, String) {
     let mut data: *mut u8 = ptr::null_mut();
     let mut len = 0usize;
     let status = f(&mut data, &mut len);

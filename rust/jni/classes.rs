@@ -5,7 +5,7 @@
 //! restart loads a fresh copy of the library for its new class loader (see
 //! `io.durablejournal.internal.NativeLibrary`), so these statics hold the ids
 //! of exactly one class loader's classes: the cache cannot hand one loader's
-//! class to another. It is filled by `NativeLibrary.abiVersion`, which
+//! class to another. It is filled by `NativeLibrary.jniVersion`, which
 //! `NativeLibrary.load` calls right after loading (a class missing from the
 //! jar then fails the load with its name), and otherwise by the first call
 //! that needs it.
@@ -139,7 +139,7 @@ pub struct JvmClasses {
     pub persist_snapshot: JMethodID,
     /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
-    /// `store.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits)`.
+    /// `store.internal.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits)`.
     pub resuming_entry: Constructible,
     /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
     pub call_step: Constructible,
@@ -232,7 +232,7 @@ impl JvmClasses {
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
-            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/ResumingEntry"), jni_sig!("([BI[Lio/durablejournal/JournalSlot;)V"))?,
+            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BI[Lio/durablejournal/JournalSlot;)V"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
             log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,

@@ -19,7 +19,7 @@ use super::{BridgeResult, ThrowJavaException};
 
 #[cfg(feature = "test-exports")]
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_panicWith<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, message: JByteArray<'l>) -> jint {
+pub extern "system" fn Java_io_durablejournal_DiagnosticsJni_panicWith<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, message: JByteArray<'l>) -> jint {
     env.with_env(|env| -> BridgeResult<jint> {
         let message = required_utf8(env, &message, "message")?;
         panic!("{message}");
@@ -27,17 +27,17 @@ pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_panicWith<'l>(mu
     .resolve::<ThrowJavaException>()
 }
 
-/// The ABI version `io.durablejournal.internal.NativeLibrary` checks at load
+/// The JNI version (`crate::JNI_VERSION`) `io.durablejournal.internal.NativeLibrary` checks at load
 /// time, so a stale library left on java.library.path is refused with a
 /// clear message. It is called right after the library is loaded, from the
 /// core jar's class loader: the classes the boundary uses are bound here,
 /// once per load (see [`super::classes`]), so a jar that lacks one fails its
 /// load naming it.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_internal_NativeLibrary_abiVersion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jint {
+pub extern "system" fn Java_io_durablejournal_internal_NativeLibrary_jniVersion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jint {
     env.with_env(|env| -> BridgeResult<jint> {
         super::classes::classes(env)?;
-        Ok(crate::ABI_VERSION)
+        Ok(crate::JNI_VERSION)
     })
     .resolve::<ThrowJavaException>()
 }
@@ -46,6 +46,6 @@ pub extern "system" fn Java_io_durablejournal_internal_NativeLibrary_abiVersion<
 /// owns right now: lets a test prove that an owner dropped without `close()`
 /// is freed by its Cleaner.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeDiagnostics_liveHandleCount<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
+pub extern "system" fn Java_io_durablejournal_DiagnosticsJni_liveHandleCount<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
     env.with_env(|_| -> BridgeResult<jlong> { Ok(super::handle::live_handles()) }).resolve::<ThrowJavaException>()
 }

@@ -1,4 +1,4 @@
-//! JNI exports of `io.durablejournal.identity.NativeIdentity`: spec §3 ids
+//! JNI exports of `io.durablejournal.identity.IdentityJni`: spec §3 ids
 //! for Java, computed by the same core (`crate::identity`) the C ABI uses.
 //! Every string crosses as UTF-8 `byte[]` both ways, so emoji and CJK ids
 //! survive unchanged.
@@ -33,7 +33,7 @@ fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> B
     }
 }
 
-/// The execution identity a `NativeIdentity` handle points at (the type the
+/// The execution identity a `IdentityJni` handle points at (the type the
 /// C ABI's handle holds too). Java serializes the calls on one handle, and
 /// the borrow refuses a second one, so two threads sharing one Java
 /// `ExecutionIdentity` never race on its counters.
@@ -74,59 +74,59 @@ macro_rules! utf8_exports {
 }
 
 utf8_exports! {
-    fn Java_io_durablejournal_identity_NativeIdentity_argsDigest(tree_json: bytes "callTreeJson") {
+    fn Java_io_durablejournal_identity_IdentityJni_argsDigest(tree_json: bytes "callTreeJson") {
         Ok(identity::args_digest_from_json(&tree_json)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_callIdWithDigest(function_id: text "functionId", args_digest: optional_text "argsDigest") {
+    fn Java_io_durablejournal_identity_IdentityJni_callIdWithDigest(function_id: text "functionId", args_digest: optional_text "argsDigest") {
         Ok(identity::call_id_with_digest(&function_id, &args_digest.unwrap_or_default()))
     }
 
     /// The args digest of a call id ([`identity::split_call_id`]), empty when it has none.
-    fn Java_io_durablejournal_identity_NativeIdentity_argsDigestOfCallId(call_id: text "callId") {
+    fn Java_io_durablejournal_identity_IdentityJni_argsDigestOfCallId(call_id: text "callId") {
         Ok(identity::split_call_id(&call_id).1.to_owned())
     }
 
     /// The function id of a call id ([`identity::split_call_id`]): the whole id when it has no digest.
-    fn Java_io_durablejournal_identity_NativeIdentity_functionIdOfCallId(call_id: text "callId") {
+    fn Java_io_durablejournal_identity_IdentityJni_functionIdOfCallId(call_id: text "callId") {
         Ok(identity::split_call_id(&call_id).0.to_owned())
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_toolCallDurableId(tool_call_id: text "toolCallId") {
+    fn Java_io_durablejournal_identity_IdentityJni_toolCallDurableId(tool_call_id: text "toolCallId") {
         Ok(identity::tool_call_durable_id(&tool_call_id)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_rootOccurrence(key: bytes "serializedBusinessKey", input_sequence: jlong) {
+    fn Java_io_durablejournal_identity_IdentityJni_rootOccurrence(key: bytes "serializedBusinessKey", input_sequence: jlong) {
         Ok(identity::root_occurrence_id(&key, input_sequence)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_callIdempotencyKey(entry: bytes "entry", call_id: text "callId", occurrence: jlong) {
+    fn Java_io_durablejournal_identity_IdentityJni_callIdempotencyKey(entry: bytes "entry", call_id: text "callId", occurrence: jlong) {
         Ok(identity::idempotency::call_idempotency_key(&entry, &call_id, occurrence)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_actionExecution(occurrence: text "triggeringOccurrence", action: text "actionName") {
+    fn Java_io_durablejournal_identity_IdentityJni_actionExecution(occurrence: text "triggeringOccurrence", action: text "actionName") {
         Ok(identity::action_execution_id(&occurrence, &action)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_emittedOccurrence(execution_id: text "producerExecution", ordinal: jlong) {
+    fn Java_io_durablejournal_identity_IdentityJni_emittedOccurrence(execution_id: text "producerExecution", ordinal: jlong) {
         Ok(identity::emitted_occurrence_id(&execution_id, ordinal)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_generatedCallId(namespace: text "namespace", session_id: text "sessionId", ordinal: jlong) {
+    fn Java_io_durablejournal_identity_IdentityJni_generatedCallId(namespace: text "namespace", session_id: text "sessionId", ordinal: jlong) {
         Ok(identity::generated_call_id(&namespace, &session_id, ordinal)?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_executionEmit(ptr: jlong, existing_id: optional_text "existingId") {
+    fn Java_io_durablejournal_identity_IdentityJni_executionEmit(ptr: jlong, existing_id: optional_text "existingId") {
         Ok(execution(ptr)?.emit(existing_id.as_deref())?)
     }
 
-    fn Java_io_durablejournal_identity_NativeIdentity_executionNextCallId(ptr: jlong, target: text "target", session_id: text "sessionId") {
+    fn Java_io_durablejournal_identity_IdentityJni_executionNextCallId(ptr: jlong, target: text "target", session_id: text "sessionId") {
         Ok(execution(ptr)?.next_call_id(&target, &session_id)?)
     }
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_callDurableId<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, durable_id: JByteArray<'l>, call: JObject<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_identity_IdentityJni_callDurableId<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, durable_id: JByteArray<'l>, call: JObject<'l>) -> JByteArray<'l> {
     utf8_answer(env, |env| {
         let explicit = optional_utf8(env, &durable_id, "durableId")?;
         identity::call_durable_id(explicit.as_deref(), || describe_call(env, &call))
@@ -157,7 +157,7 @@ fn returned_array<T>(
     read: impl FnOnce(&Env<'_>, &JByteArray<'_>) -> BridgeResult<T>,
 ) -> BridgeResult<T> {
     // SAFETY: `method` was bound on `object`'s class (a `PendingCall`, as
-    // `NativeIdentity.callDurableId` declares) with the signature `()[B`.
+    // `IdentityJni.callDurableId` declares) with the signature `()[B`.
     let array = unsafe { env.call_method_unchecked(object, method, JavaType::Array, &[]) }?.l()?;
     let array = env.cast_local::<JByteArray>(array)?;
     let value = read(env, &array);
@@ -166,12 +166,12 @@ fn returned_array<T>(
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionCreate<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, execution_id: JByteArray<'l>) -> jlong {
+pub extern "system" fn Java_io_durablejournal_identity_IdentityJni_executionCreate<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, execution_id: JByteArray<'l>) -> jlong {
     handle::create(env, |env| Ok(ExecutionIdentity::new(&required_utf8(env, &execution_id, "executionId")?)?))
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_identity_NativeIdentity_executionDestroy<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+pub extern "system" fn Java_io_durablejournal_identity_IdentityJni_executionDestroy<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
     // SAFETY: `ptr` is a handle of `executionCreate`, which its Java owner
     // releases once and forgets.
     unsafe { handle::destroy::<ExecutionIdentity>(env, ptr) }

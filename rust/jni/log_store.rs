@@ -1,8 +1,8 @@
-//! JNI exports of `io.durablejournal.store.NativeLogStore`: the Rust
+//! JNI exports of `io.durablejournal.store.LogStoreJni`: the Rust
 //! [`LogStore`] with a Java [`LogTransport`](JavaTransport) as its sink.
 //!
 //! The store lives in the same handle type as the other native stores
-//! (`AnyStore::Log` in a `SharedStore`), so `NativeStore`'s put, get, openContext, prune,
+//! (`AnyStore::Log` in a `SharedStore`), so `StoreJni`'s put, get, openContext, prune,
 //! sync and close work on it unchanged (and journals persist into it through
 //! the same shared persister). The exports here are what only a log-backed
 //! store has: its history (start, continue, restore from markers), loading
@@ -29,7 +29,7 @@ use crate::store::log::{Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogM
 use crate::store::{AnyStore, MAX_LIMIT_BYTES};
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
-struct JavaTransport {
+pub(super) struct JavaTransport {
     vm: JavaVM,
     transport: Global<JObject<'static>>,
     name: String,
@@ -47,6 +47,16 @@ impl JavaTransport {
             }
         });
         outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}")))
+    }
+}
+
+impl JavaTransport {
+    /// `transport` (a `LogTransport`, checked non-null here) as a sink named `name`.
+    pub(super) fn over(env: &mut Env<'_>, transport: &JObject<'_>, name: String) -> BridgeResult<JavaTransport> {
+        if transport.is_null() {
+            return Err(BridgeError::NullArgument("transport"));
+        }
+        Ok(JavaTransport { vm: env.get_java_vm()?, transport: env.new_global_ref(transport)?, name })
     }
 }
 
@@ -157,7 +167,7 @@ impl Acknowledgement for JavaAppending {
     }
 }
 
-fn id16(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<[u8; 16]> {
+pub(super) fn id16(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<[u8; 16]> {
     let bytes = required_bytes(env, array, name)?;
     bytes
         .try_into()
@@ -173,26 +183,28 @@ fn key_groups(first: jint, last: jint) -> BridgeResult<KeyGroupRange> {
 
 #[allow(clippy::too_many_arguments)]
 fn open(env: &mut Env<'_>, transport: &JObject<'_>, name: &JByteArray<'_>, log_id: &JByteArray<'_>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> BridgeResult<jlong> {
-    if transport.is_null() {
-        return Err(BridgeError::NullArgument("transport"));
-    }
     let name = required_utf8(env, name, "name")?;
     let positive = |v: jint, what: &str| {
         u32::try_from(v).map_err(|_| BridgeError::from(Error::InvalidArgument(format!("{what} must not be negative: {v}"))))
     };
     let layout = LogLayout::new(id16(env, log_id, "logId")?, positive(partitions, "partitions")?, positive(max_parallelism, "maxParallelism")?)?;
-    let sink = JavaTransport { vm: env.get_java_vm()?, transport: env.new_global_ref(transport)?, name };
+    let sink = JavaTransport::over(env, transport, name)?;
     let store = LogStore::new(Box::new(sink), layout, key_groups(first, last)?)?;
     Ok(into_raw(AnyStore::Log(Box::new(store))))
 }
 
 /// Runs `op` on the log store behind `ptr` under the store's lock.
-fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
+pub(super) fn with_log<T>(ptr: jlong, op: impl FnOnce(&mut LogStore) -> Result<T>) -> BridgeResult<T> {
     let handle = store_handle(ptr)?;
     let mut guard = handle.lock()?;
-    match &mut *guard {
-        AnyStore::Log(store) => Ok(op(store)?),
-        _ => Err(Error::InvalidArgument("not a log-backed store".into()).into()),
+    Ok(op(as_log(&mut guard)?)?)
+}
+
+/// The log store `store` is, else `InvalidArgument`.
+fn as_log(store: &mut AnyStore) -> Result<&mut LogStore> {
+    match store {
+        AnyStore::Log(store) => Ok(store),
+        _ => Err(Error::InvalidArgument("not a log-backed store".into())),
     }
 }
 
@@ -308,57 +320,57 @@ fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JObject<'l>> {
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_open<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, transport: JObject<'l>, name: JByteArray<'l>, log_id: JByteArray<'l>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> jlong {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_open<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, transport: JObject<'l>, name: JByteArray<'l>, log_id: JByteArray<'l>, partitions: jint, max_parallelism: jint, first: jint, last: jint) -> jlong {
     env.with_env(|env| open(env, &transport, &name, &log_id, partitions, max_parallelism, first, last)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_limitRecords<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, max_record_bytes: jlong, setting: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_limitRecords<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, max_record_bytes: jlong, setting: JByteArray<'l>) {
     env.with_env(|env| limit_records(env, ptr, max_record_bytes, &setting)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_startFresh<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, lineage_id: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_startFresh<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, lineage_id: JByteArray<'l>) {
     env.with_env(|env| { let lineage = lineage(env, &lineage_id)?; with_log(ptr, |s| s.start_fresh(lineage)) }).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_continueHistory<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, lineage_id: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_continueHistory<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, lineage_id: JByteArray<'l>) {
     env.with_env(|env| { let lineage = lineage(env, &lineage_id)?; with_log(ptr, |s| s.continue_history(lineage)) }).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_restore<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, markers: JObjectArray<'l, JByteArray<'l>>, end_offsets: JLongArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_restore<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, markers: JObjectArray<'l, JByteArray<'l>>, end_offsets: JLongArray<'l>) {
     env.with_env(|env| restore(env, ptr, &markers, &end_offsets)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_beginLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) -> JIntArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_beginLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) -> JIntArray<'l> {
     env.with_env(|env| begin_load(env, ptr, first, last)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_ingest<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint, partition: jint, offsets: JLongArray<'l>, keys: JObjectArray<'l, JByteArray<'l>>, values: JObjectArray<'l, JByteArray<'l>>) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_ingest<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint, partition: jint, offsets: JLongArray<'l>, keys: JObjectArray<'l, JByteArray<'l>>, values: JObjectArray<'l, JByteArray<'l>>) {
     env.with_env(|env| ingest(env, ptr, first, last, partition, &offsets, &keys, &values)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_finishLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_finishLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) {
     env.with_env(|_| { let range = key_groups(first, last)?; with_log(ptr, |s| s.finish_load(range)) }).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_bindKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
     env.with_env(|env| bind_key_group(env, ptr, &key, key_group)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_bindNamedKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_bindNamedKeyGroup<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, key_group: jint) -> jint {
     env.with_env(|env| bind_named_key_group(env, ptr, &key, key_group)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq: jlong) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_pruneAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq: jlong) {
     env.with_env(|env| prune_at(env, ptr, &key, seq)).resolve::<ThrowJavaException>()
 }
 
@@ -367,12 +379,12 @@ pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_pruneAt<'l>(m
 fn marker<'l>(env: &mut Env<'l>, ptr: jlong, end_offsets: &JLongArray<'l>) -> BridgeResult<JByteArray<'l>> {
     let ends = longs(env, end_offsets, "endOffsets")?;
     let store = store_handle(ptr)?.clone();
-    let marker = store.with_settled_log(|s| s.marker(&ends))?;
+    let marker = store.with_settled(|s| as_log(s)?.marker(&ends))?;
     Ok(env.byte_array_from_slice(&marker.to_bytes())?)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, end_offsets: JLongArray<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, end_offsets: JLongArray<'l>) -> JByteArray<'l> {
     env.with_env(|env| marker(env, ptr, &end_offsets)).resolve::<ThrowJavaException>()
 }
 
@@ -385,7 +397,7 @@ fn read_from<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JLongArray<'l>> 
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_readFrom<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_readFrom<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JLongArray<'l> {
     env.with_env(|env| read_from(env, ptr)).resolve::<ThrowJavaException>()
 }
 
@@ -398,19 +410,19 @@ fn share(ptr: jlong) -> BridgeResult<jlong> {
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_share<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jlong {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_share<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jlong {
     env.with_env(|_| share(ptr)).resolve::<ThrowJavaException>()
 }
 
 /// Frees a handle from `share` without closing the store (its owner does).
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_releaseShare<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_releaseShare<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
     // SAFETY: `ptr` is a store share handle, which its Java owner releases
     // once and forgets.
     unsafe { super::handle::destroy::<super::store::StoreHandleShare>(env, ptr) }
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeLogStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
     env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
 }

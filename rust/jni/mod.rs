@@ -41,6 +41,7 @@ pub mod diagnostics;
 pub mod handle;
 pub mod identity;
 pub mod journal;
+pub mod log_retention;
 pub mod log_store;
 pub mod serde;
 pub mod store;

@@ -1,4 +1,4 @@
-//! JNI export of `io.durablejournal.NativeSerde`: the core parses every
+//! JNI export of `io.durablejournal.SerdeJni`: the core parses every
 //! ActionState Java reads, so legacy-status inference and validation live once.
 
 use jni::objects::{JByteArray, JClass, JIntArray};
@@ -24,7 +24,7 @@ fn normalize<'l>(env: &mut Env<'l>, json: &JByteArray<'l>, hit_count: &JIntArray
 /// so a context resuming the state answers those calls by the core's rule
 /// with no second parse.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeSerde_normalizeCountingHits<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, json: JByteArray<'l>, hit_count: JIntArray<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_SerdeJni_normalizeCountingHits<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, json: JByteArray<'l>, hit_count: JIntArray<'l>) -> JByteArray<'l> {
     env.with_env(|env| normalize(env, &json, &hit_count)).resolve::<ThrowJavaException>()
 }
 
@@ -38,6 +38,6 @@ fn plain_json_string(env: &mut Env<'_>, payload: &JByteArray<'_>) -> BridgeResul
 /// (see [`is_plain_json_string`]): a replay of a long one skips the JSON
 /// parser.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeSerde_isPlainJsonString<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, payload: JByteArray<'l>) -> jboolean {
+pub extern "system" fn Java_io_durablejournal_SerdeJni_isPlainJsonString<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, payload: JByteArray<'l>) -> jboolean {
     env.with_env(|env| plain_json_string(env, &payload)).resolve::<ThrowJavaException>()
 }

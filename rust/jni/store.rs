@@ -1,4 +1,4 @@
-//! JNI exports of `io.durablejournal.store.NativeStore`: the Rust
+//! JNI exports of `io.durablejournal.store.StoreJni`: the Rust
 //! [`crate::store`] (in-memory, file or log-backed) behind Java's
 //! `ActionStateStore`. The log-backed store's own exports are in
 //! `log_store.rs`.
@@ -64,7 +64,7 @@ pub(crate) const PERMISSIONS_TIGHTEN: jint = 2;
 /// `LogActionStateStore`'s and each of its shares): one share of the store.
 type StoreHandle = SharedStore;
 
-/// The type behind a handle from `NativeLogStore.share`: the same as a store's.
+/// The type behind a handle from `LogStoreJni.share`: the same as a store's.
 pub(crate) type StoreHandleShare = StoreHandle;
 
 const STORE: &str = "action state store";
@@ -127,7 +127,7 @@ pub(crate) fn entry_key(env: &mut Env<'_>, key: &JObject<'_>) -> BridgeResult<St
 }
 
 /// The retention of a Java `FileStoreOptions`: `max_age_millis` 0 is off.
-fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
+pub(super) fn retention(max_age_millis: jlong, max_count: jlong) -> BridgeResult<Option<RetentionPolicy>> {
     if max_age_millis == 0 {
         return Ok(None);
     }
@@ -185,13 +185,13 @@ fn open_file(
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openMemory<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_openMemory<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>) -> jlong {
     env.with_env(|_| -> BridgeResult<jlong> { Ok(into_raw(AnyStore::Memory(MemoryStore::new()))) }).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, permissions: jint, retain_millis: jlong, retain_count: jlong, plan_digest: JByteArray<'l>) -> jlong {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_openFile<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>, group_commit: jint, min_garbage: jlong, garbage_ratio: jdouble, permissions: jint, retain_millis: jlong, retain_count: jlong, plan_digest: JByteArray<'l>) -> jlong {
     env.with_env(|env| open_file(env, &dir, group_commit, min_garbage, garbage_ratio, permissions, retain_millis, retain_count, &plan_digest)).resolve::<ThrowJavaException>()
 }
 
@@ -211,7 +211,7 @@ fn permission_warning<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteAr
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_permissionWarning<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_permissionWarning<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
     env.with_env(|env| permission_warning(env, ptr)).resolve::<ThrowJavaException>()
 }
 
@@ -233,12 +233,12 @@ fn read_in_flight<'l>(env: &mut Env<'l>, dir: &JByteArray<'_>) -> BridgeResult<J
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_readInFlight<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_readInFlight<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
     env.with_env(|env| read_in_flight(env, &dir)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_readRetained<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_readRetained<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, dir: JByteArray<'l>) -> JByteArray<'l> {
     env.with_env(|env| read_retained(env, &dir)).resolve::<ThrowJavaException>()
 }
 
@@ -253,7 +253,7 @@ fn close(ptr: jlong) -> BridgeResult<()> {
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_close<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_close<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
     env.with_env(|_| close(ptr)).resolve::<ThrowJavaException>()
 }
 
@@ -267,7 +267,7 @@ fn put(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, state_json: &JByteArray
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_put<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, state_json: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_put<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, state_json: JByteArray<'l>) {
     env.with_env(|env| put(env, ptr, &key, &state_json)).resolve::<ThrowJavaException>()
 }
 
@@ -282,7 +282,7 @@ fn get<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JBy
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_get<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_get<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JByteArray<'l> {
     env.with_env(|env| get(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 
@@ -324,7 +324,7 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
 const SLOT_FRAME_CAPACITY: usize = 4;
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JObject<'l> {
     env.with_env(|env| get_resuming(env, ptr, &key)).resolve::<ThrowJavaException>()
 }
 
@@ -351,7 +351,7 @@ fn open_context<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>, initial_js
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_openContext<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, initial_json: JByteArray<'l>) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_openContext<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, initial_json: JByteArray<'l>) -> JObject<'l> {
     env.with_env(|env| open_context(env, ptr, &key, &initial_json)).resolve::<ThrowJavaException>()
 }
 
@@ -362,7 +362,7 @@ fn prune(env: &mut Env<'_>, ptr: jlong, key: &JObject<'_>, seq_up_to: jlong) -> 
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_prune<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq_up_to: jlong) {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_prune<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq_up_to: jlong) {
     env.with_env(|env| prune(env, ptr, &key, seq_up_to)).resolve::<ThrowJavaException>()
 }
 
@@ -373,7 +373,7 @@ fn recovery_marker<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_recoveryMarker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_recoveryMarker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
     env.with_env(|env| recovery_marker(env, ptr)).resolve::<ThrowJavaException>()
 }
 
@@ -385,12 +385,12 @@ fn rebuild_state<'l>(env: &mut Env<'l>, ptr: jlong, markers: &JObjectArray<'l, J
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_rebuildState<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, markers: JObjectArray<'l, JByteArray<'l>>) {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_rebuildState<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, markers: JObjectArray<'l, JByteArray<'l>>) {
     env.with_env(|env| rebuild_state(env, ptr, &markers)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_sync<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_sync<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
     env.with_env(|_| -> BridgeResult<()> { Ok(store_handle(ptr)?.lock()?.store().sync()?) }).resolve::<ThrowJavaException>()
 }
 
@@ -405,41 +405,35 @@ fn root_occurrence<'l>(env: &mut Env<'l>, key: &JObject<'l>, seq: jlong) -> Brid
 /// The spec §3 root occurrence id of input `seq` of a business key, as
 /// UTF-8: what an operator uses as the event identity of its input records.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_rootOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, key: JObject<'l>, seq: jlong) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_rootOccurrence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, key: JObject<'l>, seq: jlong) -> JByteArray<'l> {
     env.with_env(|env| root_occurrence(env, &key, seq)).resolve::<ThrowJavaException>()
 }
 
 /// A new `StoreStats`: `entries, recordsAppended, bytesAppended, syncs,
 /// compactions, segmentBytes, liveBytes, recoveredRecords, tornTailBytes (-1:
-/// none), createdOnOpen (0/1)`, the constructor's order; what only the file
-/// store counts is -1 for the memory and log stores.
+/// none), createdOnOpen (0/1)`, the constructor's order: the store's
+/// `ActionStateStore::stats`, -1 for what it does not count.
 fn stats<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JObject<'l>> {
     let handle = store_handle(ptr)?;
-    let values: [jlong; 10] = match &mut *handle.lock()? {
-        AnyStore::Memory(s) => [s.len() as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
-        AnyStore::Log(s) => [s.stats().entries as jlong, -1, -1, -1, -1, -1, -1, -1, -1, -1],
-        AnyStore::File(s) => {
-            let st = s.stats()?;
-            let report = s.recovery_report();
-            [
-                st.entries as jlong,
-                st.records_appended as jlong,
-                st.bytes_appended as jlong,
-                st.syncs as jlong,
-                st.compactions as jlong,
-                st.segment_bytes as jlong,
-                st.live_bytes as jlong,
-                report.records_replayed as jlong,
-                report.torn_tail.as_ref().map_or(-1, |t| t.bytes as jlong),
-                report.created as jlong,
-            ]
-        }
-    };
+    let s = handle.lock()?.store().stats()?;
+    let count = |counter: Option<u64>| counter.map_or(-1, |v| v as jlong);
+    let values: [jlong; 10] = [
+        s.entries as jlong,
+        count(s.records_appended),
+        count(s.bytes_appended),
+        count(s.syncs),
+        count(s.compactions),
+        count(s.segment_bytes),
+        count(s.live_bytes),
+        count(s.recovered_records),
+        count(s.torn_tail_bytes),
+        s.created_on_open.map_or(-1, jlong::from),
+    ];
     let args = values.map(|v| JValue::Long(v).as_jni());
     Ok(classes(env)?.store_stats.new_object(env, &args)?)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_NativeStore_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_store_StoreJni_stats<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
     env.with_env(|env| stats(env, ptr)).resolve::<ThrowJavaException>()
 }

@@ -10,7 +10,7 @@ use super::key::{BusinessKey, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;
-use super::{ActionStateStore, STORE_NAME};
+use super::{ActionStateStore, StoreStats, STORE_NAME};
 use crate::error::{Error, Result};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
@@ -135,6 +135,11 @@ impl ActionStateStore for MemoryStore {
         self.open()?;
         let own: Vec<RecoveryMarker> = markers.iter().copied().filter(|m| m.store_id == self.store_id).collect();
         verify_covered(&own, self.store_id, self.position, "the in-memory store")
+    }
+
+    fn stats(&self) -> Result<StoreStats> {
+        self.open()?;
+        Ok(StoreStats::entries(self.len()))
     }
 
     fn sync(&mut self) -> Result<()> {

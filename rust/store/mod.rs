@@ -42,7 +42,7 @@ mod table;
 
 pub use file::{
     CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, PermissionCheck, RecoveryReport,
-    RetainedAction, RetentionPolicy, StoreStats,
+    FileStoreStats, RetainedAction, RetentionPolicy,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};
@@ -118,8 +118,93 @@ pub trait ActionStateStore: Send {
     /// Makes every record written so far durable.
     fn sync(&mut self) -> Result<()>;
 
+    /// What the store counts, for metrics: its entries always, and the
+    /// counters it keeps (`None` for the others).
+    fn stats(&self) -> Result<StoreStats>;
+
+    /// Step one of a pipelined [`ActionStateStore::put`]: a store whose
+    /// medium acknowledges later (the log store) hands the write over and
+    /// returns what to wait for, so that [`SharedStore`] waits without its
+    /// lock and then calls [`ActionStateStore::finish_put`]. The default
+    /// puts at once and returns `None`: nothing to wait for.
+    fn begin_put(&mut self, key: &StateKey, state: &ActionState) -> Result<Option<Submitted>> {
+        self.put(key, state).map(|()| None)
+    }
+
+    /// Step two of a pipelined put: `acked` is what the acknowledgement's
+    /// wait returned, `state` the state `begin_put` was given. Only a store
+    /// whose `begin_put` returns a write is ever asked.
+    fn finish_put(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, state: &ActionState) -> Result<()> {
+        let _ = (write, acked, state);
+        Err(not_pipelined())
+    }
+
+    /// [`ActionStateStore::begin_put`] for [`ActionStateStore::apply`].
+    fn begin_apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<Option<Submitted>> {
+        self.apply(key, change).map(|()| None)
+    }
+
+    /// [`ActionStateStore::finish_put`] for [`ActionStateStore::apply`].
+    fn finish_apply(&mut self, write: PendingWrite, acked: Result<Vec<u64>>, change: JournalChange<'_>) -> Result<()> {
+        let _ = (write, acked, change);
+        Err(not_pipelined())
+    }
+
+    /// Whether a pipelined write to `key` is submitted and not finished:
+    /// another read or write of that entry waits for it. Never, by default.
+    fn is_writing(&self, key: &StateKey) -> bool {
+        let _ = key;
+        false
+    }
+
+    /// Pipelined writes submitted so far (a sequence number), so that a
+    /// marker can wait for the ones before it ([`ActionStateStore::settled_before`]).
+    fn writes_submitted(&self) -> u64 {
+        0
+    }
+
+    /// Whether every pipelined write numbered below `write` has finished.
+    fn settled_before(&self, write: u64) -> bool {
+        let _ = write;
+        true
+    }
+
     /// Syncs and releases the store. Idempotent.
     fn close(&mut self) -> Result<()>;
+}
+
+/// A write a store submitted in [`ActionStateStore::begin_put`] or
+/// [`ActionStateStore::begin_apply`]: what to wait for, and what to finish.
+pub type Submitted = (Box<dyn Acknowledgement>, PendingWrite);
+
+fn not_pipelined() -> crate::error::Error {
+    crate::error::Error::IllegalState("this store finishes every write when it is made; there is none to finish".into())
+}
+
+/// What every store counts (Java's `StoreStats`): the entries it holds, and
+/// what only some stores count, `None` where a store does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreStats {
+    pub entries: u64,
+    pub records_appended: Option<u64>,
+    pub bytes_appended: Option<u64>,
+    pub syncs: Option<u64>,
+    pub compactions: Option<u64>,
+    pub segment_bytes: Option<u64>,
+    pub live_bytes: Option<u64>,
+    /// Records read back when the store was opened.
+    pub recovered_records: Option<u64>,
+    /// The final record a crash cut short, dropped when the store was opened.
+    pub torn_tail_bytes: Option<u64>,
+    /// Whether opening the store created it.
+    pub created_on_open: Option<bool>,
+}
+
+impl StoreStats {
+    /// A store that counts only its entries.
+    pub fn entries(entries: usize) -> StoreStats {
+        StoreStats { entries: entries as u64, ..StoreStats::default() }
+    }
 }
 
 /// [`ActionStateStore::read_entry`] from a copy: `get`'s answer (and its

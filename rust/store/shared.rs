@@ -11,9 +11,11 @@
 //!   store was closed gets `Error::Closed`, never a crash;
 //! - every store operation, direct or from a journal, holds the mutex, so a
 //!   journal mutation is one atomic store record however many threads run
-//!   actions. The log-backed store's writes are the exception that keeps it
-//!   fast: [`SharedStore::put`] and [`SharedStore::apply`] submit the record
-//!   under the mutex, wait for the log's acknowledgement without it (so the
+//!   actions. Pipelined writes are the exception that keeps a store whose
+//!   medium acknowledges later fast (the log-backed store, which says so
+//!   through [`ActionStateStore::begin_put`] and `begin_apply`):
+//!   [`SharedStore::put`] and [`SharedStore::apply`] submit the record
+//!   under the mutex, wait for the acknowledgement without it (so the
 //!   writes of many actions share the log's requests), and take it again to
 //!   account for the outcome. Meanwhile that one entry is busy: another read
 //!   or write of it waits on a condition variable until the write settles;
@@ -30,7 +32,7 @@ use super::key::StateKey;
 use super::key::BusinessKey;
 use super::log::{LogStore, PendingWrite};
 use super::memory::MemoryStore;
-use super::ActionStateStore;
+use super::{ActionStateStore, Submitted};
 use crate::error::{Error, Result};
 use crate::journal::{Journal, JournalChange, Persister};
 use crate::model::ActionState;
@@ -81,16 +83,16 @@ impl SharedStore {
         self.0.store.lock().map_err(|_| poisoned())
     }
 
-    /// The store, locked, once no log write to `key` is in flight.
+    /// The store, locked, once no pipelined write to `key` is in flight.
     fn lock_settled(&self, key: &StateKey) -> Result<MutexGuard<'_, AnyStore>> {
         let mut guard = self.lock()?;
-        while matches!(&*guard, AnyStore::Log(log) if log.is_writing(key)) {
+        while guard.store().is_writing(key) {
             guard = self.wait_for_a_write(guard)?;
         }
         Ok(guard)
     }
 
-    /// Waits (the lock released meanwhile) until some log write settles.
+    /// Waits (the lock released meanwhile) until some pipelined write settles.
     fn wait_for_a_write<'g>(&'g self, guard: MutexGuard<'g, AnyStore>) -> Result<MutexGuard<'g, AnyStore>> {
         self.0.waiting.fetch_add(1, Ordering::Relaxed);
         let woken = self.0.settled.wait(guard);
@@ -98,24 +100,22 @@ impl SharedStore {
         woken.map_err(|_| poisoned())
     }
 
-    /// Waits for a log write submitted under `guard` without holding the
-    /// lock, then finishes it under the lock again.
-    fn settle_write<T>(
+    /// Runs `begin` under `guard`; when the store submitted a write that the
+    /// medium acknowledges later, waits for it without holding the lock,
+    /// then runs `finish` under the lock again.
+    fn write(
         &self,
-        guard: MutexGuard<'_, AnyStore>,
-        begin: impl FnOnce(&mut LogStore) -> Result<(Box<dyn super::log::Acknowledgement>, PendingWrite)>,
-        finish: impl FnOnce(&mut LogStore, PendingWrite, Result<Vec<u64>>) -> Result<T>,
-    ) -> Result<T> {
-        let mut guard = guard;
-        let AnyStore::Log(log) = &mut *guard else {
-            return Err(Error::IllegalState("not a log-backed store".into()));
+        mut guard: MutexGuard<'_, AnyStore>,
+        begin: impl FnOnce(&mut dyn ActionStateStore) -> Result<Option<Submitted>>,
+        finish: impl FnOnce(&mut dyn ActionStateStore, PendingWrite, Result<Vec<u64>>) -> Result<()>,
+    ) -> Result<()> {
+        let Some((ack, write)) = begin(guard.store())? else {
+            return Ok(());
         };
-        let (ack, write) = begin(log)?;
         drop(guard);
         let acked = ack.wait();
         let mut guard = self.lock()?;
-        let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
-        let done = finish(log, write, acked);
+        let done = finish(guard.store(), write, acked);
         let anyone_waiting = self.0.waiting.load(Ordering::Relaxed) > 0;
         drop(guard);
         if anyone_waiting {
@@ -125,38 +125,30 @@ impl SharedStore {
     }
 
     /// [`ActionStateStore::put`], holding the lock only to submit and to
-    /// account when the store is log-backed.
+    /// account when the store pipelines its writes.
     pub fn put(&self, key: &StateKey, state: &ActionState) -> Result<()> {
-        let mut guard = self.lock_settled(key)?;
-        if !matches!(&*guard, AnyStore::Log(_)) {
-            return guard.store().put(key, state);
-        }
-        self.settle_write(guard, |log| log.begin_put(key, state), |log, write, acked| log.finish_put(write, acked, state))
+        let guard = self.lock_settled(key)?;
+        self.write(guard, |store| store.begin_put(key, state), |store, write, acked| store.finish_put(write, acked, state))
     }
 
     /// [`ActionStateStore::apply`], as [`SharedStore::put`].
     pub fn apply(&self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
-        let mut guard = self.lock_settled(key)?;
-        if !matches!(&*guard, AnyStore::Log(_)) {
-            return guard.store().apply(key, change);
-        }
-        self.settle_write(guard, |log| log.begin_apply(key, change), |log, write, acked| log.finish_apply(write, acked, change))
+        let guard = self.lock_settled(key)?;
+        self.write(guard, |store| store.begin_apply(key, change), |store, write, acked| {
+            store.finish_apply(write, acked, change)
+        })
     }
 
-    /// Runs `op` on the log-backed store once every write submitted before
-    /// this call has settled (later ones may still be in flight): what a
-    /// marker needs (see [`LogStore::marker`]).
-    pub fn with_settled_log<T>(&self, op: impl FnOnce(&mut LogStore) -> Result<T>) -> Result<T> {
+    /// Runs `op` on the store once every write submitted before this call
+    /// has settled (later ones may still be in flight): what a log store's
+    /// marker needs (see [`super::LogStore::marker`]).
+    pub fn with_settled<T>(&self, op: impl FnOnce(&mut AnyStore) -> Result<T>) -> Result<T> {
         let mut guard = self.lock()?;
-        let submitted = match &*guard {
-            AnyStore::Log(log) => log.writes_submitted(),
-            _ => return Err(Error::InvalidArgument("not a log-backed store".into())),
-        };
-        while matches!(&*guard, AnyStore::Log(log) if !log.settled_before(submitted)) {
+        let submitted = guard.store().writes_submitted();
+        while !guard.store().settled_before(submitted) {
             guard = self.wait_for_a_write(guard)?;
         }
-        let AnyStore::Log(log) = &mut *guard else { unreachable!("a store never changes kind") };
-        op(log)
+        op(&mut guard)
     }
 
     /// [`ActionStateStore::get`], after any write to `key` in flight.
@@ -188,13 +180,9 @@ impl SharedStore {
                 Some(stored) => stored,
                 None => {
                     let initial = initial.unwrap_or_default();
-                    if matches!(&*guard, AnyStore::Log(_)) {
-                        self.settle_write(guard, |log| log.begin_put(&key, &initial), |log, write, acked| {
-                            log.finish_put(write, acked, &initial)
-                        })?;
-                    } else {
-                        guard.store().put(&key, &initial)?;
-                    }
+                    self.write(guard, |store| store.begin_put(&key, &initial), |store, write, acked| {
+                        store.finish_put(write, acked, &initial)
+                    })?;
                     initial
                 }
             }
@@ -208,7 +196,7 @@ impl SharedStore {
 
 /// A [`Persister`] that owns its share of the store: what a journal needs to
 /// outlive its opener. Each persist locks the store and writes the change as
-/// one delta record through [`StorePersister`].
+/// one delta record through [`SharedStore::apply`].
 pub struct SharedStorePersister {
     store: SharedStore,
     key: StateKey,
@@ -216,7 +204,6 @@ pub struct SharedStorePersister {
 
 impl Persister for SharedStorePersister {
     fn persist(&mut self, _state: &ActionState, change: JournalChange<'_>) -> Result<()> {
-        // What StorePersister does, through the shared store's pipelined write.
         self.store.apply(&self.key, change)
     }
 }

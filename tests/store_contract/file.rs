@@ -1,7 +1,7 @@
 //! The file store under the contract, in a temporary directory; a restore
 //! closes the store and opens the directory again.
 
-use durable_journal::store::{ActionStateStore, FileStore, RecoveryMarker};
+use durable_journal::store::{ActionStateStore, AnyStore, FileStore, RecoveryMarker, SharedStore};
 use durable_journal::Result;
 use tempfile::TempDir;
 
@@ -13,25 +13,24 @@ pub struct File {
 }
 
 impl Backend for File {
-    type Store = FileStore;
     type Marker = RecoveryMarker;
 
-    fn open_new() -> (File, FileStore) {
+    fn open_new() -> (File, SharedStore) {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap();
-        (File { dir }, store)
+        (File { dir }, SharedStore::new(AnyStore::File(Box::new(store))))
     }
 
-    fn marker(&mut self, store: &mut FileStore) -> Result<RecoveryMarker> {
-        store.get_recovery_marker()
+    fn marker(&mut self, store: &SharedStore) -> Result<RecoveryMarker> {
+        store.lock()?.store().get_recovery_marker()
     }
 
-    fn restore(&mut self, mut store: FileStore, markers: &[RecoveryMarker]) -> Result<FileStore> {
-        store.close()?;
+    fn restore(&mut self, store: SharedStore, markers: &[RecoveryMarker]) -> Result<SharedStore> {
+        store.lock()?.store().close()?;
         drop(store);
         let mut reopened = FileStore::open(self.dir.path())?;
         reopened.rebuild_state(markers)?;
-        Ok(reopened)
+        Ok(SharedStore::new(AnyStore::File(Box::new(reopened))))
     }
 
     fn marker_bytes(marker: &RecoveryMarker) -> Vec<u8> {

@@ -1,7 +1,7 @@
 //! The in-memory store under the contract. It persists nothing, so a
 //! restore checks the markers on the store itself.
 
-use durable_journal::store::{ActionStateStore, MemoryStore, RecoveryMarker};
+use durable_journal::store::{AnyStore, MemoryStore, RecoveryMarker, SharedStore};
 use durable_journal::Result;
 
 use crate::Backend;
@@ -9,19 +9,18 @@ use crate::Backend;
 pub struct Memory;
 
 impl Backend for Memory {
-    type Store = MemoryStore;
     type Marker = RecoveryMarker;
 
-    fn open_new() -> (Memory, MemoryStore) {
-        (Memory, MemoryStore::new())
+    fn open_new() -> (Memory, SharedStore) {
+        (Memory, SharedStore::new(AnyStore::Memory(MemoryStore::new())))
     }
 
-    fn marker(&mut self, store: &mut MemoryStore) -> Result<RecoveryMarker> {
-        store.get_recovery_marker()
+    fn marker(&mut self, store: &SharedStore) -> Result<RecoveryMarker> {
+        store.lock()?.store().get_recovery_marker()
     }
 
-    fn restore(&mut self, mut store: MemoryStore, markers: &[RecoveryMarker]) -> Result<MemoryStore> {
-        store.rebuild_state(markers)?;
+    fn restore(&mut self, store: SharedStore, markers: &[RecoveryMarker]) -> Result<SharedStore> {
+        store.lock()?.store().rebuild_state(markers)?;
         Ok(store)
     }
 

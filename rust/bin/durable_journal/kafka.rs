@@ -7,18 +7,31 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use durable_journal::store::log::inspect::{self, InspectedLog};
+use durable_journal::store::log::retention::read_retained_records;
 use durable_journal::store::InspectedEntry;
 use durable_journal::Error;
 
 use super::{render, status, Outcome};
 
-fn read(dump: &str) -> Result<InspectedLog, Error> {
+fn read_records(dump: &str) -> Result<Vec<inspect::DumpedRecord>, Error> {
     let input: Box<dyn Read> = if dump == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         Box::new(File::open(dump).map_err(|e| Error::InvalidArgument(format!("cannot open {dump}: {e}")))?)
     };
-    Ok(inspect::inspect_records(&inspect::read_dump(input)?))
+    inspect::read_dump(input)
+}
+
+fn read(dump: &str) -> Result<InspectedLog, Error> {
+    Ok(inspect::inspect_records(&read_records(dump)?))
+}
+
+/// The retained copies in a dump of a retained topic (`KafkaJournalTool dump --retained`).
+pub fn retained(dump: &str) -> Outcome {
+    let retained = read_retained_records(&read_records(dump)?)?;
+    println!("{} retained in {}", render::retained_count(retained.len()), describe(dump));
+    print!("{}", render::retained_table(&retained));
+    Ok(ExitCode::SUCCESS)
 }
 
 fn describe(dump: &str) -> &str {

@@ -45,7 +45,8 @@ KafkaJournalTool dump writes them (a file, or - to read them piped):
 written to a file is created 0600: it holds every journal of the topic)
 
 list then shows each lineage (job history) and its live entries; verify
-checks that every record is one a restore can use.
+checks that every record is one a restore can use. retained lists the copies
+in a dump of a Kafka store's retained topic (KafkaJournalTool dump --retained).
 
 exit status: 0 ok, 1 error, 2 usage, 3 torn tail (verify), 4 corruption";
 
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(status::USAGE);
             }
         },
+        ["retained", dump] if is_dump(dump) => kafka::retained(dump),
         ["retained", dir] => retained(Path::new(dir)),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

@@ -46,6 +46,7 @@ pub use inspect::{InspectedEntry, InspectedStore};
 pub use lock::LOCK_FILE;
 pub use recover::TornTail;
 pub use retention::{in_flight_to_json, read_retained, retained_to_json, RetainedAction, RetentionPolicy, RETAINED_FILE};
+pub(crate) use retention::{completed_copy, decode_retained, encode_retained, now_millis};
 pub use segment::FORMAT_VERSION;
 
 use super::diff::StateDelta;
@@ -54,7 +55,7 @@ use super::record;
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{verify_covered, RecoveryMarker, StoreId};
 use super::table::StateTable;
-use super::{ActionStateStore, STORE_NAME};
+use super::{ActionStateStore, StoreStats, STORE_NAME};
 use crate::error::{Error, Result};
 use crate::journal::JournalChange;
 use crate::model::ActionState;
@@ -117,7 +118,7 @@ pub struct RecoveryReport {
 
 /// Counters since the store was opened.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StoreStats {
+pub struct FileStoreStats {
     /// Bytes of mutation records appended (frames included; segment
     /// headers and compaction output excluded).
     pub bytes_appended: u64,
@@ -149,7 +150,7 @@ struct OpenStore {
     /// Set when a write or fsync failed in a way that leaves the file's
     /// content uncertain; every later write is refused until reopen.
     failure: Option<String>,
-    stats: StoreStats,
+    stats: FileStoreStats,
     /// Copies of completed actions, when the options ask for them.
     retention: Option<Retainer>,
     /// Named in each retained copy.
@@ -229,7 +230,7 @@ impl FileStore {
             position: loaded.position,
             options,
             failure: None,
-            stats: StoreStats::default(),
+            stats: FileStoreStats::default(),
             retention,
             plan_digest: None,
             retention_error: None,
@@ -311,9 +312,9 @@ impl FileStore {
         access::exposure_warning(dir.as_ref(), mode)
     }
 
-    pub fn stats(&self) -> Result<StoreStats> {
+    pub fn stats(&self) -> Result<FileStoreStats> {
         let open = self.opened()?;
-        Ok(StoreStats {
+        Ok(FileStoreStats {
             segment_bytes: open.segment.len(),
             live_bytes: open.table.live_bytes(),
             entries: open.table.len(),
@@ -464,15 +465,7 @@ impl OpenStore {
     /// when this is the put that completes it and copies are retained.
     fn completing(&self, key: &StateKey, state: &ActionState) -> Option<ActionState> {
         self.retention.as_ref()?;
-        let stored = self.table.get(key);
-        if !state.completed || stored.is_some_and(|s| s.completed) {
-            return None;
-        }
-        let mut completed = state.clone();
-        if completed.call_results.is_empty() {
-            completed.call_results = stored.map(|s| s.call_results.clone()).unwrap_or_default();
-        }
-        Some(completed)
+        retention::completed_copy(self.table.get(key), state)
     }
 
     fn compact(&mut self, dir: &Path) -> Result<()> {
@@ -598,6 +591,24 @@ impl ActionStateStore for FileStore {
 
     fn sync(&mut self) -> Result<()> {
         self.opened_mut()?.sync()
+    }
+
+    /// [`FileStore::stats`] and what opening the store found.
+    fn stats(&self) -> Result<StoreStats> {
+        let counted = FileStore::stats(self)?;
+        let report = self.recovery_report();
+        Ok(StoreStats {
+            entries: counted.entries as u64,
+            records_appended: Some(counted.records_appended),
+            bytes_appended: Some(counted.bytes_appended),
+            syncs: Some(counted.syncs),
+            compactions: Some(counted.compactions),
+            segment_bytes: Some(counted.segment_bytes),
+            live_bytes: Some(counted.live_bytes),
+            recovered_records: Some(report.records_replayed),
+            torn_tail_bytes: report.torn_tail.as_ref().map(|tail| tail.bytes),
+            created_on_open: Some(report.created),
+        })
     }
 
     fn close(&mut self) -> Result<()> {

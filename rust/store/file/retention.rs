@@ -119,6 +119,21 @@ pub fn read_retained(dir: &Path) -> Result<Vec<RetainedAction>> {
     Ok(actions.into_iter().flatten().collect())
 }
 
+/// The action as it completes with `state` over `stored` (the entry before
+/// this write), with its journal: `None` unless this write is the one that
+/// completes it. A completed record may carry no `callResults` (spec §1.2),
+/// so the stored entry's calls are taken then. Both stores retain this.
+pub(crate) fn completed_copy(stored: Option<&ActionState>, state: &ActionState) -> Option<ActionState> {
+    if !state.completed || stored.is_some_and(|s| s.completed) {
+        return None;
+    }
+    let mut completed = state.clone();
+    if completed.call_results.is_empty() {
+        completed.call_results = stored.map(|s| s.call_results.clone()).unwrap_or_default();
+    }
+    Some(completed)
+}
+
 /// Where a kept record lies in the file.
 #[derive(Clone, Copy, Debug)]
 struct Kept {
@@ -145,7 +160,7 @@ pub(super) struct Retainer {
     rewrite_min_bytes: u64,
 }
 
-pub(super) fn now_millis() -> i64 {
+pub(crate) fn now_millis() -> i64 {
     let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
 }
@@ -347,7 +362,9 @@ fn header() -> [u8; HEADER_LEN as usize] {
     bytes
 }
 
-fn encode_retained(number: u64, millis: i64, plan_digest: Option<&str>, key: &StateKey, state: &ActionState) -> Vec<u8> {
+/// One retained copy's bytes: the file store's frames hold them, and so do
+/// the log store's retained records (`store::log::retention`): one codec.
+pub(crate) fn encode_retained(number: u64, millis: i64, plan_digest: Option<&str>, key: &StateKey, state: &ActionState) -> Vec<u8> {
     let mut w = Writer::new();
     w.u8(TAG_RETAINED);
     w.u64(number);
@@ -365,7 +382,8 @@ fn encode_floor(floor: u64) -> Vec<u8> {
     w.into_bytes()
 }
 
-fn decode_retained(payload: &[u8]) -> DecodeResult<RetainedAction> {
+/// What [`encode_retained`] wrote.
+pub(crate) fn decode_retained(payload: &[u8]) -> DecodeResult<RetainedAction> {
     let mut r = Reader::new(payload);
     r.u8()?;
     let number = r.u64()?;

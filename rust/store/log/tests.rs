@@ -10,7 +10,7 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::journal::Journal;
 use crate::model::{CallResult, Outcome};
-use crate::store::{AnyStore, StorePersister};
+use crate::store::{AnyStore, EventIdentity, StorePersister};
 
 /// The fake log, shared with the store contract (`tests/store_contract/log.rs`).
 #[path = "../../../tests/support/memory_log.rs"]

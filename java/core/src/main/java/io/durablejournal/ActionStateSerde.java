@@ -62,7 +62,7 @@ public final class ActionStateSerde {
     public static ActionState deserialize(byte[] json) {
         Objects.requireNonNull(json, "json");
         int[] hitCount = new int[1];
-        ActionState state = fromCanonical(NativeSerde.normalizeCountingHits(json, hitCount));
+        ActionState state = fromCanonical(SerdeJni.normalizeCountingHits(json, hitCount));
         state.setHitCount(hitCount[0]);
         return state;
     }

@@ -30,7 +30,7 @@ final class ExactScalarDecoder {
     private static final long ABOVE_CONTROLS = 0x60 * ONES;
     private static final long NONZERO = 0x7F * ONES;
     /**
-     * From this payload size on a string is checked by {@link NativeSerde#isPlainJsonString}
+     * From this payload size on a string is checked by {@link SerdeJni#isPlainJsonString}
      * (measured: {@code PayloadDecodeBenchmark}).
      */
     static final int NATIVE_CHECK_MIN_BYTES = 4096;
@@ -67,7 +67,7 @@ final class ExactScalarDecoder {
 
     /** {@link #string} with the check done by the native library. */
     static Object stringCheckedNatively(byte[] p) {
-        return NativeSerde.isPlainJsonString(p) ? new String(p, 1, p.length - 2, StandardCharsets.UTF_8) : UNDECIDED;
+        return SerdeJni.isPlainJsonString(p) ? new String(p, 1, p.length - 2, StandardCharsets.UTF_8) : UNDECIDED;
     }
 
     /** {@link #string} with the check done here, eight bytes at a time; for a payload in quotes. */

@@ -8,7 +8,7 @@ import io.durablejournal.internal.Utf8;
  * journal_slot} in rust/jni/journal.rs) with the id still in UTF-8, so a caller that reads only
  * the outcome (a replay) decodes nothing. Public only so that a store can hand a {@link
  * DurableExecutionContext#resuming(java.util.List, java.util.function.Supplier) resuming} context
- * the recorded hits the native library computed ({@link io.durablejournal.store.ResumingEntry});
+ * the recorded hits the native library computed ({@link io.durablejournal.store.internal.ResumingEntry});
  * it has no public constructor.
  */
 public final class JournalSlot {

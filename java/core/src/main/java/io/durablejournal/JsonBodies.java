@@ -139,7 +139,7 @@ final class JsonBodies {
         System.arraycopy(head, 0, record, 0, head.length);
         System.arraycopy(body, 0, record, head.length, body.length);
         System.arraycopy(tail, 0, record, head.length + body.length, tail.length);
-        NativeSerde.normalizeActionState(record);
+        SerdeJni.normalizeActionState(record);
     }
 
     /** Jackson's writer refused to nest deeper than {@link #MAX_NESTING_DEPTH} (perhaps wrapped by databind). */

@@ -42,14 +42,14 @@ class NativeBoundaryTest {
     @Test
     void theShippedLibraryHasNoExportThatPanicsOnRequest() {
         NativeLibrary.load();
-        assertThrows(UnsatisfiedLinkError.class, () -> NativeDiagnostics.panicWith("x".getBytes(StandardCharsets.UTF_8)));
+        assertThrows(UnsatisfiedLinkError.class, () -> DiagnosticsJni.panicWith("x".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void nullArgumentsAtTheNativeBoundaryAreNullPointerExceptions() {
         NativeLibrary.load();
         assertThrows(NullPointerException.class, () -> NativeJournal.create(null));
-        assertThrows(NullPointerException.class, () -> NativeSerde.normalizeActionState(null));
+        assertThrows(NullPointerException.class, () -> SerdeJni.normalizeActionState(null));
     }
 
     @Test

@@ -89,7 +89,7 @@ final class NativeSafetyProbe {
                 check(later.size() == 1 && later.getCurrentCallIndex() == 1, "and journals normally");
             }
         }
-        check(NativeDiagnostics.liveHandleCount() == 0, "every journal was freed exactly once: " + NativeDiagnostics.liveHandleCount());
+        check(DiagnosticsJni.liveHandleCount() == 0, "every journal was freed exactly once: " + DiagnosticsJni.liveHandleCount());
         System.out.println("OK close-in-persister: the JVM runs on; the next call got " + lastRefusal);
     }
 
@@ -144,12 +144,12 @@ final class NativeSafetyProbe {
 
     /** Owners of every kind dropped without close(): the Cleaner frees their native objects. */
     private static void cleaner() throws InterruptedException {
-        long before = NativeDiagnostics.liveHandleCount();
+        long before = DiagnosticsJni.liveHandleCount();
         check(before == 0, "a fresh JVM owns no native objects: " + before);
         // Held strongly while counting, so no collection can free one early.
         List<Object> owners = makeOwners(500);
-        check(NativeDiagnostics.liveHandleCount() == owners.size(),
-                "each owner holds one native object: " + NativeDiagnostics.liveHandleCount() + " for " + owners.size());
+        check(DiagnosticsJni.liveHandleCount() == owners.size(),
+                "each owner holds one native object: " + DiagnosticsJni.liveHandleCount() + " for " + owners.size());
         int made = owners.size();
         owners = null;
         // The Cleaner frees on its own thread, after a collection finds the owners unreachable; it
@@ -158,12 +158,12 @@ final class NativeSafetyProbe {
         // on a loaded two-core machine).
         int attempts = 0;
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (NativeDiagnostics.liveHandleCount() > 0 && System.nanoTime() < deadline) {
+        while (DiagnosticsJni.liveHandleCount() > 0 && System.nanoTime() < deadline) {
             System.gc();
             attempts++;
             Thread.sleep(5);
         }
-        check(NativeDiagnostics.liveHandleCount() == 0, "the Cleaner freed them all: " + NativeDiagnostics.liveHandleCount() + " left");
+        check(DiagnosticsJni.liveHandleCount() == 0, "the Cleaner freed them all: " + DiagnosticsJni.liveHandleCount() + " left");
         System.out.println("OK cleaner: " + made + " native objects freed after " + attempts + " GCs");
     }
 

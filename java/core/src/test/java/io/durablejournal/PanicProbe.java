@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Run by {@link NativeBoundaryTest} in a child JVM on the library built with the cargo feature
- * {@code test-exports}: makes Rust panic through {@link NativeDiagnostics#panicWith} and prints
+ * {@code test-exports}: makes Rust panic through {@link DiagnosticsJni#panicWith} and prints
  * what Java saw, one {@code OK} line per check, then shows the library and the JVM still work.
  */
 public final class PanicProbe {
@@ -15,7 +15,7 @@ public final class PanicProbe {
         NativeLibrary.load();
         for (int i = 0; i < 3; i++) {
             try {
-                NativeDiagnostics.panicWith("kaboom ✨".getBytes(StandardCharsets.UTF_8));
+                DiagnosticsJni.panicWith("kaboom ✨".getBytes(StandardCharsets.UTF_8));
                 System.out.println("FAIL panicWith returned");
             } catch (JournalException e) {
                 // The check is made here: the child's output encoding may not carry the sparkle.
@@ -23,7 +23,7 @@ public final class PanicProbe {
             }
         }
         try {
-            NativeDiagnostics.panicWith(null);
+            DiagnosticsJni.panicWith(null);
             System.out.println("FAIL panicWith(null) returned");
         } catch (NullPointerException e) {
             System.out.println("OK null: " + e.getMessage());

@@ -40,10 +40,10 @@ class SharedConstantsTest {
     }
 
     @Test
-    void abiVersionMatchesTheLoadedLibraryAndTheLoader() throws Exception {
-        int expected = shared().get("abi_version").intValue();
-        assertEquals(expected, staticInt("io.durablejournal.internal.NativeLibrary", "EXPECTED_ABI_VERSION"));
-        // load() refuses a library whose ABI version differs from EXPECTED_ABI_VERSION.
+    void jniVersionMatchesTheLoadedLibraryAndTheLoader() throws Exception {
+        int expected = shared().get("jni_version").intValue();
+        assertEquals(expected, staticInt("io.durablejournal.internal.NativeLibrary", "EXPECTED_JNI_VERSION"));
+        // load() refuses a library whose JNI version differs from EXPECTED_JNI_VERSION.
         NativeLibrary.load();
     }
 

@@ -28,7 +28,7 @@ public final class DurableIds {
      *     has no canonical form (the message names where it sits)
      */
     public static String computeArgsDigest(List<?> args, Map<String, ?> kwargs) {
-        return Utf8.decode(NativeIdentity.argsDigest(CanonicalTree.callTreeJson(args, kwargs)));
+        return Utf8.decode(IdentityJni.argsDigest(CanonicalTree.callTreeJson(args, kwargs)));
     }
 
     /**
@@ -38,7 +38,7 @@ public final class DurableIds {
      */
     public static String durableIdentityForCall(String functionId, List<?> args, Map<String, ?> kwargs, String durableId) {
         byte[] explicit = Utf8.encodeOrNull(durableId, "durableId");
-        return Utf8.decode(NativeIdentity.callDurableId(explicit, new PendingCall(functionId, args, kwargs)));
+        return Utf8.decode(IdentityJni.callDurableId(explicit, new PendingCall(functionId, args, kwargs)));
     }
 
     /**
@@ -50,7 +50,7 @@ public final class DurableIds {
      */
     public static String callIdWithDigest(String functionId, String argsDigest) {
         byte[] digest = Utf8.encodeOrNull(argsDigest, "argsDigest");
-        return Utf8.decode(NativeIdentity.callIdWithDigest(Utf8.encode(functionId, "functionId"), digest));
+        return Utf8.decode(IdentityJni.callIdWithDigest(Utf8.encode(functionId, "functionId"), digest));
     }
 
     /**
@@ -60,18 +60,18 @@ public final class DurableIds {
      */
     public static String functionIdOfCallId(String callId) {
         Objects.requireNonNull(callId, "callId");
-        return Utf8.isWellFormed(callId) ? Utf8.decode(NativeIdentity.functionIdOfCallId(Utf8.encode(callId, "callId"))) : callId;
+        return Utf8.isWellFormed(callId) ? Utf8.decode(IdentityJni.functionIdOfCallId(Utf8.encode(callId, "callId"))) : callId;
     }
 
     /** The args digest a call id ends in ({@link #functionIdOfCallId}), or {@code ""} when it has none. */
     public static String argsDigestOfCallId(String callId) {
         Objects.requireNonNull(callId, "callId");
-        return Utf8.isWellFormed(callId) ? Utf8.decode(NativeIdentity.argsDigestOfCallId(Utf8.encode(callId, "callId"))) : "";
+        return Utf8.isWellFormed(callId) ? Utf8.decode(IdentityJni.argsDigestOfCallId(Utf8.encode(callId, "callId"))) : "";
     }
 
     /** {@code "tool-call:" + toolCallId}, the id unchanged. */
     public static String toolCallDurableId(String toolCallId) {
-        return Utf8.decode(NativeIdentity.toolCallDurableId(Utf8.encode(toolCallId, "toolCallId")));
+        return Utf8.decode(IdentityJni.toolCallDurableId(Utf8.encode(toolCallId, "toolCallId")));
     }
 
     static <T> T requireNonNull(T value, String name) {

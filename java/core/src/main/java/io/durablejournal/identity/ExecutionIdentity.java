@@ -18,8 +18,8 @@ public final class ExecutionIdentity implements AutoCloseable {
 
     ExecutionIdentity(String executionId) {
         this.executionId = executionId;
-        long handle = NativeIdentity.executionCreate(Utf8.encode(executionId, "executionId"));
-        this.allocators = new NativeHandle(this, "ExecutionIdentity", handle, NativeIdentity::executionDestroy);
+        long handle = IdentityJni.executionCreate(Utf8.encode(executionId, "executionId"));
+        this.allocators = new NativeHandle(this, "ExecutionIdentity", handle, IdentityJni::executionDestroy);
     }
 
     public String executionId() {
@@ -38,14 +38,14 @@ public final class ExecutionIdentity implements AutoCloseable {
      */
     public String emit(String existingId) {
         byte[] existing = Utf8.encodeOrNull(existingId, "existingId");
-        return Utf8.decode(allocators.apply(h -> NativeIdentity.executionEmit(h, existing)));
+        return Utf8.decode(allocators.apply(h -> IdentityJni.executionEmit(h, existing)));
     }
 
     /** The id of the next generated call to {@code target} (one counter per target) in a session. */
     public String nextCallId(String target, String sessionId) {
         byte[] targetUtf8 = Utf8.encode(target, "target");
         byte[] session = Utf8.encode(sessionId, "sessionId");
-        return Utf8.decode(allocators.apply(h -> NativeIdentity.executionNextCallId(h, targetUtf8, session)));
+        return Utf8.decode(allocators.apply(h -> IdentityJni.executionNextCallId(h, targetUtf8, session)));
     }
 
     @Override

@@ -14,7 +14,7 @@ public final class RuntimeIdentity {
     /** {@code occ:...} of an input event: its serialized business key and input sequence number. */
     public static String rootOccurrence(byte[] serializedBusinessKey, long inputSequence) {
         DurableIds.requireNonNull(serializedBusinessKey, "serializedBusinessKey");
-        return Utf8.decode(NativeIdentity.rootOccurrence(serializedBusinessKey, inputSequence));
+        return Utf8.decode(IdentityJni.rootOccurrence(serializedBusinessKey, inputSequence));
     }
 
     /**
@@ -25,24 +25,24 @@ public final class RuntimeIdentity {
      */
     public static String callIdempotencyKey(byte[] entry, String callId, long occurrence) {
         DurableIds.requireNonNull(entry, "entry");
-        return Utf8.decode(NativeIdentity.callIdempotencyKey(entry, Utf8.encode(callId, "callId"), occurrence));
+        return Utf8.decode(IdentityJni.callIdempotencyKey(entry, Utf8.encode(callId, "callId"), occurrence));
     }
 
     /** {@code exec:...} of one action triggered by one occurrence. */
     public static String actionExecution(String triggeringOccurrence, String actionName) {
-        return Utf8.decode(NativeIdentity.actionExecution(
+        return Utf8.decode(IdentityJni.actionExecution(
                 Utf8.encode(triggeringOccurrence, "triggeringOccurrence"), Utf8.encode(actionName, "actionName")));
     }
 
     /** {@code occ:...} of the n-th event (from 0) an execution emitted. */
     public static String emittedOccurrence(String producerExecution, long emissionOrdinal) {
-        return Utf8.decode(NativeIdentity.emittedOccurrence(
+        return Utf8.decode(IdentityJni.emittedOccurrence(
                 Utf8.encode(producerExecution, "producerExecution"), emissionOrdinal));
     }
 
     /** {@code call:...}, the n-th generated call (from 0) in a namespace and session. */
     public static String generatedCallId(String namespace, String sessionId, long callOrdinal) {
-        return Utf8.decode(NativeIdentity.generatedCallId(
+        return Utf8.decode(IdentityJni.generatedCallId(
                 Utf8.encode(namespace, "namespace"), Utf8.encode(sessionId, "sessionId"), callOrdinal));
     }
 

@@ -24,7 +24,8 @@ import java.util.Locale;
  */
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
-    static final int EXPECTED_ABI_VERSION = 9;
+    /** The JNI version these classes speak (tests/vectors/constants.json {@code jni_version}; the C ABI has its own). */
+    static final int EXPECTED_JNI_VERSION = 10;
     private static volatile boolean loaded;
 
     private NativeLibrary() {}
@@ -39,17 +40,17 @@ public final class NativeLibrary {
                 return;
             }
             loadOnce();
-            int abi = abiVersion();
-            if (abi != EXPECTED_ABI_VERSION) {
-                throw new UnsatisfiedLinkError("libdurable_journal.so has ABI version " + abi
-                        + " but these classes expect " + EXPECTED_ABI_VERSION + "; rebuild or remove the stale library");
+            int jni = jniVersion();
+            if (jni != EXPECTED_JNI_VERSION) {
+                throw new UnsatisfiedLinkError("libdurable_journal.so has JNI version " + jni
+                        + " but these classes expect " + EXPECTED_JNI_VERSION + "; rebuild or remove the stale library");
             }
             loaded = true;
         }
     }
 
-    /** The ABI version of the library just loaded ({@code rust/jni/diagnostics.rs}). */
-    private static native int abiVersion();
+    /** The JNI version of the library just loaded ({@code rust/jni/diagnostics.rs}). */
+    private static native int jniVersion();
 
     private static void loadOnce() {
         String explicit = System.getProperty("durablejournal.library");

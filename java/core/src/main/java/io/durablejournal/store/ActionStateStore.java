@@ -1,7 +1,6 @@
 package io.durablejournal.store;
 
 import io.durablejournal.ActionState;
-import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
 import java.util.List;
 
@@ -23,6 +22,10 @@ import java.util.List;
  * IllegalStateException} once the store is closed; null arguments throw {@link
  * NullPointerException}; storage failures throw {@link io.durablejournal.JournalException} with
  * a {@code STORE_*} code and a message naming where (the file, or the log's topic).
+ *
+ * <p>This is the interface a store of your own implements (through an {@code
+ * ActionStateStoreFactory} of yours). The native stores answer more, for the library's own
+ * callers only ({@link io.durablejournal.store.internal.JsonEntryStore}, internal).
  */
 public interface ActionStateStore extends AutoCloseable {
     /**
@@ -36,47 +39,11 @@ public interface ActionStateStore extends AutoCloseable {
     void put(Object key, long seqNum, String actionName, EventIdentity event, ActionState state);
 
     /**
-     * {@link #put} for a state already serialized as the JSON of Flink Agents' {@code
-     * ActionStateSerde} (the format {@link io.durablejournal.ActionStateSerde} reads and writes):
-     * the native store parses the bytes itself, so a caller holding that JSON skips binding it to
-     * an {@link ActionState} and serializing it again.
-     *
-     * @throws io.durablejournal.JournalException with code {@code MALFORMED_JSON} when the bytes
-     *     are not an ActionState; nothing is stored then
-     */
-    default void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
-        put(key, seqNum, actionName, event, ActionStateSerde.deserialize(stateJson));
-    }
-
-    /**
      * The stored ActionState, or null. A miss means the re-run has left the recorded history at
      * {@code seqNum}: every entry of the same business key with a larger sequence number is
      * dropped too (other keys are untouched).
      */
     ActionState get(Object key, long seqNum, String actionName, EventIdentity event);
-
-    /**
-     * {@link #get} returning the stored state as the JSON of Flink Agents' {@code ActionStateSerde}
-     * (every slot with its explicit status, payloads base64), or null on a miss (which hides later
-     * sequence numbers exactly as {@link #get} does). The native store writes the bytes itself,
-     * so a caller that reads them with its own serde skips the {@link ActionState} in between.
-     */
-    default byte[] getJson(Object key, long seqNum, String actionName, EventIdentity event) {
-        ActionState state = get(key, seqNum, actionName, event);
-        return state == null ? null : ActionStateSerde.serialize(state);
-    }
-
-    /**
-     * {@link #getJson} for a reader that answers the entry's recorded calls itself (and reads the
-     * rest through Flink Agents' serde): the native store splits the call slots off the JSON in
-     * the same crossing ({@link ResumingEntry#split}), so the payloads are neither written as
-     * base64 nor read back. Null on a miss, which hides later sequence numbers exactly as {@link
-     * #get} does. A store that does not split returns the whole JSON ({@link ResumingEntry#whole}).
-     */
-    default ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
-        byte[] json = getJson(key, seqNum, actionName, event);
-        return json == null ? null : ResumingEntry.whole(json);
-    }
 
     /**
      * A journal over the stored ActionState, or over {@code initial} (stored first) when there is

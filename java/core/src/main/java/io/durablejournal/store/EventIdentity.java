@@ -37,7 +37,7 @@ public final class EventIdentity {
      * process and distinct for equal-payload records. Keys map as in {@link ActionStateStore}.
      */
     public static EventIdentity rootOccurrence(Object businessKey, long inputSeqNum) {
-        byte[] id = NativeStore.rootOccurrence(BusinessKey.of(businessKey), inputSeqNum);
+        byte[] id = StoreJni.rootOccurrence(BusinessKey.of(businessKey), inputSeqNum);
         return new EventIdentity(OCCURRENCE, new String(id, java.nio.charset.StandardCharsets.UTF_8), null);
     }
 

@@ -3,9 +3,13 @@ package io.durablejournal.store;
 import io.durablejournal.JournalException;
 import io.durablejournal.internal.Utf8;
 import io.durablejournal.internal.NativeHandle;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.LongFunction;
 import java.util.function.ToIntFunction;
@@ -49,6 +53,8 @@ public final class LogActionStateStore extends NativeKeyedStore {
     private final List<NativeHandle> shares = new ArrayList<>();
     /** Held while reading the log into the store (the transport's reader serves one read at a time). */
     private final Object loading = new Object();
+    /** Where completed actions are copied ({@link #retainCompleted}), or null. */
+    private volatile LogTransport retainedTransport;
 
     private LogActionStateStore(LogTransport transport, ToIntFunction<Object> keyGroupOf, int maxParallelism, int firstKeyGroup,
             int lastKeyGroup, long handle) {
@@ -57,7 +63,7 @@ public final class LogActionStateStore extends NativeKeyedStore {
         this.maxParallelism = maxParallelism;
         this.firstKeyGroup = firstKeyGroup;
         this.lastKeyGroup = lastKeyGroup;
-        this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
+        this.store = new NativeHandle(this, "ActionStateStore", handle, StoreJni::close);
     }
 
     /**
@@ -72,16 +78,16 @@ public final class LogActionStateStore extends NativeKeyedStore {
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(keyGroupOf, "keyGroupOf");
         try {
-            long handle = NativeLogStore.open(transport, Utf8.encode(transport.name(), "transport.name()"), transport.logId(),
+            long handle = LogStoreJni.open(transport, Utf8.encode(transport.name(), "transport.name()"), transport.logId(),
                     transport.partitions(), maxParallelism, firstKeyGroup, lastKeyGroup);
             try {
                 long maxRecordBytes = transport.maxRecordBytes();
                 if (maxRecordBytes > 0) {
                     byte[] setting = Utf8.encode(transport.recordLimitSetting(), "transport.recordLimitSetting()");
-                    NativeLogStore.limitRecords(handle, maxRecordBytes, setting);
+                    LogStoreJni.limitRecords(handle, maxRecordBytes, setting);
                 }
             } catch (RuntimeException | Error e) {
-                NativeStore.close(handle);
+                StoreJni.close(handle);
                 throw e;
             }
             return new LogActionStateStore(transport, keyGroupOf, maxParallelism, firstKeyGroup, lastKeyGroup, handle);
@@ -94,13 +100,13 @@ public final class LogActionStateStore extends NativeKeyedStore {
     /** Begins a new history named {@code lineage} (16 bytes; Flink's job id): nothing to read. */
     public synchronized void startFresh(byte[] lineage) {
         Objects.requireNonNull(lineage, "lineage");
-        store.accept(h -> NativeLogStore.startFresh(h, lineage));
+        store.accept(h -> LogStoreJni.startFresh(h, lineage));
     }
 
     /** Continues history {@code lineage} without a checkpoint: reads the owned key groups' journals. */
     public synchronized void continueHistory(byte[] lineage) {
         Objects.requireNonNull(lineage, "lineage");
-        store.accept(h -> NativeLogStore.continueHistory(h, lineage));
+        store.accept(h -> LogStoreJni.continueHistory(h, lineage));
         load(firstKeyGroup, lastKeyGroup, endOffsets());
     }
 
@@ -117,7 +123,7 @@ public final class LogActionStateStore extends NativeKeyedStore {
             markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
         }
         long[] ends = endOffsets();
-        store.accept(h -> NativeLogStore.restore(h, markers, ends));
+        store.accept(h -> LogStoreJni.restore(h, markers, ends));
         load(firstKeyGroup, lastKeyGroup, ends);
     }
 
@@ -138,18 +144,18 @@ public final class LogActionStateStore extends NativeKeyedStore {
 
     private void loadUnderLock(int first, int last, long[] ends) {
         store.accept(h -> {
-            long[] from = NativeLogStore.readFrom(h);
-            for (int partition : NativeLogStore.beginLoad(h, first, last)) {
+            long[] from = LogStoreJni.readFrom(h);
+            for (int partition : LogStoreJni.beginLoad(h, first, last)) {
                 try {
                     transport.read(partition, from[partition], ends[partition],
-                            (offsets, keys, values) -> NativeLogStore.ingest(h, first, last, partition, offsets, keys, values));
+                            (offsets, keys, values) -> LogStoreJni.ingest(h, first, last, partition, offsets, keys, values));
                 } catch (JournalException e) {
                     throw e;
                 } catch (Exception e) {
                     throw transportFailure("reading partition " + partition + " of", e);
                 }
             }
-            NativeLogStore.finishLoad(h, first, last);
+            LogStoreJni.finishLoad(h, first, last);
         });
     }
 
@@ -176,8 +182,8 @@ public final class LogActionStateStore extends NativeKeyedStore {
 
     private NativeHandle newShare() {
         synchronized (shares) {
-            NativeHandle share = new NativeHandle(this, "ActionStateStore", store.apply(h -> (Long) NativeLogStore.share(h)),
-                    NativeLogStore::releaseShare);
+            NativeHandle share = new NativeHandle(this, "ActionStateStore", store.apply(h -> (Long) LogStoreJni.share(h)),
+                    LogStoreJni::releaseShare);
             shares.add(share);
             return share;
         }
@@ -222,14 +228,14 @@ public final class LogActionStateStore extends NativeKeyedStore {
      * the key's entries are elsewhere (its hash or the max parallelism changed).
      */
     private int bindKeyGroup(BusinessKey k, int keyGroup, boolean named) {
-        return onStore(h -> named ? NativeLogStore.bindNamedKeyGroup(h, k, keyGroup) : NativeLogStore.bindKeyGroup(h, k, keyGroup));
+        return onStore(h -> named ? LogStoreJni.bindNamedKeyGroup(h, k, keyGroup) : LogStoreJni.bindKeyGroup(h, k, keyGroup));
     }
 
     /** Drops the entries of {@code key} at exactly {@code seqNum}, leaving any other sequence number. */
     @Override
     public void pruneStateAt(Object key, long seqNum) {
         BusinessKey k = BusinessKey.of(key);
-        runOnStore(h -> NativeLogStore.pruneAt(h, k, seqNum));
+        runOnStore(h -> LogStoreJni.pruneAt(h, k, seqNum));
     }
 
     /**
@@ -243,12 +249,12 @@ public final class LogActionStateStore extends NativeKeyedStore {
         synchronized (loading) {
             ends = endOffsets();
         }
-        return store.apply(h -> NativeLogStore.marker(h, ends));
+        return store.apply(h -> LogStoreJni.marker(h, ends));
     }
 
     /** Appends the tombstones of pruned entries now (they otherwise go out with the next record). */
     public synchronized void sync() {
-        store.accept(NativeStore::sync);
+        store.accept(StoreJni::sync);
     }
 
     /**
@@ -259,7 +265,39 @@ public final class LogActionStateStore extends NativeKeyedStore {
      */
     @Override
     public synchronized LogStoreStats stats() {
-        return store.apply(NativeLogStore::stats);
+        return store.apply(LogStoreJni::stats);
+    }
+
+    /**
+     * Keeps a copy of each action that completes from now on, with its journal, in {@code
+     * retained} (another log, e.g. the Kafka store's retained topic; docs/replay.md, "Retention on
+     * Kafka"), partition {@code partition}; at most {@code maxCount} copies of this store are kept
+     * (the log's compaction keeps the newest copy per key), none older than {@code maxAge} (the
+     * log's own retention). The journal's records stay exactly what they are without it. A copy
+     * the log refuses stops retention ({@link #retentionError}), never the store. The store closes
+     * {@code retained} with itself.
+     */
+    public synchronized void retainCompleted(LogTransport retained, int partition, Duration maxAge, long maxCount, String planDigest) {
+        Objects.requireNonNull(retained, "retained");
+        Objects.requireNonNull(maxAge, "maxAge");
+        byte[] name = Utf8.encode(retained.name(), "retained.name()");
+        byte[] digest = planDigest == null ? null : Utf8.encode(planDigest, "planDigest");
+        UUID id = UUID.randomUUID();
+        byte[] writer = ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array();
+        store.accept(h -> LogStoreJni.retainCompleted(h, retained, name, maxAge.toMillis(), maxCount, digest, writer, partition));
+        retainedTransport = retained;
+    }
+
+    /** True once {@link #retainCompleted} was called: operators then store each action's input record too. */
+    @Override
+    public boolean retainsCompleted() {
+        return retainedTransport != null;
+    }
+
+    /** Why retention stopped (a copy the retained log refused), or null. */
+    public synchronized String retentionError() {
+        byte[] error = store.apply(LogStoreJni::retentionError);
+        return error == null ? null : new String(error, StandardCharsets.UTF_8);
     }
 
     /** The log, for people. */
@@ -289,7 +327,13 @@ public final class LogActionStateStore extends NativeKeyedStore {
                     }
                 }
             } finally {
-                transport.close();
+                try {
+                    transport.close();
+                } finally {
+                    if (retainedTransport != null) {
+                        retainedTransport.close();
+                    }
+                }
             }
         }
     }

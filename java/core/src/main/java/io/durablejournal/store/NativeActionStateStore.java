@@ -37,26 +37,26 @@ public final class NativeActionStateStore extends NativeKeyedStore {
 
     private NativeActionStateStore(long handle, Path directory, java.time.Duration maxSyncDelay, boolean retainsCompleted) {
         this.retainsCompleted = retainsCompleted;
-        this.store = new NativeHandle(this, "ActionStateStore", handle, NativeStore::close);
+        this.store = new NativeHandle(this, "ActionStateStore", handle, StoreJni::close);
         this.directory = directory;
         this.syncTimer = maxSyncDelay == null ? null : new SyncTimer(store, maxSyncDelay, String.valueOf(directory));
     }
 
     static NativeActionStateStore inMemory() {
-        return new NativeActionStateStore(NativeStore.openMemory(), null, null);
+        return new NativeActionStateStore(StoreJni.openMemory(), null, null);
     }
 
     static NativeActionStateStore openFile(Path dir, FileStoreOptions options) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath();
-        long handle = NativeStore.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
+        long handle = StoreJni.openFile(Utf8.encode(absolute.toString(), "dir"), options.getGroupCommitBatch(),
                 options.rawMinGarbageBytes(), options.garbageRatio(), options.getPermissionCheck().ordinal(),
                 options.getRetainFor() == null ? 0 : options.getRetainFor().toMillis(), options.getRetainCount(),
                 options.getPlanDigest() == null ? null : Utf8.encode(options.getPlanDigest(), "planDigest"));
         NativeActionStateStore store = new NativeActionStateStore(handle, absolute, options.getMaxSyncDelay(),
                 options.getRetainFor() != null);
-        byte[] warning = store.store.apply(NativeStore::permissionWarning);
+        byte[] warning = store.store.apply(StoreJni::permissionWarning);
         if (warning != null) {
             LOG.warn(new String(warning, java.nio.charset.StandardCharsets.UTF_8));
         }
@@ -90,23 +90,23 @@ public final class NativeActionStateStore extends NativeKeyedStore {
         for (int i = 0; i < markers.length; i++) {
             markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
         }
-        store.accept(h -> NativeStore.rebuildState(h, markers));
+        store.accept(h -> StoreJni.rebuildState(h, markers));
     }
 
     @Override
     public byte[] getRecoveryMarker() {
-        return store.apply(NativeStore::recoveryMarker);
+        return store.apply(StoreJni::recoveryMarker);
     }
 
     /** Makes every record written so far durable (matters under group commit). */
     public void sync() {
-        store.accept(NativeStore::sync);
+        store.accept(StoreJni::sync);
     }
 
     /** Its {@link StoreStats#bytesAppended() bytes appended} are -1 for the in-memory store. */
     @Override
     public StoreStats stats() {
-        return store.apply(NativeStore::stats);
+        return store.apply(StoreJni::stats);
     }
 
     public boolean isClosed() {

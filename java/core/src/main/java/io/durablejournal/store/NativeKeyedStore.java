@@ -3,6 +3,8 @@ package io.durablejournal.store;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.store.internal.JsonEntryStore;
+import io.durablejournal.store.internal.ResumingEntry;
 import java.util.Objects;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
@@ -14,7 +16,7 @@ import java.util.function.LongFunction;
  * before they are used ({@link #keyOf}: the log store binds each key's key group, loading it
  * from the log first when another subtask owned it).
  */
-abstract class NativeKeyedStore implements ActionStateStore {
+abstract class NativeKeyedStore implements JsonEntryStore {
     NativeKeyedStore() {}
 
     /** What the native store counts since it was opened. */
@@ -60,7 +62,7 @@ abstract class NativeKeyedStore implements ActionStateStore {
     public void putJson(Object key, long seqNum, String actionName, EventIdentity event, byte[] stateJson) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
         Objects.requireNonNull(stateJson, "stateJson");
-        runOnStore(h -> NativeStore.put(h, entry, stateJson));
+        runOnStore(h -> StoreJni.put(h, entry, stateJson));
     }
 
     @Override
@@ -73,27 +75,27 @@ abstract class NativeKeyedStore implements ActionStateStore {
     @Override
     public byte[] getJson(Object key, long seqNum, String actionName, EventIdentity event) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
-        return onStore(h -> NativeStore.get(h, entry));
+        return onStore(h -> StoreJni.get(h, entry));
     }
 
     /** The native store splits the slots off in the same crossing and builds the entry itself. */
     @Override
     public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
-        return onStore(h -> NativeStore.getResuming(h, entry));
+        return onStore(h -> StoreJni.getResuming(h, entry));
     }
 
     @Override
     public DurableExecutionContext openContext(Object key, long seqNum, String actionName, EventIdentity event, ActionState initial) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
         byte[] json = initial == null ? null : ActionStateSerde.serialize(initial);
-        return onStore(h -> NativeStore.openContext(h, entry, json));
+        return onStore(h -> StoreJni.openContext(h, entry, json));
     }
 
     /** Prunes the entries held here (a log store's key group never loaded here has none). */
     @Override
     public void pruneState(Object key, long seqNumUpTo) {
         BusinessKey business = BusinessKey.of(key);
-        runOnStore(h -> NativeStore.prune(h, business, seqNumUpTo));
+        runOnStore(h -> StoreJni.prune(h, business, seqNumUpTo));
     }
 }

@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One completed action a file store retained ({@link FileStoreOptions#retainCompleted}): its
+ * One completed action a file store retained ({@link FileStoreOptions#retainCompleted}), or a
+ * Kafka store ({@link #readLogDump}): its
  * address, when it completed, the plan digest the store was given, and its state as it completed,
  * with the journal ({@code callResults}) it completed with. Immutable.
  */
@@ -49,7 +50,7 @@ public final class RetainedAction {
      */
     public static List<RetainedAction> read(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return parse(NativeStore.readRetained(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+        return parse(StoreJni.readRetained(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
     }
 
     /**
@@ -60,7 +61,17 @@ public final class RetainedAction {
      */
     public static List<RetainedAction> readInFlight(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return parse(NativeStore.readInFlight(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+        return parse(StoreJni.readInFlight(Utf8.encode(dir.toAbsolutePath().toString(), "dir")));
+    }
+
+    /**
+     * The retained actions in {@code dump}, a dump of a Kafka store's retained topic ({@code
+     * KafkaJournalTool dump --retained}, or the same framing read from the topic), oldest first:
+     * per record key the newest copy (as compaction keeps it), per action the last.
+     */
+    public static List<RetainedAction> readLogDump(byte[] dump) {
+        Objects.requireNonNull(dump, "dump");
+        return parse(LogStoreJni.readRetainedDump(dump));
     }
 
     private static List<RetainedAction> parse(byte[] json) {

@@ -28,7 +28,7 @@ final class SyncTimer {
         long period = Math.max(1, maxDelay.toNanos());
         clock.scheduleWithFixedDelay(() -> {
             try {
-                store.accept(NativeStore::sync);
+                store.accept(StoreJni::sync);
             } catch (RuntimeException closedOrFailed) {
                 clock.shutdown();
             }

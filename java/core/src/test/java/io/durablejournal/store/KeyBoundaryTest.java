@@ -19,31 +19,31 @@ class KeyBoundaryTest {
 
     @Test
     void aNullKeyObjectIsANullPointerExceptionAtTheNativeCall() {
-        long store = NativeStore.openMemory();
+        long store = StoreJni.openMemory();
         try {
-            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> NativeStore.put(store, null, EMPTY)).getMessage());
-            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> NativeStore.get(store, null)).getMessage());
-            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> NativeStore.prune(store, null, 1)).getMessage());
-            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> NativeStore.rootOccurrence(null, 1)).getMessage());
+            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> StoreJni.put(store, null, EMPTY)).getMessage());
+            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> StoreJni.get(store, null)).getMessage());
+            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> StoreJni.prune(store, null, 1)).getMessage());
+            assertEquals("key must not be null", assertThrows(NullPointerException.class, () -> StoreJni.rootOccurrence(null, 1)).getMessage());
         } finally {
-            NativeStore.close(store);
+            StoreJni.close(store);
         }
     }
 
     @Test
     void everyFieldOfTheEntryKeyAddressesTheEntry() {
-        long store = NativeStore.openMemory();
+        long store = StoreJni.openMemory();
         try {
             EventIdentity event = EventIdentity.attributes(new byte[] {1, 2, 3});
-            NativeStore.put(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", event), EMPTY);
-            assertArrayEquals(EMPTY, NativeStore.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", event)));
-            assertEquals(null, NativeStore.get(store, EntryKey.of(BusinessKey.of("user-😀".getBytes(StandardCharsets.UTF_8)), 7, "act", event)), "key kind");
-            assertEquals(null, NativeStore.get(store, EntryKey.of(BusinessKey.of("user-😀"), 8, "act", event)), "sequence number");
-            assertEquals(null, NativeStore.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act2", event)), "action");
-            assertEquals(null, NativeStore.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", EventIdentity.attributes(new byte[] {1, 2}))), "event digest");
-            assertEquals(null, NativeStore.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", EventIdentity.occurrence("x"))), "event kind");
+            StoreJni.put(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", event), EMPTY);
+            assertArrayEquals(EMPTY, StoreJni.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", event)));
+            assertEquals(null, StoreJni.get(store, EntryKey.of(BusinessKey.of("user-😀".getBytes(StandardCharsets.UTF_8)), 7, "act", event)), "key kind");
+            assertEquals(null, StoreJni.get(store, EntryKey.of(BusinessKey.of("user-😀"), 8, "act", event)), "sequence number");
+            assertEquals(null, StoreJni.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act2", event)), "action");
+            assertEquals(null, StoreJni.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", EventIdentity.attributes(new byte[] {1, 2}))), "event digest");
+            assertEquals(null, StoreJni.get(store, EntryKey.of(BusinessKey.of("user-😀"), 7, "act", EventIdentity.occurrence("x"))), "event kind");
         } finally {
-            NativeStore.close(store);
+            StoreJni.close(store);
         }
     }
 }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.CallResult;
+import io.durablejournal.store.internal.ResumingEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

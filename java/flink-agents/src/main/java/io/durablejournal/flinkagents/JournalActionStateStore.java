@@ -1,16 +1,15 @@
 package io.durablejournal.flinkagents;
 
-import io.durablejournal.JournalSlot;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.SubtaskScope;
-import io.durablejournal.flink.SubtaskStores;
+import io.durablejournal.flink.internal.SubtaskStores;
+import io.durablejournal.flinkagents.ServedStates.Served;
 import io.durablejournal.store.EventIdentity;
-import io.durablejournal.store.GroupedKey;
 import io.durablejournal.store.NativeActionStateStore;
-import io.durablejournal.store.ResumingEntry;
 import io.durablejournal.store.StoreStats;
+import io.durablejournal.store.internal.JsonEntries;
+import io.durablejournal.store.internal.ResumingEntry;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +19,8 @@ import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
-import org.apache.flink.agents.runtime.context.RunnerContextImpl;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +51,10 @@ import org.slf4j.LoggerFactory;
  *       stable across restarts and distinct for equal events.</li>
  * </ul>
  *
+ * <p>This class is the SPI and the store's lifecycle; it addresses entries with {@link
+ * EntryAddressing}, tracks what it served with {@link ServedStates}, picks the markers to restore
+ * with {@link RestorePolicy} and keeps the open native journals in {@link OpenJournals}.
+ *
  * <p>The store is {@link Serializable} so that it can sit in an operator factory; the
  * durable-journal store is opened lazily in the subtask that uses it (each subtask and each restart runs its own
  * copy) and is never serialized. Calls come from the subtask's mailbox thread; they are
@@ -73,9 +74,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private io.durablejournal.CallSemantics defaultCallSemantics;
 
     private transient io.durablejournal.store.ActionStateStore store;
-    /** The operator's current Flink key (null outside a keyed call), or null: see {@link #keyedBy}. */
-    private transient Supplier<Object> currentKey;
-    private transient boolean warnedOfKeyGroups;
+    /** Where entries are filed: made on first use after the store was built or deserialized. */
+    private transient EntryAddressing addressing;
     private transient boolean closed;
     private transient EventIdentities events;
     /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
@@ -83,39 +83,10 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private transient ReplayCounts replays;
     /** Whether this subtask's store was restored from a checkpoint's markers and its INFO line is still due. */
     private transient boolean restoreToReport;
-    /** The native journals opened and not yet released, by entry. */
-    private transient Map<JournalAddress, NativeJournalContext> openJournals;
+    /** The native journals opened and not yet released. */
+    private transient OpenJournals openJournals;
     /** The entry the store can answer a {@code get} of without the native store, if any. */
     private transient KnownEntry known;
-
-    /**
-     * The state the store served last on each thread (the operator's mailbox thread), for {@link
-     * #installJournal}. Replaced at every {@code get}, cleared when the store closes.
-     */
-    private static final ThreadLocal<Served> SERVED = new ThreadLocal<>();
-
-    /** One state the store served, with where it lives and what the operator asked with. */
-    private static final class Served {
-        final JournalActionStateStore store;
-        final JournalAddress address;
-        final Object key;
-        final Action action;
-        final Event event;
-        final ActionState state;
-        /** The entry's recorded hits when the store split the call slots off {@link #state}, else null (they are in it). */
-        final List<JournalSlot> hits;
-
-        Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state,
-                List<JournalSlot> hits) {
-            this.store = store;
-            this.address = address;
-            this.key = key;
-            this.action = action;
-            this.event = event;
-            this.state = state;
-            this.hits = hits;
-        }
-    }
 
     /**
      * The store of one subtask of Flink Agents' operator; the store itself is opened on first use
@@ -168,14 +139,14 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     @Override
     public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
-        String keyText = keyText(key);
+        String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
-        EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
-        JournalAddress address = new JournalAddress(keyText, storeKey(key, keyText), seqNum, action.getName(), eventIdentity);
+        JournalAddress address = address(key, keyText, seqNum, action, event);
+        EventIdentity eventIdentity = address.event;
         NativeJournalContext journal = state.isCompleted() ? openJournals.get(address) : null;
         if (journal == null || !journal.completeInJournal(state)) {
-            opened.putJson(address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
+            JsonEntries.put(opened, address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
         }
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
         Long pruned = prunedThrough.get(keyText);
@@ -185,8 +156,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (state.isCompleted()) {
             // The action is done: its journal will not be written again.
             if (journal != null) {
-                openJournals.remove(address);
-                journal.release();
+                openJournals.completed(address, journal);
             }
         } else if (JournaledPlans.isJournaled(action) && KnownEntry.isInitial(state)) {
             known.initial(address, state.getTaskEvent());
@@ -201,30 +171,30 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     @Override
     public synchronized ActionState get(Object key, long seqNum, Action action, Event event) {
-        String keyText = keyText(key);
+        String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
-        EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
-        JournalAddress address = new JournalAddress(keyText, storeKey(key, keyText), seqNum, action.getName(), eventIdentity);
+        JournalAddress address = address(key, keyText, seqNum, action, event);
+        EventIdentity eventIdentity = address.event;
         NativeJournalContext journaling = openJournals.get(address);
         if (journaling != null && journaling.isOpen()) {
             // The action's native journal holds its calls; the operator completes the state.
             known.forget();
             ActionState inProgress = journaling.stateToComplete();
-            SERVED.set(new Served(this, address, key, action, event, inProgress, null));
+            ServedStates.served(new Served(this, address, key, action, event, inProgress, null));
             return inProgress;
         }
         if (known.knows(address)) {
             // The store has not changed since it answered or created this entry (see KnownEntry).
             ActionState state = known.state();
             if (state != null) {
-                SERVED.set(new Served(this, address, key, action, event, state, null));
+                ServedStates.served(new Served(this, address, key, action, event, state, null));
             }
             return state;
         }
         if (action.getExec() instanceof JournaledJavaFunction) {
             return getForNativeJournal(opened, address, key, action, event);
         }
-        byte[] found = opened.getJson(address.storeKey, seqNum, action.getName(), eventIdentity);
+        byte[] found = JsonEntries.get(opened, address.storeKey, seqNum, action.getName(), eventIdentity);
         if (found == null) {
             known.missing(address);
             return null;
@@ -237,7 +207,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             events.reemitted(found, state.getOutputEvents());
         }
         replays.found(keyText, seqNum, action.getName(), eventIdentity, state.isCompleted(), state.getCallResults().size());
-        SERVED.set(new Served(this, address, key, action, event, state, null));
+        ServedStates.served(new Served(this, address, key, action, event, state, null));
         return state;
     }
 
@@ -250,7 +220,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     private ActionState getForNativeJournal(io.durablejournal.store.ActionStateStore opened, JournalAddress address, Object key,
             Action action, Event event) {
-        ResumingEntry found = opened.getResuming(address.storeKey, address.seqNum, address.actionName, address.event);
+        ResumingEntry found = JsonEntries.getResuming(opened, address.storeKey, address.seqNum, address.actionName, address.event);
         if (found == null) {
             known.missing(address);
             return null;
@@ -262,42 +232,12 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
         int calls = found.isSplit() ? found.callCount() : state.getCallResults().size();
         replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), calls);
-        SERVED.set(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null));
+        ServedStates.served(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null));
         return state;
     }
 
-    /**
-     * The native journal of the action whose state this store served last on the calling thread,
-     * installed on Flink Agents' runner context in place of Flink Agents' own journal; the context
-     * already installed when it is one. Null when the operator runs without a durable store (no
-     * journal is installed then). Flink Agents' operator builds its journal over the state the
-     * store has just served ({@code processActionTaskForKey}); the adapter recognizes that state
-     * (the same object) and refuses to guess when it is another one.
-     *
-     * @throws IllegalStateException when the installed journal is not over the state this store
-     *     served last on this thread
-     */
-    public static NativeJournalContext installJournal(RunnerContextImpl context) {
-        Objects.requireNonNull(context, "context");
-        RunnerContextImpl.DurableExecutionContext installed = context.getDurableExecutionContext();
-        if (installed == null || installed instanceof NativeJournalContext) {
-            return (NativeJournalContext) installed;
-        }
-        Served served = SERVED.get();
-        if (served == null || served.state != installed.getActionState()) {
-            throw new IllegalStateException("Flink Agents' journal of action '" + context.getActionName() + "' is not over"
-                    + " the state the durable-journal store served last on this thread, so the adapter cannot tell which"
-                    + " entry of the store it belongs to: is the operator's store a JournalActionStateStore, and does this"
-                    + " Flink Agents version (supported: " + FlinkAgentsCompatibility.SUPPORTED_VERSIONS + ") build the"
-                    + " journal right after the store's get?");
-        }
-        NativeJournalContext journal = served.store.journalContext(served);
-        context.setDurableExecutionContext(journal);
-        return journal;
-    }
-
-    /** A native journal context for the action the store served. */
-    private synchronized NativeJournalContext journalContext(Served served) {
+    /** A native journal context for the action the store served ({@link ServedStates#installJournal}). */
+    synchronized NativeJournalContext journalContext(Served served) {
         return new NativeJournalContext(this, served.address, served.key, served.address.seqNum, served.action, served.event,
                 served.state, served.hits);
     }
@@ -312,10 +252,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         known.forget();
         io.durablejournal.DurableExecutionContext journal = opened.openContext(address.storeKey, address.seqNum,
                 address.actionName, address.event, null);
-        NativeJournalContext previous = openJournals.put(address, owner);
-        if (previous != null && previous != owner) {
-            previous.release();
-        }
+        openJournals.opened(address, owner);
         return journal;
     }
 
@@ -346,7 +283,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         if (store != null) {
             throw new IllegalStateException(describe() + " is restored before it is used, and it was used already");
         }
-        List<byte[]> markers = markersToRestore(recoveryMarkers);
+        List<byte[]> markers = RestorePolicy.markersToRestore(recoveryMarkers, stores, subtask, parallelism, describe());
         try {
             opened(SubtaskStores.open(stores, scope(!recoveryMarkers.isEmpty()), markers));
             restoreToReport = !recoveryMarkers.isEmpty();
@@ -374,34 +311,6 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         LOG.info(replays.restoreSummary(describe(), attempt));
     }
 
-    /** The native markers the store restores from; refuses markers it cannot restore from. */
-    private List<byte[]> markersToRestore(List<Object> recoveryMarkers) {
-        List<SubtaskMarker> decoded = new ArrayList<>();
-        List<Integer> parallelisms = new ArrayList<>();
-        for (Object marker : recoveryMarkers) {
-            if (!SubtaskMarker.isOurs(marker)) {
-                throw refuse("the checkpoint holds a recovery marker of another action state store (" + marker
-                        + "); its journals are not in " + describe());
-            }
-            SubtaskMarker subtaskMarker = SubtaskMarker.decode((String) marker);
-            decoded.add(subtaskMarker);
-            parallelisms.add(subtaskMarker.parallelism);
-        }
-        SubtaskStores.checkRestoredParallelism(stores, parallelisms, parallelism);
-        boolean everySubtasks = stores.restoresAtAnyParallelism();
-        List<byte[]> markers = new ArrayList<>();
-        for (SubtaskMarker marker : decoded) {
-            if (everySubtasks || marker.subtask == subtask) {
-                markers.add(marker.storeMarker);
-            }
-        }
-        if (!recoveryMarkers.isEmpty() && markers.isEmpty()) {
-            throw refuse("the checkpoint has no recovery marker of subtask " + subtask + " among its "
-                    + recoveryMarkers.size());
-        }
-        return markers;
-    }
-
     /**
      * Drops the key's entries up to {@code seqNum}. Flink Agents 0.3.1 calls this at every
      * checkpoint for every key that ever completed an input; a key already pruned through
@@ -409,22 +318,16 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      */
     @Override
     public synchronized void pruneState(Object key, long seqNum) {
-        String keyText = keyText(key);
+        String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
         Long pruned = prunedThrough.get(keyText);
         if (pruned != null && pruned >= seqNum) {
             return;
         }
-        opened.pruneState(storeKey(key, keyText), seqNum);
+        opened.pruneState(addressing().storeKey(key, keyText, this::describe), seqNum);
         prunedThrough.put(keyText, seqNum);
-        openJournals.entrySet().removeIf(entry -> {
-            boolean prunedEntry = entry.getKey().keyText.equals(keyText) && entry.getKey().seqNum <= seqNum;
-            if (prunedEntry) {
-                entry.getValue().release();
-            }
-            return prunedEntry;
-        });
+        openJournals.pruned(keyText, seqNum);
         replays.pruned(keyText, seqNum);
     }
 
@@ -443,13 +346,9 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     @Override
     public synchronized void close() {
         closed = true;
-        Served served = SERVED.get();
-        if (served != null && served.store == this) {
-            SERVED.remove();
-        }
+        ServedStates.forget(this);
         if (openJournals != null) {
-            openJournals.values().forEach(NativeJournalContext::release);
-            openJournals.clear();
+            openJournals.releaseAll();
         }
         if (restoreToReport) {
             reportRestore();
@@ -516,7 +415,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         known = new KnownEntry();
         events = new EventIdentities();
         prunedThrough = new HashMap<>();
-        openJournals = new HashMap<>();
+        openJournals = new OpenJournals();
         replays = new ReplayCounts();
     }
 
@@ -528,80 +427,24 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     /**
      * Names where the operator's current Flink key is read: Flink Agents' operator asks for an
      * entry by the key's text first ({@code key.toString()}), under the key it is processing, and
-     * the store needs that key to place the text in the key's key group ({@link #storeKey}).
+     * the store needs that key to place the text in the key's key group ({@link EntryAddressing#storeKey}).
      */
     synchronized void keyedBy(Supplier<Object> operatorsCurrentKey) {
-        this.currentKey = Objects.requireNonNull(operatorsCurrentKey, "operatorsCurrentKey");
+        addressing().keyedBy(operatorsCurrentKey);
     }
 
-    /**
-     * What the store's calls are given as the key: its text, in the Flink key's own key group when
-     * the store restores at any parallelism (the Kafka store groups entries by key group, and
-     * would otherwise group them by the text's, which is Flink's only for a {@code String} key).
-     * A {@code String} the operator passes for a key of another type (its text) is that key's.
-     */
-    private Object storeKey(Object key, String keyText) {
-        if (!stores.restoresAtAnyParallelism()) {
-            return keyText;
+    private EntryAddressing addressing() {
+        if (addressing == null) {
+            addressing = new EntryAddressing(stores.restoresAtAnyParallelism(), maxParallelism);
         }
-        if (currentKey == null) {
-            warnOfKeyGroupsOnce(key);
-            return keyText;
-        }
-        Object flinkKey = key instanceof String ? flinkKeyOfText(keyText) : key;
-        if (flinkKey instanceof String) {
-            return keyText;
-        }
-        return GroupedKey.of(keyText, KeyGroupRangeAssignment.assignToKeyGroup(flinkKey, maxParallelism));
+        return addressing;
     }
 
-    /**
-     * Without the operator's current key (a store used by another operator than {@link
-     * DurableAgents}'), a key's text cannot be told from a {@code String} key: the entries stay in
-     * the key group of the text, as before {@link GroupedKey}, and a key that is not a {@code
-     * String} is read from a key group its subtask may not own.
-     */
-    private void warnOfKeyGroupsOnce(Object key) {
-        if (!warnedOfKeyGroups && !(key instanceof String)) {
-            warnedOfKeyGroups = true;
-            LOG.warn("{}: the Flink keys are {}, not Strings, and the store does not know the operator's current key (it is"
-                    + " not under DurableAgents' operator): their journals are grouped by the key groups of their text, not"
-                    + " Flink's, and the subtask reads such key groups from the store on first use", describe(),
-                    key.getClass().getName());
-        }
-    }
-
-    /** The operator's current key when {@code keyText} is its text, else the text (a {@code String} key). */
-    private Object flinkKeyOfText(String keyText) {
-        Object current = currentKey.get();
-        if (current == null || current instanceof String || !keyText.equals(current.toString())) {
-            return keyText;
-        }
-        return current;
-    }
-
-    /** The text the store files a Flink key under (see the class comment). */
-    static String keyText(Object key) {
-        Objects.requireNonNull(key, "key");
-        if (key instanceof String) {
-            return (String) key;
-        }
-        Class<?> type = key.getClass();
-        try {
-            if (type.getMethod("toString").getDeclaringClass() == Object.class) {
-                throw new IllegalArgumentException("Flink key of type " + type.getName() + " does not override toString(): the"
-                        + " durable journal files an action under its key's text, which must be the same in every JVM");
-            }
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException("every class has toString()", e);
-        }
-        return Objects.requireNonNull(key.toString(), "key.toString()");
-    }
-
-    /** Fails the job for good, saying why in the task's log too (WARN: a refused restore, not a crash of ours). */
-    private SuppressRestartsException refuse(String reason) {
-        LOG.warn("{} refuses to restore: {}", describe(), reason);
-        return new SuppressRestartsException(new IllegalStateException(reason));
+    /** Where the operator's entry for the action on {@code event} lives. */
+    private JournalAddress address(Object key, String keyText, long seqNum, Action action, Event event) {
+        EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
+        return new JournalAddress(keyText, addressing().storeKey(key, keyText, this::describe), seqNum, action.getName(),
+                eventIdentity);
     }
 
     @Override

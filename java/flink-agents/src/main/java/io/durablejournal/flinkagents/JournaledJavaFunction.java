@@ -29,7 +29,7 @@ public class JournaledJavaFunction extends JavaFunction {
     public Object call(Object... args) throws Exception {
         if (args.length == 2 && args[0] instanceof Event && args[1] instanceof RunnerContextImpl) {
             RunnerContextImpl flinkAgents = (RunnerContextImpl) args[1];
-            NativeJournalContext journal = JournalActionStateStore.installJournal(flinkAgents);
+            NativeJournalContext journal = ServedStates.installJournal(flinkAgents);
             if (journal != null) {
                 return super.call(args[0], FlinkAgentsCompatibility.shim().runnerContext(flinkAgents, journal));
             }

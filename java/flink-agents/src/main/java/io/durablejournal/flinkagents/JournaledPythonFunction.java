@@ -40,7 +40,7 @@ public class JournaledPythonFunction extends PythonFunction {
     @Override
     public Object call(Object... args) throws Exception {
         if (args.length == 2 && args[1] instanceof PyObject) {
-            JournalActionStateStore.installJournal(javaContextOf((PyObject) args[1]));
+            ServedStates.installJournal(javaContextOf((PyObject) args[1]));
         }
         return super.call(args);
     }

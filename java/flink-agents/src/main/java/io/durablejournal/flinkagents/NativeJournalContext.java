@@ -41,7 +41,7 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
  *
  * <p>Used on the operator's mailbox thread, like the class it replaces.
  */
-public class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
+class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
 
     private final JournalActionStateStore store;
     private final JournalAddress address;
@@ -81,7 +81,7 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * The journal of this action: it answers the recorded hits, then opens the core journal over
      * the stored entry at the first call that is not one of them.
      */
-    public DurableExecutionContext journal() {
+    DurableExecutionContext journal() {
         if (journal == null) {
             journal = DurableExecutionContext.resuming(hits == null ? Collections.emptyList() : hits, () -> {
                 DurableExecutionContext core = store.openJournal(address, this);
@@ -117,7 +117,7 @@ public class NativeJournalContext extends RunnerContextImpl.DurableExecutionCont
      * calls this once the action's completed state is put, when the entry is pruned and when it
      * closes.
      */
-    public void release() {
+    void release() {
         // The hits were the entry's when it was served: a journal opened later reads the entry as it is then.
         hits = null;
         if (journal != null) {

@@ -1,6 +1,6 @@
 package io.durablejournal.flinkagents;
 
-import io.durablejournal.flink.StoreMetrics;
+import io.durablejournal.flink.internal.StoreMetrics;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;

@@ -1,6 +1,6 @@
 package io.durablejournal.flinkagents;
 
-import io.durablejournal.flink.StoreMetrics;
+import io.durablejournal.flink.internal.StoreMetrics;
 import org.apache.flink.agents.api.Event;
 import org.apache.flink.agents.plan.actions.Action;
 import org.apache.flink.agents.runtime.actionstate.ActionState;

@@ -21,11 +21,11 @@ public final class AgentsLoaderRound implements Callable<String> {
         AgentPlan plan = Fixtures.plan();
         try (JournalActionStateStore store = Fixtures.store(ActionStateStoreFactory.inMemory(), 0, 1, 0)) {
             RunnerContextImpl first = Fixtures.operatorContext(store, "user-1", 1, Fixtures.draft(plan), Fixtures.input(1), plan);
-            JournalActionStateStore.installJournal(first);
+            ServedStates.installJournal(first);
             first.matchNextOrClearSubsequentCallResult("chat", "");
             first.recordCallCompletion("chat", "", CHAT, null);
             RunnerContextImpl replay = Fixtures.operatorContext(store, "user-1", 1, Fixtures.draft(plan), Fixtures.input(1), plan);
-            JournalActionStateStore.installJournal(replay);
+            ServedStates.installJournal(replay);
             Object[] recorded = replay.matchNextOrClearSubsequentCallResult("chat", "");
             return "replayed=" + recorded[0] + " " + new String((byte[]) recorded[1], StandardCharsets.UTF_8);
         }

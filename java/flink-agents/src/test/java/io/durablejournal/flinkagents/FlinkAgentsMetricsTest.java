@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
-import io.durablejournal.flink.StoreMetrics;
+import io.durablejournal.flink.internal.StoreMetrics;
 import io.durablejournal.flinkagents.demo.AgentJob;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.NativeActionStateStore;

@@ -37,7 +37,7 @@ class NativeJournalContextTest {
      */
     private RunnerContextImpl runAction(JournalActionStateStore store, String key, long seqNum, InputEvent event) {
         RunnerContextImpl context = Fixtures.operatorContext(store, key, seqNum, draft, event, plan);
-        NativeJournalContext journal = JournalActionStateStore.installJournal(context);
+        NativeJournalContext journal = ServedStates.installJournal(context);
         assertSame(journal, context.getDurableExecutionContext());
         return context;
     }
@@ -163,7 +163,7 @@ class NativeJournalContextTest {
             context.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext("user-5", 1, draft, event,
                     new ActionState(event), (k, s, a, e, st) -> { }));
             IllegalStateException refused = assertThrows(IllegalStateException.class,
-                    () -> JournalActionStateStore.installJournal(context));
+                    () -> ServedStates.installJournal(context));
             assertTrue(refused.getMessage().contains("cannot tell which entry"), refused.getMessage());
         }
     }

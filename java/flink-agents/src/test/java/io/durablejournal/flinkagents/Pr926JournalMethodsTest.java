@@ -36,7 +36,7 @@ class Pr926JournalMethodsTest {
     /** An attempt of the action: Flink Agents' context as the operator prepares it, the native journal installed. */
     private NativeJournalContext attempt(JournalActionStateStore store, String key) {
         RunnerContextImpl context = Fixtures.operatorContext(store, key, 1, draft, Fixtures.input(1), plan);
-        return JournalActionStateStore.installJournal(context);
+        return ServedStates.installJournal(context);
     }
 
     @Test

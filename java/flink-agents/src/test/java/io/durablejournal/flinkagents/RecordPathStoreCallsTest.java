@@ -12,7 +12,8 @@ import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
-import io.durablejournal.store.ResumingEntry;
+import io.durablejournal.store.internal.JsonEntryStore;
+import io.durablejournal.store.internal.ResumingEntry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,7 +47,7 @@ public class RecordPathStoreCallsTest {
     Path tmp;
 
     /** A native store counting the calls that reach it (one test's, never serialized). */
-    static final class Counted extends CountingStores.Counting {
+    static final class Counted extends CountingStores.Counting implements JsonEntryStore {
         int lookups;
         int wholePuts;
         int journalsOpened;

@@ -1,9 +1,13 @@
 package io.durablejournal.flinkagents;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.durablejournal.flink.ActionStateStoreFactory;
+import io.durablejournal.store.ActionStateStore;
+import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.internal.JsonEntryStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -21,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * A Java action on the native journal, re-run over its unfinished entry: the store serves Flink
  * Agents' operator the entry without its call results (split off in the same read), and the
  * action's journal replays the recorded calls from the slots: a result, a null, a typed failure,
- * none of them run again; the next call runs and is recorded after them.
+ * none of them run again; the next call runs and is recorded after them. A store of the user's
+ * own, which implements only the public {@link ActionStateStore}, serves the whole entry instead
+ * and the same calls replay from the journal the store opens.
  */
 public class SplitEntryReplayTest {
     /** What the action's calls did, in order (a recorded call that replays adds nothing). */
@@ -75,25 +81,34 @@ public class SplitEntryReplayTest {
         return state;
     }
 
+    /**
+     * The action's first attempt makes three calls and fails over; the re-run makes four, and only
+     * the fourth runs. What the operator was served for the re-run.
+     */
+    private static ActionState recordThreeCallsThenRerunWithFour(JournalActionStateStore store, Action action,
+            InputEvent event) throws Exception {
+        RAN.clear();
+        SAW.clear();
+        callsToMake = 3;
+        runAction(store, action, event);
+        assertEquals(List.of("chat", "lookup", "tool"), RAN);
+        assertEquals(java.util.Arrays.asList("hello", null, "caught quota of tool"), SAW);
+
+        RAN.clear();
+        SAW.clear();
+        callsToMake = 4;
+        ActionState served = runAction(store, action, event);
+        assertEquals(List.of("summarize"), RAN, "only the call after the recorded ones runs");
+        assertEquals(java.util.Arrays.asList("hello", null, "caught quota of tool", "done"), SAW);
+        return served;
+    }
+
     @Test
     void theRecordedCallsReplayFromTheSplitSlotsAndTheNextCallRuns() throws Exception {
         try (JournalActionStateStore store = Fixtures.store(ActionStateStoreFactory.inMemory(), 0, 1, 0)) {
-            Action action = journaledAction();
             InputEvent event = new InputEvent("question");
-            RAN.clear();
-            SAW.clear();
-            callsToMake = 3;
-            runAction(store, action, event);
-            assertEquals(List.of("chat", "lookup", "tool"), RAN);
-            assertEquals(java.util.Arrays.asList("hello", null, "caught quota of tool"), SAW);
-
-            RAN.clear();
-            SAW.clear();
-            callsToMake = 4;
-            ActionState served = runAction(store, action, event);
+            ActionState served = recordThreeCallsThenRerunWithFour(store, journaledAction(), event);
             assertEquals(0, served.getCallResultCount(), "the operator is served the entry without its call results");
-            assertEquals(List.of("summarize"), RAN, "only the call after the recorded ones runs");
-            assertEquals(java.util.Arrays.asList("hello", null, "caught quota of tool", "done"), SAW);
 
             // Flink Agents' own journal (a plain JavaFunction of the same name) is served every recorded call.
             Action plain = new Action("split", new JavaFunction(SplitEntryReplayTest.class, "action",
@@ -102,6 +117,19 @@ public class SplitEntryReplayTest {
             assertEquals(4, whole.getCallResultCount());
             assertEquals("summarize", whole.getCallResults().get(3).getFunctionId());
             assertTrue(whole.getCallResults().get(2).isFailure());
+        }
+    }
+
+    @Test
+    void aStoreOfTheUsersOwnServesTheWholeEntryAndTheSameCallsReplay() throws Exception {
+        // CountingStores opens a ForwardingStore: a store of the user's, with the public interface only.
+        CountingStores stores = new CountingStores();
+        try (JournalActionStateStore store = Fixtures.store(stores, 0, 1, 0)) {
+            ActionState served = recordThreeCallsThenRerunWithFour(store, journaledAction(), new InputEvent("question"));
+            assertFalse(stores.opened instanceof JsonEntryStore, "the user's store has the public interface only");
+            assertEquals(3, served.getCallResultCount(), "the user's store serves the whole entry");
+            assertEquals(4, stores.opened.get("user-1", 1, "split", EventIdentity.rootOccurrence("user-1", 1))
+                    .getCallResults().size());
         }
     }
 }

@@ -99,7 +99,7 @@ class UserExceptionLoaderTest {
     /** One attempt of the action: the operator's context, the adapter's journal, the call. */
     private Exception attempt(JournalActionStateStore store, InputEvent event, DurableCallable<String> call) {
         RunnerContextImpl flinkAgents = Fixtures.operatorContext(store, "user-1", 1, Fixtures.draft(plan), event, plan);
-        NativeJournalContext journal = JournalActionStateStore.installJournal(flinkAgents);
+        NativeJournalContext journal = ServedStates.installJournal(flinkAgents);
         try {
             return assertThrows(Exception.class, () -> new JournaledRunnerContext(flinkAgents, journal).durableExecute(call));
         } finally {

@@ -2,6 +2,7 @@ package io.durablejournal.flink;
 
 import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
+import io.durablejournal.flink.internal.StoreMetrics;
 import io.durablejournal.store.ActionStateStore;
 import java.util.List;
 import java.util.Objects;

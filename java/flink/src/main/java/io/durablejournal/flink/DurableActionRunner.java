@@ -7,6 +7,7 @@ import io.durablejournal.CallSemantics;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.flink.internal.SubtaskStores;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.EventIdentity;
 import java.util.ArrayList;

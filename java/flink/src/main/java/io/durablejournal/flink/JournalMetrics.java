@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.flink.internal.StoreMetrics;
 import io.durablejournal.store.ActionStateStore;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;

@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.flink.internal.SubtaskStores;
 import io.durablejournal.store.ActionStateStore;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.flink.internal.SubtaskStores;
 import io.durablejournal.store.ActionStateStore;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.runtime.state.FunctionInitializationContext;

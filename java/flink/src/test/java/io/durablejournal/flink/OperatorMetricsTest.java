@@ -1,5 +1,6 @@
 package io.durablejournal.flink;
 
+import io.durablejournal.flink.internal.StoreMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -3,6 +3,7 @@ package io.durablejournal.kafka;
 import io.durablejournal.JournalException;
 import io.durablejournal.store.LogActionStateStore;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.UUID;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
@@ -57,8 +58,21 @@ public final class KafkaActionStateStores {
             Throwable shown = config.redact(e);
             throw new JournalException(JournalException.Code.STORE_IO, "opening " + config + " failed: " + shown, shown);
         }
-        return LogActionStateStore.open(transport, maxParallelism, firstKeyGroup, lastKeyGroup,
+        LogActionStateStore store = LogActionStateStore.open(transport, maxParallelism, firstKeyGroup, lastKeyGroup,
                 key -> KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism));
+        KafkaRetention retention = config.retention();
+        if (retention != null) {
+            try {
+                // A store's copies go to the retained partition of its first key group, as its journal's records would.
+                int partition = (int) ((long) firstKeyGroup * transport.retainedPartitions() / maxParallelism);
+                store.retainCompleted(transport.retainedTopic(), partition, Duration.ofMillis(retention.maxAgeMillis),
+                        retention.maxCount, retention.planDigest);
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
+        }
+        return store;
     }
 
     static byte[] randomLineage() {

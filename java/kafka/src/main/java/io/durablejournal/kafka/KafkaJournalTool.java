@@ -39,7 +39,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       its first record to its end, for {@code durable-journal list|show|verify} (the Rust
  *       binary) to read: {@code ... dump host:9092 journal | durable-journal list -}. It reads
  *       with assigned partitions: it joins no consumer group and commits no offset, so it is safe
- *       beside a running job.</li>
+ *       beside a running job. A dump of a retained topic ({@link KafkaStoreConfig#retainCompleted})
+ *       is what {@code durable-journal retained} lists and the replayer reads ({@code
+ *       JournalReplayerMain --dump}).</li>
  *   <li>{@code drop <servers> <topic> <lineage>...}: removes the journals of job histories that
  *       will never be restored again (a lineage, as {@code list} prints it, is a job's history;
  *       one that no retained checkpoint or savepoint names is dead): appends a tombstone for each

@@ -6,6 +6,7 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -50,11 +51,14 @@ public final class KafkaStoreConfig implements Serializable {
     private final String bootstrapServers;
     private final String topic;
     private final TreeMap<String, String> settings;
+    /** Null: completed actions are not retained (the default). */
+    private final KafkaRetention retention;
 
-    private KafkaStoreConfig(String bootstrapServers, String topic, TreeMap<String, String> settings) {
+    private KafkaStoreConfig(String bootstrapServers, String topic, TreeMap<String, String> settings, KafkaRetention retention) {
         this.bootstrapServers = bootstrapServers;
         this.topic = topic;
         this.settings = settings;
+        this.retention = retention;
     }
 
     /** The topic {@code topic} on the cluster reached through {@code bootstrapServers} ({@code host:port,...}). */
@@ -65,7 +69,7 @@ public final class KafkaStoreConfig implements Serializable {
         if (Objects.requireNonNull(topic, "topic").isEmpty()) {
             throw new IllegalArgumentException("topic must not be empty");
         }
-        return new KafkaStoreConfig(bootstrapServers, topic, new TreeMap<>(DEFAULTS));
+        return new KafkaStoreConfig(bootstrapServers, topic, new TreeMap<>(DEFAULTS), null);
     }
 
     /** The same with one Kafka client setting added or replaced (e.g. security or timeouts). */
@@ -82,7 +86,52 @@ public final class KafkaStoreConfig implements Serializable {
         }
         TreeMap<String, String> copy = new TreeMap<>(settings);
         copy.put(key, value);
-        return new KafkaStoreConfig(bootstrapServers, topic, copy);
+        return new KafkaStoreConfig(bootstrapServers, topic, copy, retention);
+    }
+
+    /**
+     * The same, keeping a copy of each action as it completes, with its journal, after the
+     * checkpoint prune removed it, for replays (docs/replay.md, "Retention on Kafka"): at most
+     * {@code maxCount} per subtask's store, none older than {@code maxAge}. The copies go to a
+     * topic of their own, {@code <topic>-retained} unless {@link #retainedTopic} names another,
+     * which must exist with {@code cleanup.policy=compact,delete} and {@code retention.ms} at most
+     * {@code maxAge}. The journal topic gets exactly the records it gets without this. Off by
+     * default.
+     */
+    public KafkaStoreConfig retainCompleted(Duration maxAge, long maxCount) {
+        KafkaRetention asked = new KafkaRetention(maxAge, maxCount, null, null);
+        if (retention != null) {
+            asked = asked.withPlanDigest(retention.planDigest);
+            asked = retention.topic == null ? asked : asked.withTopic(retention.topic);
+        }
+        return new KafkaStoreConfig(bootstrapServers, topic, settings, asked);
+    }
+
+    /** The same with the retained copies in {@code retainedTopic}; needs {@link #retainCompleted} first. */
+    public KafkaStoreConfig retainedTopic(String retainedTopic) {
+        return new KafkaStoreConfig(bootstrapServers, topic, settings, requireRetention("retainedTopic").withTopic(retainedTopic));
+    }
+
+    /** The same naming the agent plan that runs in each retained copy (e.g. a git revision); needs {@link #retainCompleted} first. */
+    public KafkaStoreConfig planDigest(String digest) {
+        return new KafkaStoreConfig(bootstrapServers, topic, settings, requireRetention("planDigest").withPlanDigest(digest));
+    }
+
+    private KafkaRetention requireRetention(String option) {
+        if (retention == null) {
+            throw new IllegalStateException(option + " needs retainCompleted(maxAge, maxCount) first");
+        }
+        return retention;
+    }
+
+    /** What is retained, or null (off). */
+    KafkaRetention retention() {
+        return retention;
+    }
+
+    /** The topic retained copies go to; with retention off, the one {@link #retainCompleted} would use. */
+    public String retainedTopicName() {
+        return retention == null ? topic + KafkaRetention.TOPIC_SUFFIX : retention.topicFor(topic);
     }
 
     /**

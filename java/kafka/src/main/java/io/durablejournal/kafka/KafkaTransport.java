@@ -48,11 +48,14 @@ final class KafkaTransport implements LogTransport {
     private final long apiTimeoutMs;
     private final KafkaRecordLimit recordLimit;
     private final KafkaProducer<byte[], byte[]> producer;
+    /** The retained topic's partition count; 0 without retention. */
+    private final int retainedPartitions;
     /** Created on first read; used under the store's lock only (KafkaConsumer is not thread-safe). */
     private KafkaConsumer<byte[], byte[]> consumer;
 
     private KafkaTransport(KafkaStoreConfig config, TopicCheck.Topic topic, KafkaRecordLimit recordLimit,
-            KafkaProducer<byte[], byte[]> producer) {
+            KafkaProducer<byte[], byte[]> producer, int retainedPartitions) {
+        this.retainedPartitions = retainedPartitions;
         this.config = config;
         this.name = config.toString();
         this.topicId = topic.id;
@@ -68,8 +71,12 @@ final class KafkaTransport implements LogTransport {
     static KafkaTransport open(KafkaStoreConfig config) throws Exception {
         long timeoutMs = config.number("default.api.timeout.ms", 60_000);
         TopicCheck.Topic topic;
+        int retainedPartitions = 0;
         try (Admin admin = Admin.create(config.clientProperties())) {
             topic = TopicCheck.check(admin, config, timeoutMs);
+            if (config.retention() != null) {
+                retainedPartitions = RetainedTopicCheck.check(admin, config, timeoutMs);
+            }
         }
         if (topic.replicationFactor < 2) {
             LOG.warn("{} has a replication factor of {}: its journals do not survive the loss of that broker's disk",
@@ -81,7 +88,64 @@ final class KafkaTransport implements LogTransport {
         props.put("key.serializer", ByteArraySerializer.class.getName());
         props.put("value.serializer", ByteArraySerializer.class.getName());
         KafkaRecordLimit recordLimit = KafkaRecordLimit.of(config, topic.maxMessageBytes);
-        return new KafkaTransport(config, topic, recordLimit, new KafkaProducer<>(props));
+        return new KafkaTransport(config, topic, recordLimit, new KafkaProducer<>(props), retainedPartitions);
+    }
+
+    /** The retained topic's partition count (0 without retention). */
+    int retainedPartitions() {
+        return retainedPartitions;
+    }
+
+    /**
+     * The retained topic as a log of its own for the store's copies, sending through this
+     * transport's producer (which this transport closes): it only appends.
+     */
+    LogTransport retainedTopic() {
+        String topic = config.retainedTopicName();
+        String retainedName = "Kafka topic '" + topic + "' at " + config.bootstrapServers();
+        KafkaTransport journal = this;
+        return new LogTransport() {
+            @Override
+            public String name() {
+                return retainedName;
+            }
+
+            @Override
+            public byte[] logId() {
+                return new byte[16];
+            }
+
+            @Override
+            public int partitions() {
+                return retainedPartitions;
+            }
+
+            @Override
+            public long[] append(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
+                return journal.acknowledged(null, journal.send(topic, partitions, keys, values));
+            }
+
+            @Override
+            public Appending submit(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
+                List<Future<RecordMetadata>> sent = journal.send(topic, partitions, keys, values);
+                return () -> journal.acknowledged(null, sent);
+            }
+
+            @Override
+            public long[] endOffsets() {
+                throw new UnsupportedOperationException("the retained topic is written only");
+            }
+
+            @Override
+            public void read(int partition, long endOffset, RecordBatches records) {
+                throw new UnsupportedOperationException("the retained topic is written only");
+            }
+
+            @Override
+            public void close() {
+                // The producer is the journal transport's, closed with it.
+            }
+        };
     }
 
     @Override
@@ -111,7 +175,7 @@ final class KafkaTransport implements LogTransport {
 
     @Override
     public long[] append(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
-        List<Future<RecordMetadata>> sent = send(partitions, keys, values);
+        List<Future<RecordMetadata>> sent = send(config.topic(), partitions, keys, values);
         return acknowledged(partitions, sent);
     }
 
@@ -122,15 +186,15 @@ final class KafkaTransport implements LogTransport {
      */
     @Override
     public Appending submit(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
-        List<Future<RecordMetadata>> sent = send(partitions, keys, values);
+        List<Future<RecordMetadata>> sent = send(config.topic(), partitions, keys, values);
         return () -> acknowledged(partitions, sent);
     }
 
-    private List<Future<RecordMetadata>> send(int[] partitions, byte[][] keys, byte[][] values) throws IOException {
+    private List<Future<RecordMetadata>> send(String topic, int[] partitions, byte[][] keys, byte[][] values) throws IOException {
         List<Future<RecordMetadata>> sent = new ArrayList<>(keys.length);
         try {
             for (int i = 0; i < keys.length; i++) {
-                sent.add(producer.send(new ProducerRecord<>(config.topic(), partitions[i], keys[i], values[i])));
+                sent.add(producer.send(new ProducerRecord<>(topic, partitions[i], keys[i], values[i])));
             }
         } catch (RuntimeException e) {
             throw notAcknowledged(keys.length, e);
@@ -138,6 +202,7 @@ final class KafkaTransport implements LogTransport {
         return sent;
     }
 
+    /** @param partitions the journal partitions written, to diagnose a failure with; null for the retained topic's */
     private long[] acknowledged(int[] partitions, List<Future<RecordMetadata>> sent) throws IOException {
         long[] offsets = new long[sent.size()];
         try {
@@ -146,7 +211,8 @@ final class KafkaTransport implements LogTransport {
             }
             return offsets;
         } catch (ExecutionException e) {
-            throw notAcknowledged(offsets.length, e.getCause(), partitions);
+            throw partitions == null ? notAcknowledged(offsets.length, e.getCause())
+                    : notAcknowledged(offsets.length, e.getCause(), partitions);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw notAcknowledged(offsets.length, e);

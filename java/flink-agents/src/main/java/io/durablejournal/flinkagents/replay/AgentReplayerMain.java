@@ -13,7 +13,8 @@ import org.apache.flink.agents.plan.AgentPlan;
  *
  * <pre>
  * java -cp '&lt;jars&gt;' io.durablejournal.flinkagents.replay.AgentReplayerMain \
- *     --store &lt;store-dir&gt; --agent &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
+ *     (--store &lt;store-dir&gt; | --dump &lt;file&gt; | --kafka &lt;servers&gt; --topic &lt;t&gt; [--config &lt;file&gt;])
+ *     --agent &lt;class&gt; [--key str:user-1] [--action name] [--limit n]
  *     [--since ms] [--until ms] [--stub tool:mail='"sent"'] [--stub llm=@answer.json] [--plan-restore WARN|CUT|FAIL]
  *     [--json] [--fail-on diverged,would-run,...]
  * </pre>
@@ -23,7 +24,8 @@ import org.apache.flink.agents.plan.AgentPlan;
  * an {@code AgentPlan}, or of an {@link AgentReplayer} (with its stubs and resources). {@code
  * --stub} answers a call the recording lacks with a JSON value read as the call's result class
  * ({@link AgentReplayer#withStubJson}); {@code --plan-restore} plans a restore of the journals in
- * flight ({@link AgentReplayer#planRestore}) instead of replaying the retained actions. Exit
+ * flight of the {@code --store} ({@link AgentReplayer#planRestore}) instead of replaying the
+ * retained actions. Exit
  * status as JournalReplayerMain's: 0 when no outcome is in {@code --fail-on} (default: every
  * outcome but unchanged), 1 when one is, 2 for bad arguments.
  */
@@ -42,7 +44,7 @@ public final class AgentReplayerMain {
 
     private static ReplayReport replay(AgentReplayer candidate, ReplayCommand command) {
         AgentReplayer replayer = command.withStubs(candidate, AgentReplayer::withStubJson);
-        return command.restorePolicy() == null ? replayer.replayStore(command.store(), command.selection())
+        return command.restorePolicy() == null ? replayer.replay(command.recorded().read(), command.selection())
                 : replayer.planRestore(command.store(), command.restorePolicy(), command.selection());
     }
 

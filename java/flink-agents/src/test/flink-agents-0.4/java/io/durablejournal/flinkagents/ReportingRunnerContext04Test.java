@@ -60,7 +60,7 @@ class ReportingRunnerContext04Test {
             RecordingContext flinkAgents = new RecordingContext(plan);
             flinkAgents.setDurableExecutionContext(new RunnerContextImpl.DurableExecutionContext("user-1", 1, draft, event,
                     store.get("user-1", 1, draft, event), (k, s, a, e, st) -> { }));
-            NativeJournalContext journal = JournalActionStateStore.installJournal(flinkAgents);
+            NativeJournalContext journal = ServedStates.installJournal(flinkAgents);
             RunnerContext context = FlinkAgentsCompatibility.shim().runnerContext(flinkAgents, journal);
 
             assertTrue(context instanceof JournaledRunnerContext && context instanceof ExecutionReporter);

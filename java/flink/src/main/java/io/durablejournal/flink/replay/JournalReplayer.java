@@ -19,7 +19,8 @@ import java.util.TreeMap;
 
 /**
  * Replays recorded actions through a changed action before it ships (docs/replay.md): each
- * recorded action a file store retained ({@code FileStoreOptions.retainCompleted}) runs through
+ * recorded action a store retained ({@code FileStoreOptions.retainCompleted}, or a Kafka store's
+ * {@code KafkaStoreConfig.retainCompleted}; read through {@link RecordedActions}) runs through
  * the {@link ReplayCandidate} on its recorded input, over a journal of its recorded calls.
  * <ul>
  *   <li>A durable call that the journal matches with the recorded slot at its position replays the
@@ -56,7 +57,15 @@ public final class JournalReplayer<IN, OUT> {
      * that carry the candidate's action name; the report counts the other names it saw.
      */
     public ReplayReport replayStore(Path storeDir, ReplaySelection selection) {
-        List<RetainedAction> chosen = selection.apply(RetainedAction.read(storeDir));
+        return replay(RecordedActions.store(storeDir), selection);
+    }
+
+    /**
+     * As {@link #replayStore}, over the actions {@code recorded} lists: a file store, a dump of a
+     * Kafka store's retained topic, or that topic read directly (read-only, no consumer group).
+     */
+    public ReplayReport replay(RecordedActions recorded, ReplaySelection selection) {
+        List<RetainedAction> chosen = selection.apply(recorded.read());
         List<RetainedAction> ours = new ArrayList<>();
         Map<String, Integer> others = new TreeMap<>();
         for (RetainedAction action : chosen) {

@@ -3,6 +3,7 @@ package io.durablejournal.flink.replay;
 import io.durablejournal.DivergencePolicy;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +16,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The arguments every replay command takes (docs/replay.md): the store, the candidate, the
+ * The arguments every replay command takes (docs/replay.md): where the recorded actions are
+ * ({@code --store dir}, {@code --dump file}, or {@code --kafka servers --topic t [--config file]}), the candidate, the
  * selection ({@code --key}, {@code --action}, {@code --limit}, {@code --since}, {@code --until}),
  * stubs ({@code --stub <call id>=<JSON value or @file>}, repeatable), {@code --plan-restore
- * <WARN|CUT|FAIL>} (plan a restore of the journals in flight instead of replaying completed
+ * <WARN|CUT|FAIL>} (plan a restore of a store's journals in flight instead of replaying completed
  * actions), {@code --json} and {@code --fail-on}; and how a command prints its report and exits.
  * Shared by {@link JournalReplayerMain} and the Flink Agents replayer's command. Immutable.
  */
@@ -26,22 +28,25 @@ public final class ReplayCommand {
     /** Exit status for bad arguments. */
     public static final int BAD_ARGUMENTS = 2;
 
-    private final Path store;
+    private final RecordedActions recorded;
     private final String candidate;
     private final boolean json;
     private final ReplaySelection selection;
     private final Set<ActionReplay.Outcome> failOn;
     private final Map<String, String> stubs;
+    /** The store directory of {@code --store}, or null. */
+    private final Path store;
     private final DivergencePolicy restorePolicy;
 
-    private ReplayCommand(Path store, String candidate, boolean json, ReplaySelection selection,
-            Set<ActionReplay.Outcome> failOn, Map<String, String> stubs, DivergencePolicy restorePolicy) {
-        this.store = store;
+    private ReplayCommand(RecordedActions recorded, String candidate, boolean json, ReplaySelection selection,
+            Set<ActionReplay.Outcome> failOn, Map<String, String> stubs, Path store, DivergencePolicy restorePolicy) {
+        this.recorded = recorded;
         this.candidate = candidate;
         this.json = json;
         this.selection = selection;
         this.failOn = failOn;
         this.stubs = Collections.unmodifiableMap(stubs);
+        this.store = store;
         this.restorePolicy = restorePolicy;
     }
 
@@ -88,7 +93,8 @@ public final class ReplayCommand {
 
     /** The usage line of a command named {@code command} whose candidate is given with {@code candidateFlag}. */
     public static String usage(String command, String candidateFlag) {
-        return "usage: " + command + " --store <dir> " + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
+        return "usage: " + command + " (--store <dir> | --dump <file> | --kafka <servers> --topic <t> [--config <client.properties>]) "
+                + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
                 + " [--since ms] [--until ms] [--stub callId=json|@file]... [--plan-restore WARN|CUT|FAIL] [--json]"
                 + " [--fail-on outcome,...]";
     }
@@ -98,10 +104,15 @@ public final class ReplayCommand {
      * {@code --agent}).
      *
      * @throws IllegalArgumentException for an unknown flag, a flag without its value, a value that
-     *     does not parse, or a missing {@code --store} or candidate
+     *     does not parse, not exactly one of {@code --store}, {@code --dump} and {@code --kafka}, a
+     *     missing candidate, or {@code --kafka} without the Kafka jar on the class path
      */
     public static ReplayCommand parse(String[] args, String candidateFlag) {
         String store = null;
+        String dump = null;
+        String kafka = null;
+        String topic = null;
+        String clientConfig = null;
         String candidate = null;
         boolean json = false;
         ReplaySelection selection = ReplaySelection.all();
@@ -126,6 +137,10 @@ public final class ReplayCommand {
             }
             switch (flag) {
                 case "--store": store = value; break;
+                case "--dump": dump = value; break;
+                case "--kafka": kafka = value; break;
+                case "--topic": topic = value; break;
+                case "--config": clientConfig = value; break;
                 case "--key": selection = selection.key(value); break;
                 case "--action": selection = selection.action(value); break;
                 case "--limit": selection = selection.limit(Long.parseLong(value)); break;
@@ -137,15 +152,24 @@ public final class ReplayCommand {
                 default: throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
-        if (store == null || candidate == null) {
-            throw new IllegalArgumentException("--store and " + candidateFlag + " are required");
+        if ((store != null ? 1 : 0) + (dump != null ? 1 : 0) + (kafka != null ? 1 : 0) != 1 || candidate == null) {
+            throw new IllegalArgumentException("one of --store, --dump and --kafka, and " + candidateFlag + ", are required");
+        }
+        if ((kafka != null) != (topic != null) || (clientConfig != null && kafka == null)) {
+            throw new IllegalArgumentException("--kafka takes --topic (and --config) with it, and they need --kafka");
+        }
+        if (restorePolicy != null && store == null) {
+            throw new IllegalArgumentException("--plan-restore plans the journals in flight of a file store: give --store");
         }
         if (restorePolicy != null && (since != Long.MIN_VALUE || until != Long.MAX_VALUE)) {
             throw new IllegalArgumentException("--since and --until select completed actions by their completion time;"
                     + " --plan-restore plans the journals in flight, which have none");
         }
-        return new ReplayCommand(Paths.get(store), candidate, json, selection.completedBetween(since, until), failOn, stubs,
-                restorePolicy);
+        RecordedActions recorded = store != null ? RecordedActions.store(Paths.get(store))
+                : dump != null ? RecordedActions.dump(Paths.get(dump))
+                : kafkaTopic(kafka, topic, clientConfig);
+        return new ReplayCommand(recorded, candidate, json, selection.completedBetween(since, until), failOn, stubs,
+                store == null ? null : Paths.get(store), restorePolicy);
     }
 
     /** {@code callId=json} or {@code callId=@file} (the file holds the JSON), checked as one JSON value. */
@@ -182,8 +206,9 @@ public final class ReplayCommand {
         }
     }
 
-    public Path store() {
-        return store;
+    /** Where the recorded actions are read from. */
+    public RecordedActions recorded() {
+        return recorded;
     }
 
     /** The candidate's class name, as given. */
@@ -214,10 +239,34 @@ public final class ReplayCommand {
         return restorePolicy;
     }
 
+    /** The store directory {@code --store} names (whose journals in flight {@code --plan-restore} plans), or null. */
+    public Path store() {
+        return store;
+    }
+
     /** Prints the report (JSON with {@code --json}, else the table); returns the exit status, by {@code --fail-on}. */
     public int print(ReplayReport report, PrintStream out) {
         out.print(json ? report.toJson() + "\n" : report.toTable());
         return report.exitStatus(failOn);
+    }
+
+    /** The Kafka jar's source (this jar does not depend on Kafka's client): {@code KafkaRecordedActions.topic}. */
+    private static RecordedActions kafkaTopic(String servers, String topic, String clientConfig) {
+        Class<?> type;
+        try {
+            type = Class.forName("io.durablejournal.kafka.KafkaRecordedActions", true, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("--kafka needs the Kafka jar (durable-journal-kafka) on the class path", e);
+        }
+        try {
+            return (RecordedActions) type.getMethod("topic", String.class, String.class, String.class).invoke(null, servers, topic,
+                    clientConfig);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the Kafka jar's KafkaRecordedActions.topic cannot be called", e);
+        }
     }
 
     private static Set<ActionReplay.Outcome> outcomes(String list) {
