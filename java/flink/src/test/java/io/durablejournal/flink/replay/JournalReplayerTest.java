@@ -298,6 +298,35 @@ class JournalReplayerTest {
         }
     }
 
+    /** A recorded patch marker the candidate asks for again is a replayed slot, beside the replayed calls. */
+    @Test
+    void aRecordedMarkerAskedForAgainCountsAsAReplayedSlot(@TempDir Path inFlight) throws Exception {
+        ActionState initial = new ActionState();
+        initial.setTaskEvent(MAPPER.valueToTree("echo"));
+        try (NativeActionStateStore live = ActionStateStores.openFileStore(inFlight,
+                        FileStoreOptions.defaults().retainCompleted(Duration.ofHours(1), 10));
+                DurableExecutionContext journal = live.openContext("echo", 0, ACTION, EventIdentity.rootOccurrence("echo", 0), initial)) {
+            assertTrue(journal.patched("mail-v2"), "a new execution records the marker");
+            journal.recordCallCompletion("llm", MAPPER.writeValueAsBytes("LLM says echo"), null);
+        }
+        Path saved = store;
+        store = inFlight;
+        try {
+            before = DirectoryBytes.of(store);
+            ActionReplay plan = JournalReplayer.of(candidate((in, ctx) -> ctx.patched("mail-v2") ? withMail(in, ctx)
+                    : recordedAction(in, ctx, REPLAY_SIDE_EFFECTS))).planRestore(inFlight, DivergencePolicy.WARN,
+                    ReplaySelection.all()).getActions().get(0);
+            assertEquals(2, plan.getRecordedCalls(), "the marker and llm");
+            assertEquals(2, plan.getReplayedCalls(), "the marker replayed, then llm");
+            assertEquals(List.of(), plan.getOldPaths());
+            assertEquals("a restore replays 2 recorded calls, then runs tool:lookup at 2 and what follows", plan.getDetail());
+            replayWroteNothingAndRanNothing();
+        } finally {
+            store = saved;
+            before = null;
+        }
+    }
+
     /** The candidate a CI step names on the command line. */
     public static final class MailCandidate implements Supplier<ReplayCandidate<?, ?>> {
         @Override
