@@ -279,7 +279,9 @@ public final class AgentReplayer {
         calls.forEach(journalState::addCallResult);
         try (DurableExecutionContext journal = new DurableExecutionContext(journalState, null)) {
             journal.setDivergencePolicy(DivergencePolicy.FAIL);
-            ReplayRunnerContext calling = new ReplayRunnerContext(journal, stubs);
+            // A restore runs a call the journal lacks for real: a plan stops at the first, stubs or not.
+            ReplayRunnerContext calling = new ReplayRunnerContext(journal,
+                    restorePolicy == null ? stubs : Collections.<String, Callable<?>>emptyMap());
             AgentReplayContext ctx = new AgentReplayContext(plan, action.getName(), calling, memory, resources);
             String failure = null;
             boolean stopped = false;

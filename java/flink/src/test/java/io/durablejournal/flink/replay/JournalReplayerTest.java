@@ -288,6 +288,10 @@ class JournalReplayerTest {
                     new PrintStream(err, true, "UTF-8")), err.toString("UTF-8"));
             assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows",
                     MAPPER.readTree(out.toString("UTF-8")).get("actions").get(0).get("detail").asText());
+            assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows",
+                    JournalReplayer.of(candidate(JournalReplayerTest::withMail).withStub("tool:lookup", () -> "stubbed"))
+                            .planRestore(inFlight, DivergencePolicy.CUT, ReplaySelection.all()).getActions().get(0).getDetail(),
+                    "a restore runs the call for real: a stub does not carry the plan past it");
             assertEquals(2, JournalReplayerMain.run(new String[] {"--store", inFlight.toString(), "--candidate",
                     MailCandidate.class.getName(), "--plan-restore", "WARN", "--since", "0"}, new PrintStream(out),
                     new PrintStream(err, true, "UTF-8")), "in-flight journals have no completion time");
