@@ -5,12 +5,18 @@ import io.durablejournal.DivergencePolicy;
 /**
  * What a restore does to one journal in flight, in words, from where its replay through the new
  * code stopped: the policies' effects are spec §2.7's (the journal applies them on the restore;
- * this only names them for the report).
+ * this only names them for the report). Every replayer's restore plan says it in these words
+ * ({@link JournalReplayer#planRestore}, the Flink Agents replayer's).
  */
-final class RestorePlan {
+public final class RestorePlan {
     private RestorePlan() {}
 
-    static String describe(DivergencePolicy policy, int replayed, ActionReplay.Stop stop, String failure) {
+    /**
+     * What a restore under {@code policy} does to a journal in flight whose replay through the new
+     * code replayed {@code replayed} recorded slots and then stopped at {@code stop} (null: it
+     * completed), or threw {@code failure} (null: it did not).
+     */
+    public static String describe(DivergencePolicy policy, int replayed, ActionReplay.Stop stop, String failure) {
         String replays = "a restore replays " + replayed + " recorded call" + (replayed == 1 ? "" : "s");
         if (failure != null) {
             return replays + ", then the action throws " + failure;
@@ -33,5 +39,17 @@ final class RestorePlan {
                 return replays + ", then cuts the journal " + difference
                         + (stop.candidateId == null ? "" : " and runs " + stop.candidateId + " and what follows");
         }
+    }
+
+    /**
+     * A journal in flight the plan cannot follow past {@code why} (what the new code asked for that
+     * a plan cannot give without reaching outside) after {@code replayed} recorded slots.
+     */
+    public static String unplannable(int replayed, String why) {
+        return replays(replayed) + ", then the plan cannot follow the action: " + why;
+    }
+
+    private static String replays(int replayed) {
+        return "a restore replays " + replayed + " recorded call" + (replayed == 1 ? "" : "s");
     }
 }
