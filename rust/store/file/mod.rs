@@ -7,9 +7,11 @@ mod compact;
 mod frame;
 mod inspect;
 mod lock;
+mod options;
 mod recover;
 mod retention;
 mod segment;
+mod trait_impl;
 
 #[cfg(test)]
 mod tests;
@@ -47,90 +49,19 @@ pub use lock::LOCK_FILE;
 pub use recover::TornTail;
 pub use retention::{in_flight_to_json, read_retained, retained_to_json, RetainedAction, RetentionPolicy, RETAINED_FILE};
 pub(crate) use retention::{completed_copy, decode_retained, encode_retained, now_millis};
+pub use options::{Durability, FileStoreOptions, FileStoreStats, RecoveryReport};
 pub use segment::FORMAT_VERSION;
 
-use super::diff::StateDelta;
-use super::key::{BusinessKey, StateKey};
-use super::record;
+use super::key::StateKey;
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
-use super::marker::{verify_covered, RecoveryMarker, StoreId};
+use super::marker::StoreId;
 use super::table::StateTable;
-use super::{ActionStateStore, StoreStats, STORE_NAME};
+use super::STORE_NAME;
 use crate::error::{Error, Result};
-use crate::journal::JournalChange;
 use crate::model::ActionState;
 use lock::DirLock;
 use retention::Retainer;
 use segment::{ActiveSegment, AppendError, SegmentHeader};
-
-/// When an acknowledged write is on disk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Durability {
-    /// `put` and `apply` return only after their record is fsynced.
-    #[default]
-    SyncEachPut,
-    /// `put` and `apply` return once their record is written to the OS
-    /// (safe from a crash of the process, not yet from a power loss); one
-    /// fsync covers every `max_batch` records, and `sync`,
-    /// `get_recovery_marker`, compaction and `close` fsync whatever is left.
-    GroupCommit { max_batch: usize },
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FileStoreOptions {
-    pub durability: Durability,
-    pub compaction: CompactionPolicy,
-    /// The largest record and entry the store writes (at most
-    /// [`super::MAX_LIMIT_BYTES`] each: compaction writes an entry as one frame).
-    pub limits: StoreLimits,
-    /// Keep a copy of each action as it completed, for replays
-    /// (`docs/replay.md`); `None`, the default, keeps nothing and writes
-    /// no byte more than a store without the option.
-    pub retention: Option<RetentionPolicy>,
-    /// What open does with a directory group or others can reach
-    /// (`docs/security.md`): refuse it (the default), warn, or tighten it.
-    pub permissions: PermissionCheck,
-}
-
-/// What opening the store found and repaired.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RecoveryReport {
-    /// The directory held no store; a new one was created.
-    pub created: bool,
-    /// Records read from the live segment.
-    pub records_replayed: u64,
-    /// A final record cut short by a crash, which was dropped.
-    pub torn_tail: Option<TornTail>,
-    /// Leftovers of an interrupted compaction that were removed.
-    pub removed_files: Vec<PathBuf>,
-    /// The segment was in this older format and was rewritten in
-    /// [`FORMAT_VERSION`] (a compaction).
-    pub upgraded_from_version: Option<u32>,
-    /// A damaged retention file, renamed to this path so that the store
-    /// opens (with retention) on a new one.
-    pub retained_set_aside: Option<PathBuf>,
-    /// The directory's mode when it let group or others in: opened as it
-    /// is under [`PermissionCheck::Warn`], made private under
-    /// [`PermissionCheck::Tighten`] (then `permissions_tightened`).
-    pub exposed_dir_mode: Option<u32>,
-    pub permissions_tightened: bool,
-}
-
-/// Counters since the store was opened.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FileStoreStats {
-    /// Bytes of mutation records appended (frames included; segment
-    /// headers and compaction output excluded).
-    pub bytes_appended: u64,
-    pub records_appended: u64,
-    pub syncs: u64,
-    pub compactions: u64,
-    /// Current size of the live segment.
-    pub segment_bytes: u64,
-    /// Bytes of the live segment that the live entries are built from.
-    pub live_bytes: u64,
-    pub entries: usize,
-}
 
 pub struct FileStore {
     dir: PathBuf,
@@ -500,129 +431,5 @@ impl OpenStore {
         }
         crash_point!("file.compact.after_old_removed");
         Ok(())
-    }
-}
-
-impl ActionStateStore for FileStore {
-    fn put(&mut self, key: &StateKey, state: &ActionState) -> Result<()> {
-        let open = self.opened_mut()?;
-        let delta = StateDelta::between(open.table.get(key), state);
-        // `None`: already recorded; a store that refuses writes still says so.
-        let Some(payload) = record::encode_delta(key, state, &delta) else { return open.check_writable() };
-        open.check_size(key, &payload, delta == StateDelta::Whole)?;
-        let completing = open.completing(key, state);
-        let bytes = open.append(&payload, true)?;
-        open.table.put_delta(key, state, &delta, bytes).map_err(Error::IllegalState)?;
-        if let Some(completed) = completing {
-            open.retain(key, &completed);
-        }
-        Ok(())
-    }
-
-    fn apply(&mut self, key: &StateKey, change: JournalChange<'_>) -> Result<()> {
-        let open = self.opened_mut()?;
-        open.table.check(key, change).map_err(Error::IllegalState)?;
-        let payload = record::encode_change(key, change);
-        open.check_size(key, &payload, false)?;
-        let completing = match change {
-            JournalChange::Complete => open.table.get(key).and_then(|stored| {
-                open.completing(key, &ActionState { completed: true, ..stored.clone() })
-            }),
-            _ => None,
-        };
-        let bytes = open.append(&payload, true)?;
-        open.table.apply(key, change, bytes).map_err(Error::IllegalState)?;
-        if let Some(completed) = completing {
-            open.retain(key, &completed);
-        }
-        Ok(())
-    }
-
-    fn get(&mut self, key: &StateKey) -> Result<Option<ActionState>> {
-        let open = self.opened_mut()?;
-        if let Some(state) = open.table.get(key) {
-            return Ok(Some(state.clone()));
-        }
-        if open.table.has_later(&key.business_key, key.seq) {
-            open.append(&record::encode_discard(&key.business_key, key.seq), false)?;
-            open.table.discard_after(&key.business_key, key.seq);
-        }
-        Ok(None)
-    }
-
-    /// The entry lent from the table, else `get`'s answer from a copy.
-    fn read_entry(&mut self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
-        if let Some(state) = self.opened_mut()?.table.get(key) {
-            read(state);
-            return Ok(true);
-        }
-        crate::store::read_copy(self, key, read)
-    }
-
-    fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
-        let dir = self.dir.clone();
-        let open = self.opened_mut()?;
-        if !open.table.has_up_to(business_key, seq_up_to) {
-            return Ok(());
-        }
-        open.append(&record::encode_prune(business_key, seq_up_to), false)?;
-        open.table.prune(business_key, seq_up_to);
-        open.expire_retained();
-        if open.options.compaction.is_due(open.segment.len(), open.table.live_bytes()) {
-            open.compact(&dir)?;
-        }
-        Ok(())
-    }
-
-    fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
-        let store_id = self.store_id;
-        let open = self.opened_mut()?;
-        crash_point!("file.marker.before_sync");
-        open.sync()?;
-        crash_point!("file.marker.after_sync");
-        Ok(RecoveryMarker { store_id, position: open.position })
-    }
-
-    fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
-        let name = format!("the store in {}", self.dir.display());
-        let position = self.opened()?.position;
-        verify_covered(markers, self.store_id, position, &name)
-    }
-
-    fn sync(&mut self) -> Result<()> {
-        self.opened_mut()?.sync()
-    }
-
-    /// [`FileStore::stats`] and what opening the store found.
-    fn stats(&self) -> Result<StoreStats> {
-        let counted = FileStore::stats(self)?;
-        let report = self.recovery_report();
-        Ok(StoreStats {
-            entries: counted.entries as u64,
-            records_appended: Some(counted.records_appended),
-            bytes_appended: Some(counted.bytes_appended),
-            syncs: Some(counted.syncs),
-            compactions: Some(counted.compactions),
-            segment_bytes: Some(counted.segment_bytes),
-            live_bytes: Some(counted.live_bytes),
-            recovered_records: Some(report.records_replayed),
-            torn_tail_bytes: report.torn_tail.as_ref().map(|tail| tail.bytes),
-            created_on_open: Some(report.created),
-        })
-    }
-
-    fn close(&mut self) -> Result<()> {
-        match self.open.take() {
-            Some(mut open) if open.failure.is_none() => open.sync(),
-            _ => Ok(()),
-        }
-    }
-}
-
-impl Drop for FileStore {
-    /// Dropping without `close` still syncs what it can; errors have no one
-    /// to go to here, and unsynced records are already with the OS.
-    fn drop(&mut self) {
-        let _ = self.close();
     }
 }

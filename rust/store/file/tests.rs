@@ -6,7 +6,8 @@ use std::fs::OpenOptions;
 use super::*;
 use crate::error::ErrorCode;
 use crate::model::{CallResult, Outcome};
-use crate::store::key::EventIdentity;
+use crate::store::key::{BusinessKey, EventIdentity};
+use crate::store::ActionStateStore;
 use crate::store::{AnyStore, SharedStore};
 
 fn key(seq: i64) -> StateKey {
