@@ -34,20 +34,17 @@ use super::frame::{self, find_intact_frame, FrameFormat, FrameScanner, Scanned};
 use super::segment::sync_dir;
 use crate::error::{Error, Result};
 use crate::model::ActionState;
-use crate::store::codec::{read_action_state, write_action_state, DecodeResult, Reader, Writer};
 use crate::store::key::StateKey;
 
 mod json;
+mod record;
 pub use json::{in_flight_to_json, retained_to_json};
+pub(crate) use record::{decode_retained, encode_retained};
+use record::{encode_floor, header, read_head, Head, HEADER_LEN};
 
 /// The file retained actions are kept in, in the store directory.
 pub const RETAINED_FILE: &str = "retained.log";
 const TEMP_FILE: &str = "retained.log.tmp";
-const MAGIC: &[u8; 8] = b"DJRETAIN";
-const VERSION: u32 = 1;
-const HEADER_LEN: u64 = 16;
-const TAG_RETAINED: u8 = 1;
-const TAG_FLOOR: u8 = 2;
 /// Dropped bytes below this never cause a rewrite of the file.
 pub const REWRITE_MIN_BYTES: u64 = 1 << 20;
 
@@ -353,51 +350,6 @@ fn write_new(dir: &Path, path: &Path, body: impl FnOnce(&mut io::BufWriter<&File
     result
 }
 
-fn header() -> [u8; HEADER_LEN as usize] {
-    let mut bytes = [0u8; HEADER_LEN as usize];
-    bytes[..8].copy_from_slice(MAGIC);
-    bytes[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    let crc = crc32fast::hash(&bytes[..12]);
-    bytes[12..].copy_from_slice(&crc.to_le_bytes());
-    bytes
-}
-
-/// One retained copy's bytes: the file store's frames hold them, and so do
-/// the log store's retained records (`store::log::retention`): one codec.
-pub(crate) fn encode_retained(number: u64, millis: i64, plan_digest: Option<&str>, key: &StateKey, state: &ActionState) -> Vec<u8> {
-    let mut w = Writer::new();
-    w.u8(TAG_RETAINED);
-    w.u64(number);
-    w.i64(millis);
-    w.opt_bytes(plan_digest.map(str::as_bytes));
-    key.write(&mut w);
-    write_action_state(&mut w, state);
-    w.into_bytes()
-}
-
-fn encode_floor(floor: u64) -> Vec<u8> {
-    let mut w = Writer::new();
-    w.u8(TAG_FLOOR);
-    w.u64(floor);
-    w.into_bytes()
-}
-
-/// What [`encode_retained`] wrote.
-pub(crate) fn decode_retained(payload: &[u8]) -> DecodeResult<RetainedAction> {
-    let mut r = Reader::new(payload);
-    r.u8()?;
-    let number = r.u64()?;
-    let completed_at_millis = r.i64()?;
-    let plan_digest = match r.opt_bytes()? {
-        Some(bytes) => Some(String::from_utf8(bytes).map_err(|_| crate::store::codec::DecodeError("plan digest is not UTF-8".into()))?),
-        None => None,
-    };
-    let key = StateKey::read(&mut r)?;
-    let state = read_action_state(&mut r)?;
-    r.finish("the retained action")?;
-    Ok(RetainedAction { number, completed_at_millis, plan_digest, key, state })
-}
-
 /// A retained record as a scan found it: where, and its number and time
 /// (the rest is decoded only by readers that want it).
 struct Found {
@@ -468,24 +420,6 @@ fn scan(file: &File, path: &Path) -> Result<Scan> {
         }
     }
     Ok(scan)
-}
-
-enum Head {
-    Retained { number: u64, completed_at_millis: i64 },
-    Floor(u64),
-}
-
-fn read_head(payload: &[u8]) -> DecodeResult<Head> {
-    let mut r = Reader::new(payload);
-    match r.u8()? {
-        TAG_RETAINED => Ok(Head::Retained { number: r.u64()?, completed_at_millis: r.i64()? }),
-        TAG_FLOOR => {
-            let floor = r.u64()?;
-            r.finish("the floor record")?;
-            Ok(Head::Floor(floor))
-        }
-        other => Err(crate::store::codec::DecodeError(format!("unknown retained record type {other}"))),
-    }
 }
 
 fn io_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
