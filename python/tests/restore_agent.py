@@ -1,0 +1,29 @@
+"""The candidate agent of test_plan_restore.py and test_replay_dump.py: one
+action, ``act``, on the input event, that looks the input up and asks a
+model about it (two durable calls), then sends the answer. A replay never
+runs a call's body: each raises."""
+
+from durable_journal import flink_agents as durable_journal_flink_agents
+from flink_agents.api.agents.agent import Agent
+from flink_agents.api.decorators import action
+from flink_agents.api.events.event import Event, InputEvent, OutputEvent
+from flink_agents.api.runner_context import RunnerContext
+
+durable_journal_flink_agents.install()
+
+
+def look_up(name):
+    raise AssertionError(f"a replay ran look_up({name!r})")
+
+
+def ask_model(prompt):
+    raise AssertionError(f"a replay ran ask_model({prompt!r})")
+
+
+class RestoreAgent(Agent):
+    @action(InputEvent.EVENT_TYPE)
+    @staticmethod
+    def act(event: Event, ctx: RunnerContext) -> None:
+        name = InputEvent.from_event(event).input
+        profile = ctx.durable_execute(look_up, name)
+        ctx.send_event(OutputEvent(output=ctx.durable_execute(ask_model, f"{name}: {profile}")))
