@@ -1,4 +1,4 @@
-"""The candidate agent of test_plan_restore.py and test_replay_dump.py: one
+"""The candidate agent of test_plan_restore.py: one
 action, ``act``, on the input event, that looks the input up and asks a
 model about it (two durable calls), then sends the answer. A replay never
 runs a call's body: each raises."""

@@ -193,7 +193,7 @@ pub(crate) fn check_vector(path: &str, bytes: &[u8]) {
     assert!(std::fs::read(&path).unwrap() == bytes, "{} differs from what the store writes now (DURABLE_JOURNAL_WRITE_VECTORS=1 rewrites it)", path.display());
 }
 
-/// `tests/vectors/replay/retained_topic.dump`, the dump `python/tests/test_replay_dump.py` replays: a
+/// `tests/vectors/replay/retained_topic.dump`, the dump `python/tests/test_plan_restore.py` replays: a
 /// retained topic's records (`KafkaJournalTool dump` framing) after two Flink Agents Python actions
 /// completed, one with the calls `restore_agent.py` makes, one with a call it does not make.
 #[test]
