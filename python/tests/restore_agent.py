@@ -1,15 +1,15 @@
 """The candidate agent of test_plan_restore.py: one
 action, ``act``, on the input event, that looks the input up and asks a
 model about it (two durable calls), then sends the answer. A replay never
-runs a call's body: each raises."""
+runs a call's body: each raises. A production agent's module calls
+``durable_journal.flink_agents.install()``; the test installs this module's
+scope around each test instead, so other test modules see no scope left
+behind."""
 
-from durable_journal import flink_agents as durable_journal_flink_agents
 from flink_agents.api.agents.agent import Agent
 from flink_agents.api.decorators import action
 from flink_agents.api.events.event import Event, InputEvent, OutputEvent
 from flink_agents.api.runner_context import RunnerContext
-
-durable_journal_flink_agents.install()
 
 
 def look_up(name):

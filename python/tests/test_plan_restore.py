@@ -17,6 +17,7 @@ from conftest import REPO_DIR, flink_agents_runtime
 
 flink_agents_runtime()
 
+from durable_journal import flink_agents as durable_journal_flink_agents  # noqa: E402
 from durable_journal.replay import plan_restore, replay_dump, restore_plan  # noqa: E402
 from durable_journal.replay.__main__ import main  # noqa: E402
 
@@ -29,6 +30,14 @@ SUMMARY = ("2 replayed of restore_agent:RestoreAgent: 0 not-replayable, 1 diverg
            "0 not-triggered, 0 newly-triggered, 0 output-changed, 0 unchanged; not replayed, other action names: {\"other\": 1}")
 RUNS = f"a restore replays 1 recorded call, then runs {ASK_MODEL_1} at 1 and what follows"
 AT_0 = f"at 0 (recorded llm, new code {LOOK_UP_2})"
+
+
+@pytest.fixture(autouse=True)
+def candidate_identity():
+    """The candidate's calls get the ids they were recorded with, as its module's install() gives them."""
+    durable_journal_flink_agents.install("restore_agent")
+    yield
+    durable_journal_flink_agents.uninstall("restore_agent")
 
 
 @pytest.fixture
