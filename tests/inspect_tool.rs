@@ -3,17 +3,17 @@
 //! job would) without its lock and without changing a byte; `verify`'s exit
 //! status says intact, torn tail or corrupt; `compact` takes the lock.
 
-#[path = "support/file_store_entry.rs"]
-mod file_store_entry;
+#[path = "support/shared_file.rs"]
+mod shared_file;
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, ErrorCode, Journal, Outcome};
-use file_store_entry::store_with_empty_entry;
+use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, SharedStore, StateKey};
+use durable_journal::{ActionState, ErrorCode, Outcome};
+use shared_file::{file, store_with_empty_entry};
 
 const OK: i32 = 0;
 const ERROR: i32 = 1;
@@ -44,16 +44,14 @@ const FAILURE: &[u8] = br#"{"exceptionClass":"java.io.IOException","message":"ti
 
 /// A store with a chat action of three calls (succeeded, failed, pending)
 /// and a completed plan action, left open.
-fn busy_store(dir: &Path) -> FileStore {
+fn busy_store(dir: &Path) -> SharedStore {
     let k = chat_key();
-    let (mut store, mut journal) = store_with_empty_entry(dir, &k);
-    let mut persister = StorePersister::new(&mut store, &k);
+    let (store, mut journal, mut persister) = store_with_empty_entry(dir, &k);
     journal.record_call_completion("llm", Outcome::success(Some(br#"{"text":"hello"}"#.to_vec())), &mut persister).unwrap();
     journal.record_call_completion("tool:search", Outcome::failure(FAILURE.to_vec()), &mut persister).unwrap();
     journal.append_pending_call("tool:mail", &mut persister).unwrap();
-    let k = plan_key();
-    store.put(&k, &ActionState::default()).unwrap();
-    Journal::default().mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
+    let (mut plan, mut persister) = store.open_journal(plan_key(), None).unwrap();
+    plan.mark_completed(&mut persister).unwrap();
     store
 }
 
@@ -69,7 +67,7 @@ fn dir_arg(dir: &tempfile::TempDir) -> &str {
 #[test]
 fn list_show_and_verify_read_a_store_a_job_holds_without_changing_it() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = busy_store(dir.path());
+    let store = busy_store(dir.path());
     let before = files(dir.path());
 
     let (listed, _) = run(&["list", dir_arg(&dir)], OK);
@@ -92,7 +90,7 @@ fn list_show_and_verify_read_a_store_a_job_holds_without_changing_it() {
     assert_eq!(calls[3], ["2", "tool:mail", "PENDING", "null"]);
 
     let (verified, _) = run(&["verify", dir_arg(&dir)], OK);
-    assert!(verified.starts_with("ok: ") && verified.contains(&store.segment_path().unwrap().display().to_string()));
+    assert!(verified.starts_with("ok: ") && verified.contains(&file(&store).segment_path().unwrap().display().to_string()));
     assert!(verified.contains("6 records"), "{verified}");
 
     assert_eq!(files(dir.path()), before, "the tool changed nothing");
@@ -182,11 +180,11 @@ fn verify_names_leftovers_and_leaves_them_for_the_store_to_remove() {
 #[test]
 fn compact_takes_the_lock() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = busy_store(dir.path());
+    let store = busy_store(dir.path());
     let (_, err) = run(&["compact", dir_arg(&dir)], ERROR);
     assert!(err.contains("locked"), "{err}");
     let expected = store.get(&chat_key()).unwrap();
-    store.close().unwrap();
+    file(&store).close().unwrap();
 
     let (out, _) = run(&["compact", dir_arg(&dir)], OK);
     assert!(out.contains("2 entries") && out.contains("journal-0000000000000002.log"), "{out}");
@@ -198,10 +196,10 @@ fn compact_takes_the_lock() {
 #[test]
 fn inspect_sees_every_entry_as_the_store_holds_it() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = busy_store(dir.path());
+    let store = busy_store(dir.path());
     let inspected = FileStore::inspect(dir.path()).unwrap();
-    assert_eq!(inspected.store_id, store.store_id());
-    assert_eq!(inspected.position, store.get_recovery_marker().unwrap().position);
+    assert_eq!(inspected.store_id, file(&store).store_id());
+    assert_eq!(inspected.position, file(&store).get_recovery_marker().unwrap().position);
     assert_eq!(inspected.torn_tail, None);
     let keys: Vec<StateKey> = inspected.entries.iter().map(|e| e.key.clone()).collect();
     assert_eq!(keys, [chat_key(), plan_key()]);
@@ -209,7 +207,7 @@ fn inspect_sees_every_entry_as_the_store_holds_it() {
         assert_eq!(Some(&entry.state), store.get(&entry.key).unwrap().as_ref());
     }
     let log_bytes: u64 = inspected.entries.iter().map(|e| e.log_bytes).sum();
-    assert_eq!(log_bytes, store.stats().unwrap().live_bytes);
+    assert_eq!(log_bytes, file(&store).stats().unwrap().live_bytes);
 }
 
 #[test]
@@ -222,10 +220,9 @@ fn retained_lists_the_completed_actions_a_retaining_store_keeps() {
     };
     let mut store = FileStore::open_with(dir.path(), options).unwrap();
     store.set_plan_digest(Some("plan-1".into())).unwrap();
+    let store = shared_file::share(store);
     let k = chat_key();
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::default();
-    let mut persister = StorePersister::new(&mut store, &k);
+    let (mut journal, mut persister) = store.open_journal(k.clone(), None).unwrap();
     journal.record_call_completion("llm", Outcome::success(None), &mut persister).unwrap();
     journal.mark_completed(&mut persister).unwrap();
     store.prune_state(&k.business_key, 1).unwrap();
@@ -270,7 +267,7 @@ fn expose(dir: &Path) {
 fn reading_notes_a_store_others_can_reach_and_compact_refuses_it_unless_told() {
     use std::os::unix::fs::MetadataExt;
     let dir = tempfile::tempdir().unwrap();
-    busy_store(dir.path()).close().unwrap();
+    file(&busy_store(dir.path())).close().unwrap();
     expose(dir.path());
 
     let (_, note) = run(&["list", dir_arg(&dir)], OK);

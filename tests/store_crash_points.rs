@@ -22,8 +22,8 @@ use std::process::Command;
 use durable_journal::store::crash_points::{self, ALL, COUNTS_ENV, CRASH_AT_ENV};
 use durable_journal::store::log::{Acknowledged, Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogRecord};
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, LogSink, LogStore,
-    StateKey, StorePersister,
+    ActionStateStore, AnyStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, LogSink, LogStore,
+    SharedStore, SharedStorePersister, StateKey,
 };
 use durable_journal::{ActionState, Journal, NoPersist, Outcome, Result};
 
@@ -210,27 +210,32 @@ fn file_options() -> FileStoreOptions {
     FileStoreOptions { compaction: CompactionPolicy::eager(), ..Default::default() }
 }
 
-/// Runs the workload against `store`, writing each finished op's index to `acks`.
-fn run<S: ActionStateStore>(store: &mut S, acks: &mut File, mut marker: impl FnMut(&mut S)) {
-    let mut journals: HashMap<u32, Journal> = HashMap::new();
+/// Runs the workload against `store` as the bindings drive it (journals
+/// opened with `SharedStore::open_journal`), writing each finished op's
+/// index to `acks`.
+fn run(store: SharedStore, acks: &mut File, mut marker: impl FnMut(&SharedStore)) {
+    let mut journals: HashMap<u32, (Journal, SharedStorePersister)> = HashMap::new();
     for (i, op) in ops().into_iter().enumerate() {
         match op {
             Op::Put(n) => {
                 store.put(&key(n), &initial(n)).unwrap();
-                journals.insert(n, Journal::new(initial(n)));
+                journals.insert(n, store.open_journal(key(n), None).unwrap());
             }
             Op::Call(n, call) => {
-                let journal = journals.get_mut(&n).unwrap();
+                let (journal, persister) = journals.get_mut(&n).unwrap();
                 let id = format!("call-{call}");
-                journal.record_call_completion(&id, Outcome::success(Some(result(n, call))), &mut StorePersister::new(store, &key(n))).unwrap();
+                journal.record_call_completion(&id, Outcome::success(Some(result(n, call))), persister).unwrap();
             }
-            Op::Complete(n) => journals.get_mut(&n).unwrap().mark_completed(&mut StorePersister::new(store, &key(n))).unwrap(),
+            Op::Complete(n) => {
+                let (journal, persister) = journals.get_mut(&n).unwrap();
+                journal.mark_completed(persister).unwrap();
+            }
             Op::Prune(n) => store.prune_state(&user(n), 0).unwrap(),
-            Op::Marker => marker(store),
+            Op::Marker => marker(&store),
         }
         acks.write_all(format!("{i}\n").as_bytes()).unwrap();
     }
-    store.close().unwrap();
+    store.lock().unwrap().store().close().unwrap();
 }
 
 /// The child: runs the workload named by `DURABLE_JOURNAL_CRASH_CHILD` (a
@@ -243,9 +248,9 @@ fn child_workload() {
     let mut acks = OpenOptions::new().create(true).append(true).open(acks_path).unwrap();
     match kind {
         "file" => {
-            let mut store = FileStore::open_with(store_path, file_options()).unwrap();
-            run(&mut store, &mut acks, |s| {
-                s.get_recovery_marker().unwrap();
+            let store = FileStore::open_with(store_path, file_options()).unwrap();
+            run(SharedStore::new(AnyStore::File(Box::new(store))), &mut acks, |s| {
+                s.lock().unwrap().store().get_recovery_marker().unwrap();
             });
         }
         "log" => {
@@ -254,8 +259,13 @@ fn child_workload() {
                 store.bind_key_group(&user(n), n % MAX_PARALLELISM).unwrap();
             }
             let log_path = Path::new(store_path).to_path_buf();
-            run(&mut store, &mut acks, |s| {
-                s.marker(&end_offsets(&log_path)).unwrap();
+            run(SharedStore::new(AnyStore::Log(Box::new(store))), &mut acks, |s| {
+                let ends = end_offsets(&log_path);
+                s.with_settled(|store| match store {
+                    AnyStore::Log(log) => log.marker(&ends),
+                    _ => unreachable!("a log store"),
+                })
+                .unwrap();
             });
         }
         other => panic!("no workload {other}"),

@@ -3,10 +3,13 @@
 //! kept) or it is corruption reported with file and offset. Nothing is
 //! silently accepted, and opening never panics.
 
+#[path = "support/shared_file.rs"]
+mod shared_file;
+
 use std::fs;
 
-use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
-use durable_journal::{ActionState, Error, Journal, Outcome};
+use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey};
+use durable_journal::{ActionState, Error, Outcome};
 use serde_json::json;
 
 fn key(seq: i64) -> StateKey {
@@ -16,22 +19,20 @@ fn key(seq: i64) -> StateKey {
 /// A small store: three actions, the second with a journal of three calls.
 /// Returns the segment's bytes and the states as written.
 fn small_store(dir: &std::path::Path) -> (Vec<u8>, Vec<ActionState>) {
-    let mut store = FileStore::open(dir).unwrap();
+    let store = shared_file::share(FileStore::open(dir).unwrap());
     let mut states = Vec::new();
     for seq in 1..=3 {
         let state = ActionState { task_event: Some(json!({"@class": "E", "n": seq}).into()), ..Default::default() };
         store.put(&key(seq), &state).unwrap();
         states.push(state);
     }
-    let mut journal = Journal::new(states[1].clone());
+    let (mut journal, mut persister) = store.open_journal(key(2), None).unwrap();
     for call in ["chat", "tool-call:a", "tool-call:b"] {
-        let k = key(2);
-        let mut persister = StorePersister::new(&mut store, &k);
         journal.record_call_completion(call, Outcome::success(Some(call.as_bytes().to_vec())), &mut persister).unwrap();
     }
     states[1] = journal.state().clone();
-    let segment = store.segment_path().unwrap();
-    store.close().unwrap();
+    let segment = shared_file::file(&store).segment_path().unwrap();
+    shared_file::file(&store).close().unwrap();
     (fs::read(segment).unwrap(), states)
 }
 

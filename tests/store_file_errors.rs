@@ -7,18 +7,18 @@
 
 #[path = "support/other_process_lock.rs"]
 mod other_process_lock;
-#[path = "support/file_store_entry.rs"]
-mod file_store_entry;
+#[path = "support/shared_file.rs"]
+mod shared_file;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
+    ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey,
 };
 use durable_journal::{ActionState, Error, ErrorCode, Outcome};
-use file_store_entry::store_with_empty_entry;
+use shared_file::{file, store_with_empty_entry};
 use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
@@ -110,21 +110,21 @@ fn group_commit_needs_a_batch_of_at_least_one() {
 fn every_put_and_journal_change_is_fsynced_before_it_returns_by_default() {
     let dir = tempfile::tempdir().unwrap();
     let k = key(1);
-    let (mut store, mut journal) = store_with_empty_entry(dir.path(), &k);
-    journal.append_pending_call("a", &mut StorePersister::new(&mut store, &k)).unwrap();
-    journal.finalize_current_call("a", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap();
-    assert_eq!(store.stats().unwrap().syncs, 3);
+    let (store, mut journal, mut persister) = store_with_empty_entry(dir.path(), &k);
+    journal.append_pending_call("a", &mut persister).unwrap();
+    journal.finalize_current_call("a", Outcome::success(None), &mut persister).unwrap();
+    assert_eq!(file(&store).stats().unwrap().syncs, 3);
 
     // Dropping entries may be lost in a crash without harm, so they wait
     // for the next fsync instead of paying for their own.
     store.put(&key(3), &ActionState::default()).unwrap();
     store.get(&key(2)).unwrap();
     store.prune_state(&BusinessKey::Long(1), 1).unwrap();
-    assert_eq!(store.stats().unwrap().syncs, 4);
-    store.get_recovery_marker().unwrap();
-    assert_eq!(store.stats().unwrap().syncs, 5);
-    store.sync().unwrap();
-    assert_eq!(store.stats().unwrap().syncs, 5, "nothing left to sync");
+    assert_eq!(file(&store).stats().unwrap().syncs, 4);
+    file(&store).get_recovery_marker().unwrap();
+    assert_eq!(file(&store).stats().unwrap().syncs, 5);
+    file(&store).sync().unwrap();
+    assert_eq!(file(&store).stats().unwrap().syncs, 5, "nothing left to sync");
 }
 
 #[test]
@@ -180,23 +180,23 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
         return;
     };
     let k = key(1);
-    let (mut store, mut journal) = store_with_empty_entry(&disk.mount_point, &k);
+    let (store, mut journal, mut persister) = store_with_empty_entry(&disk.mount_point, &k);
     journal
-        .record_call_completion("small", Outcome::success(Some(vec![1; 100])), &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("small", Outcome::success(Some(vec![1; 100])), &mut persister)
         .unwrap();
-    let before = store.stats().unwrap().segment_bytes;
+    let before = file(&store).stats().unwrap().segment_bytes;
 
     let err = journal
-        .record_call_completion("huge", Outcome::success(Some(vec![2; 128 * 1024])), &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("huge", Outcome::success(Some(vec![2; 128 * 1024])), &mut persister)
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     assert!(err.to_string().contains("No space left on device"), "{err}");
     assert_eq!(journal.len(), 1, "the action sees the failure; the journal does not run ahead");
-    assert_eq!(fs::metadata(store.segment_path().unwrap()).unwrap().len(), before, "the partial record is cut off");
+    assert_eq!(fs::metadata(file(&store).segment_path().unwrap()).unwrap().len(), before, "the partial record is cut off");
 
     // The store stays usable once a write fits again.
-    journal.record_call_completion("next", Outcome::success(Some(vec![3; 100])), &mut StorePersister::new(&mut store, &k)).unwrap();
-    store.close().unwrap();
+    journal.record_call_completion("next", Outcome::success(Some(vec![3; 100])), &mut persister).unwrap();
+    file(&store).close().unwrap();
     let mut reopened = FileStore::open(&disk.mount_point).unwrap();
     assert_eq!(reopened.recovery_report().torn_tail, None);
     let ids: Vec<_> = reopened.get(&k).unwrap().unwrap().call_results.into_iter().map(|c| c.function_id_for_display()).collect();

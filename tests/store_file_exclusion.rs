@@ -6,16 +6,16 @@
 
 #[path = "support/other_process_lock.rs"]
 mod other_process_lock;
-#[path = "support/file_store_entry.rs"]
-mod file_store_entry;
+#[path = "support/shared_file.rs"]
+mod shared_file;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use durable_journal::store::file::LOCK_FILE;
-use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey, StorePersister};
+use durable_journal::store::{ActionStateStore, BusinessKey, EventIdentity, FileStore, StateKey};
 use durable_journal::{ActionState, ErrorCode, Outcome};
-use file_store_entry::store_with_empty_entry;
+use shared_file::{file, store_with_empty_entry};
 use other_process_lock::{can_lock, HeldLock};
 
 fn key(seq: i64) -> StateKey {
@@ -94,15 +94,15 @@ fn compact_behind_the_back_of(dir: &Path, segment: &Path) -> PathBuf {
 fn a_store_whose_segment_was_compacted_away_fails_its_next_write_and_loses_nothing_acknowledged() {
     let dir = tempfile::tempdir().unwrap();
     let k = key(1);
-    let (mut store, mut journal) = store_with_empty_entry(dir.path(), &k);
-    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
-    let segment = store.segment_path().unwrap();
+    let (store, mut journal, mut persister) = store_with_empty_entry(dir.path(), &k);
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
+    let segment = file(&store).segment_path().unwrap();
     assert!(segment.ends_with(segment_name(1)));
 
     let compacted = compact_behind_the_back_of(dir.path(), &segment);
 
     let err = journal
-        .record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut persister)
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     let message = err.to_string();
@@ -115,9 +115,9 @@ fn a_store_whose_segment_was_compacted_away_fails_its_next_write_and_loses_nothi
     assert_eq!(refused.code(), ErrorCode::StoreIo);
     assert!(refused.to_string().contains("refuses writes until it is reopened"), "{refused}");
     assert!(refused.to_string().contains("removed or renamed"), "{refused}");
-    assert_eq!(store.compact().unwrap_err().code(), ErrorCode::StoreIo, "a snapshot of a stale table is refused");
+    assert_eq!(file(&store).compact().unwrap_err().code(), ErrorCode::StoreIo, "a snapshot of a stale table is refused");
     assert_eq!(store.get(&k).unwrap().unwrap().call_results.len(), 1, "reads still work");
-    drop(store);
+    drop((store, persister)); // the last shares of the store: it is dropped, its lock released
 
     let mut reopened = FileStore::open(dir.path()).unwrap();
     assert_eq!(reopened.segment_path().unwrap(), compacted);

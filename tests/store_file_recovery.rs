@@ -4,12 +4,15 @@
 #[path = "support/exact_state.rs"]
 mod exact_state;
 
+#[path = "support/shared_file.rs"]
+mod shared_file;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, StateKey,
-    StorePersister,
+    ActionStateStore, BusinessKey, CompactionPolicy, EventIdentity, FileStore, FileStoreOptions, SharedStore,
+    SharedStorePersister, StateKey,
 };
 use durable_journal::{ActionState, CallResult, CallStep, Error, ErrorCode, Journal, Outcome};
 use serde_json::json;
@@ -27,25 +30,24 @@ fn ok(id: &str, payload: &[u8]) -> CallResult {
 }
 
 /// Records `n` calls of `payload_len` bytes for the action at `k`.
-fn record_calls(store: &mut FileStore, k: &StateKey, n: usize, payload_len: usize) -> Journal {
-    let mut journal = Journal::new(store.get(k).unwrap().unwrap());
+fn record_calls(store: &SharedStore, k: &StateKey, n: usize, payload_len: usize) -> (Journal, SharedStorePersister) {
+    let (mut journal, mut persister) = store.open_journal(k.clone(), None).unwrap();
     for i in 0..n {
         let id = format!("call-{i}");
-        let mut persister = StorePersister::new(store, k);
         journal.record_call_completion(&id, Outcome::success(Some(vec![i as u8; payload_len])), &mut persister).unwrap();
     }
-    journal
+    (journal, persister)
 }
 
 /// A store opened in `dir` with one entry put: key 1, event "one".
-fn holding_one(dir: &Path) -> FileStore {
-    let mut store = FileStore::open(dir).unwrap();
+fn holding_one(dir: &Path) -> SharedStore {
+    let store = shared_file::share(FileStore::open(dir).unwrap());
     store.put(&key(1), &event("one")).unwrap();
     store
 }
 
-fn segment_of(store: &FileStore) -> PathBuf {
-    store.segment_path().unwrap()
+fn segment_of(store: &SharedStore) -> PathBuf {
+    shared_file::file(store).segment_path().unwrap()
 }
 
 fn expect_corrupt(dir: &Path) -> (PathBuf, u64, String) {
@@ -60,19 +62,19 @@ fn expect_corrupt(dir: &Path) -> (PathBuf, u64, String) {
 fn reopening_restores_entries_journals_hides_and_prunes() {
     let dir = tempfile::tempdir().unwrap();
     let journal = {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        assert!(store.recovery_report().created);
+        let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+        assert!(shared_file::file(&store).recovery_report().created);
         for seq in 1..=5 {
             store.put(&key(seq), &event(&seq.to_string())).unwrap();
         }
-        let journal = record_calls(&mut store, &key(2), 3, 10);
+        let (journal, _) = record_calls(&store, &key(2), 3, 10);
         store.prune_state(&BusinessKey::Str("user-1".into()), 1).unwrap();
         assert_eq!(store.get(&key(4).clone_with_action("other")).unwrap(), None);
-        store.close().unwrap();
+        shared_file::file(&store).close().unwrap();
         journal
     };
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let report = store.recovery_report();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+    let report = shared_file::file(&store).recovery_report().clone();
     assert!(!report.created);
     assert_eq!(report.torn_tail, None);
     assert_eq!(store.get(&key(2)).unwrap().unwrap().call_results, journal.state().call_results);
@@ -95,15 +97,14 @@ impl WithAction for StateKey {
 fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
     let dir = tempfile::tempdir().unwrap();
     let (segment, before_last, full) = {
-        let mut store = holding_one(dir.path());
-        let mut journal = record_calls(&mut store, &key(1), 2, 16);
-        let before_last = store.stats().unwrap().segment_bytes;
-        let k = key(1);
+        let store = holding_one(dir.path());
+        let (mut journal, mut persister) = record_calls(&store, &key(1), 2, 16);
+        let before_last = shared_file::file(&store).stats().unwrap().segment_bytes;
         journal
-            .record_call_completion("last", Outcome::success(Some(vec![7; 300])), &mut StorePersister::new(&mut store, &k))
+            .record_call_completion("last", Outcome::success(Some(vec![7; 300])), &mut persister)
             .unwrap();
         let segment = segment_of(&store);
-        store.close().unwrap();
+        shared_file::file(&store).close().unwrap();
         let full = fs::read(&segment).unwrap();
         (segment, before_last, full)
     };
@@ -112,8 +113,8 @@ fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
 
     for cut in before_last..full.len() as u64 {
         fs::write(&segment, &full[..cut as usize]).unwrap();
-        let mut store = FileStore::open(dir.path()).unwrap();
-        let torn = store.recovery_report().torn_tail.clone();
+        let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+        let torn = shared_file::file(&store).recovery_report().torn_tail.clone();
         if cut == before_last {
             assert_eq!(torn, None, "nothing torn at a record boundary");
         } else {
@@ -124,14 +125,14 @@ fn a_torn_final_record_is_dropped_at_every_cut_and_everything_before_it_kept() {
         let slots = store.get(&key(1)).unwrap().unwrap().call_results;
         assert_eq!(slots, vec![ok("call-0", &[0; 16]), ok("call-1", &[1; 16])], "cut at {cut}");
         assert_eq!(fs::metadata(&segment).unwrap().len(), before_last, "the torn bytes are gone from disk");
-        store.close().unwrap();
+        shared_file::file(&store).close().unwrap();
     }
 
     // After a repair the log takes new records and keeps them.
-    let mut store = FileStore::open(dir.path()).unwrap();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
     store.put(&key(2), &event("two")).unwrap();
-    store.close().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
+    shared_file::file(&store).close().unwrap();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
     assert!(store.get(&key(2)).unwrap().is_some());
     assert_eq!(store.get(&key(1)).unwrap().unwrap().call_results.len(), 2);
 }
@@ -148,22 +149,22 @@ fn a_zero_filled_tail_left_by_a_crash_is_dropped() {
     bytes.extend_from_slice(&[0u8; 4096]);
     fs::write(&segment, &bytes).unwrap();
 
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let torn = store.recovery_report().torn_tail.clone().unwrap();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+    let torn = shared_file::file(&store).recovery_report().torn_tail.clone().unwrap();
     assert_eq!((torn.offset, torn.bytes), (intact, 4096));
     assert!(store.get(&key(1)).unwrap().is_some());
 }
 
 /// Three records; returns the segment, its bytes, and where each record starts.
 fn three_records(dir: &Path) -> (PathBuf, Vec<u8>, [u64; 3]) {
-    let mut store = FileStore::open(dir).unwrap();
+    let store = shared_file::share(FileStore::open(dir).unwrap());
     let mut starts = [0; 3];
     for (i, seq) in [1, 2, 3].into_iter().enumerate() {
-        starts[i] = store.stats().unwrap().segment_bytes;
+        starts[i] = shared_file::file(&store).stats().unwrap().segment_bytes;
         store.put(&key(seq), &event(&"x".repeat(100))).unwrap();
     }
     let segment = segment_of(&store);
-    store.close().unwrap();
+    shared_file::file(&store).close().unwrap();
     let bytes = fs::read(&segment).unwrap();
     (segment, bytes, starts)
 }
@@ -236,32 +237,32 @@ fn prune_compacts_the_log_and_everything_live_survives_reopen() {
     let dir = tempfile::tempdir().unwrap();
     let options = FileStoreOptions { compaction: CompactionPolicy::eager(), ..Default::default() };
     let (old_segment, marker) = {
-        let mut store = FileStore::open_with(dir.path(), options).unwrap();
+        let store = shared_file::share(FileStore::open_with(dir.path(), options).unwrap());
         for seq in 1..=20 {
             store.put(&key(seq), &event(&"p".repeat(1000))).unwrap();
         }
-        record_calls(&mut store, &key(20), 3, 500);
-        let marker = store.get_recovery_marker().unwrap();
+        let _ = record_calls(&store, &key(20), 3, 500);
+        let marker = shared_file::file(&store).get_recovery_marker().unwrap();
         let old_segment = segment_of(&store);
-        let before = store.stats().unwrap();
+        let before = shared_file::file(&store).stats().unwrap();
 
         store.prune_state(&BusinessKey::Str("user-1".into()), 15).unwrap();
 
-        let after = store.stats().unwrap();
+        let after = shared_file::file(&store).stats().unwrap();
         assert_eq!(after.compactions, 1);
         assert!(after.segment_bytes * 3 < before.segment_bytes, "{} -> {}", before.segment_bytes, after.segment_bytes);
         assert_ne!(segment_of(&store), old_segment);
         assert!(!old_segment.exists(), "the old generation is removed");
         assert_eq!(after.entries, 5);
-        let later = store.get_recovery_marker().unwrap();
+        let later = shared_file::file(&store).get_recovery_marker().unwrap();
         assert!(later.position > marker.position, "positions keep counting across compaction");
         store.put(&key(21), &event("after compaction")).unwrap();
-        store.close().unwrap();
+        shared_file::file(&store).close().unwrap();
         (old_segment, marker)
     };
-    let mut store = FileStore::open(dir.path()).unwrap();
-    assert_eq!(store.recovery_report().records_replayed, 6, "5 snapshot records and one put");
-    store.rebuild_state(&[marker]).unwrap();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+    assert_eq!(shared_file::file(&store).recovery_report().records_replayed, 6, "5 snapshot records and one put");
+    shared_file::file(&store).rebuild_state(&[marker]).unwrap();
     assert!(!old_segment.exists());
     assert_eq!(store.get(&key(20)).unwrap().unwrap().call_results.len(), 3);
     assert!(store.get(&key(21)).unwrap().is_some());
@@ -287,8 +288,8 @@ fn the_default_policy_leaves_small_logs_alone() {
 fn leftovers_of_an_interrupted_compaction_are_removed_on_open() {
     let dir = tempfile::tempdir().unwrap();
     let segment = {
-        let mut store = holding_one(dir.path());
-        store.compact().unwrap();
+        let store = holding_one(dir.path());
+        shared_file::file(&store).compact().unwrap();
         store.put(&key(2), &event("two")).unwrap();
         segment_of(&store)
     };
@@ -300,8 +301,8 @@ fn leftovers_of_an_interrupted_compaction_are_removed_on_open() {
     let temp = dir.path().join("journal-0000000000000003.log.tmp");
     fs::write(&temp, b"half a snapshot").unwrap();
 
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let mut removed = store.recovery_report().removed_files.clone();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+    let mut removed = shared_file::file(&store).recovery_report().removed_files.clone();
     removed.sort();
     assert_eq!(removed, vec![older.clone(), temp.clone()]);
     assert!(!older.exists() && !temp.exists());
@@ -313,27 +314,25 @@ fn journal_writes_after_the_marker_are_kept_and_replayed_after_failover() {
     let dir = tempfile::tempdir().unwrap();
     let k = key(1);
     let marker = {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        store.put(&k, &event("go")).unwrap();
-        let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
+        let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+        let (mut journal, mut persister) = store.open_journal(k.clone(), Some(event("go"))).unwrap();
         journal
-            .record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k))
+            .record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut persister)
             .unwrap();
-        let marker = store.get_recovery_marker().unwrap();
+        let marker = shared_file::file(&store).get_recovery_marker().unwrap();
         journal
-            .record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
+            .record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut persister)
             .unwrap();
-        journal.begin_call("pending", true, &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal.begin_call("pending", true, &mut persister).unwrap();
         // The process dies here. Every acknowledged write is already
         // fsynced, so dropping the store leaves the disk as a crash would.
-        drop(store);
+        drop((store, persister));
         marker
     };
 
-    let mut store = FileStore::open(dir.path()).unwrap();
-    store.rebuild_state(&[durable_journal::store::RecoveryMarker::from_bytes(&marker.to_bytes()).unwrap()]).unwrap();
-    let mut replay = Journal::new(store.get(&k).unwrap().unwrap());
-    let mut persister = StorePersister::new(&mut store, &k);
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+    shared_file::file(&store).rebuild_state(&[durable_journal::store::RecoveryMarker::from_bytes(&marker.to_bytes()).unwrap()]).unwrap();
+    let (mut replay, mut persister) = store.open_journal(k.clone(), None).unwrap();
     assert_eq!(replay.begin_call("before", false, &mut persister).unwrap(), CallStep::Replay(ok("before", b"1")));
     assert_eq!(replay.begin_call("after", false, &mut persister).unwrap(), CallStep::Replay(ok("after", b"2")));
     assert_eq!(replay.begin_call("pending", true, &mut persister).unwrap(), CallStep::Reconcile);
@@ -343,18 +342,18 @@ fn journal_writes_after_the_marker_are_kept_and_replayed_after_failover() {
 fn a_store_behind_the_checkpoint_is_refused_on_rebuild() {
     let dir = tempfile::tempdir().unwrap();
     let (segment, older_copy, marker) = {
-        let mut store = holding_one(dir.path());
+        let store = holding_one(dir.path());
         let segment = segment_of(&store);
         let older_copy = fs::read(&segment).unwrap();
         store.put(&key(2), &event("two")).unwrap();
-        let marker = store.get_recovery_marker().unwrap();
-        store.close().unwrap();
+        let marker = shared_file::file(&store).get_recovery_marker().unwrap();
+        shared_file::file(&store).close().unwrap();
         (segment, older_copy, marker)
     };
     fs::write(&segment, older_copy).unwrap();
 
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let err = store.rebuild_state(&[marker]).unwrap_err();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+    let err = shared_file::file(&store).rebuild_state(&[marker]).unwrap_err();
     assert_eq!(err.code(), ErrorCode::IllegalState);
     assert!(err.to_string().contains("behind the checkpoint"), "{err}");
     assert!(err.to_string().contains(&dir.path().display().to_string()), "{err}");
@@ -377,14 +376,13 @@ fn exact_data_survives_reopen_and_compaction() {
     let dir = tempfile::tempdir().unwrap();
     let state = exact_state::exact_state();
     {
-        let mut store = FileStore::open(dir.path()).unwrap();
-        store.put(&key(1), &state).unwrap();
-        let mut journal = Journal::new(state.clone());
+        let store = shared_file::share(FileStore::open(dir.path()).unwrap());
+        let (mut journal, mut persister) = store.open_journal(key(1), Some(state.clone())).unwrap();
         journal.advance_call_index_by(3).unwrap();
-        journal.complete_call("py.search::0123456789abcdef", Outcome::success(Some(b"r".to_vec())), &mut StorePersister::new(&mut store, &key(1))).unwrap();
-        store.close().unwrap();
+        journal.complete_call("py.search::0123456789abcdef", Outcome::success(Some(b"r".to_vec())), &mut persister).unwrap();
+        shared_file::file(&store).close().unwrap();
     }
-    let mut store = FileStore::open(dir.path()).unwrap();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
     let reopened = store.get(&key(1)).unwrap().unwrap();
     let mut expected = state;
     expected.call_results[3] = CallResult {
@@ -392,8 +390,8 @@ fn exact_data_survives_reopen_and_compaction() {
         ..ok("py.search::0123456789abcdef", b"r")
     };
     assert!(reopened == expected, "the reopened state differs from what was written");
-    store.compact().unwrap();
-    store.close().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
+    shared_file::file(&store).compact().unwrap();
+    shared_file::file(&store).close().unwrap();
+    let store = shared_file::share(FileStore::open(dir.path()).unwrap());
     assert!(store.get(&key(1)).unwrap().unwrap() == reopened, "compaction changed the state");
 }

@@ -5,6 +5,8 @@
 
 #[path = "support/store_v1_fixture.rs"]
 mod fixture;
+#[path = "support/shared_file.rs"]
+mod shared_file;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,9 +14,8 @@ use std::path::{Path, PathBuf};
 use durable_journal::store::file::FORMAT_VERSION;
 use durable_journal::store::{
     ActionStateStore, BusinessKey, EventIdentity, FileStore, MemoryStore, RecoveryMarker, StateKey, StoreId,
-    StorePersister,
 };
-use durable_journal::{ActionState, Error, Journal, Outcome};
+use durable_journal::{ActionState, Error, Outcome};
 use serde_json::json;
 
 fn key(seq: i64) -> StateKey {
@@ -25,20 +26,20 @@ fn key(seq: i64) -> StateKey {
 /// entry. Returns the segment, its bytes, and where each of the four
 /// records starts: the put of entry 1, its two calls, the put of entry 2.
 fn store_with_calls(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u64>) {
-    let mut store = FileStore::open(dir).unwrap();
-    let mut starts = vec![store.stats().unwrap().segment_bytes];
-    let k = key(1);
-    store.put(&k, &ActionState { task_event: Some(json!({"@class": "E"}).into()), ..Default::default() }).unwrap();
-    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
+    let store = shared_file::share(FileStore::open(dir).unwrap());
+    let segment_bytes = || shared_file::file(&store).stats().unwrap().segment_bytes;
+    let mut starts = vec![segment_bytes()];
+    let initial = ActionState { task_event: Some(json!({"@class": "E"}).into()), ..Default::default() };
+    let (mut journal, mut persister) = store.open_journal(key(1), Some(initial)).unwrap();
     for call in ["call-a", "call-b"] {
-        starts.push(store.stats().unwrap().segment_bytes);
+        starts.push(segment_bytes());
         let payload = Some(call.as_bytes().to_vec());
-        journal.record_call_completion(call, Outcome::success(payload), &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal.record_call_completion(call, Outcome::success(payload), &mut persister).unwrap();
     }
-    starts.push(store.stats().unwrap().segment_bytes);
+    starts.push(segment_bytes());
     store.put(&key(2), &ActionState::default()).unwrap();
-    let segment = store.segment_path().unwrap();
-    store.close().unwrap();
+    let segment = shared_file::file(&store).segment_path().unwrap();
+    shared_file::file(&store).close().unwrap();
     let bytes = fs::read(&segment).unwrap();
     (segment, bytes, starts)
 }

@@ -5,10 +5,10 @@
 //! recorded and runs again on replay.
 
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, EventIdentity, FileStore, FileStoreOptions, MemoryStore, StateKey, StoreLimits,
-    StorePersister, MAX_LIMIT_BYTES,
+    ActionStateStore, AnyStore, BusinessKey, EventIdentity, FileStore, FileStoreOptions, MemoryStore, SharedStore, StateKey,
+    StoreLimits, MAX_LIMIT_BYTES,
 };
-use durable_journal::{ActionState, CallResult, ErrorCode, Journal, Outcome};
+use durable_journal::{ActionState, CallResult, ErrorCode, Outcome};
 
 fn key(n: i64) -> StateKey {
     StateKey::new(BusinessKey::Str("user".into()), n, "act", EventIdentity::Occurrence(format!("e{n}")))
@@ -22,17 +22,18 @@ fn ids(state: &ActionState) -> Vec<String> {
     state.call_results.iter().map(CallResult::function_id_for_display).collect()
 }
 
-/// What every store must do at its limits; `reopen` gives the store as a
-/// restart would find it (the same one for the memory store).
-fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, reopen: impl Fn(&mut S) -> S) {
+/// What every store must do at its limits, its journals persisting as the
+/// bindings' do; `reopen` gives the store as a restart would find it (the
+/// same one for the memory store).
+fn refuses_over_the_limits_and_stays_usable(store: AnyStore, reopen: impl Fn(&mut AnyStore) -> AnyStore) {
+    let store = SharedStore::new(store);
     let k = key(1);
-    store.put(&k, &ActionState::default()).unwrap();
-    let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
-    journal.record_call_completion("small", Outcome::success(Some(b"\"ok\"".to_vec())), &mut StorePersister::new(store, &k)).unwrap();
+    let (mut journal, mut persister) = store.open_journal(k.clone(), None).unwrap();
+    journal.record_call_completion("small", Outcome::success(Some(b"\"ok\"".to_vec())), &mut persister).unwrap();
 
     // One call's record over the limit per record.
     let err = journal
-        .record_call_completion("big", Outcome::success(Some(vec![b'x'; 1_000])), &mut StorePersister::new(store, &k))
+        .record_call_completion("big", Outcome::success(Some(vec![b'x'; 1_000])), &mut persister)
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
     let message = err.to_string();
@@ -51,7 +52,7 @@ fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, 
     let mut recorded = vec!["small".to_string()];
     let refused = loop {
         let id = format!("call-{}", recorded.len());
-        match journal.record_call_completion(&id, Outcome::success(Some(vec![b'y'; 600])), &mut StorePersister::new(store, &k)) {
+        match journal.record_call_completion(&id, Outcome::success(Some(vec![b'y'; 600])), &mut persister) {
             Ok(()) => recorded.push(id),
             Err(e) => break e,
         }
@@ -66,26 +67,27 @@ fn refuses_over_the_limits_and_stays_usable<S: ActionStateStore>(store: &mut S, 
     let mut smaller = ActionState::default();
     smaller.call_results.push(CallResult::completed("fresh", Outcome::success(Some(b"1".to_vec()))));
     store.put(&k, &smaller).unwrap();
-    let mut reopened = reopen(store);
+    let mut reopened = reopen(&mut store.lock().unwrap());
+    let reopened = reopened.store();
     assert_eq!(ids(&reopened.get(&k).unwrap().unwrap()), ["fresh"]);
     assert!(reopened.get(&key(2)).unwrap().is_some());
 }
 
 #[test]
 fn the_memory_store_refuses_over_its_limits_and_stays_usable() {
-    let mut store = MemoryStore::with_limits(small_limits());
-    refuses_over_the_limits_and_stays_usable(&mut store, |s| std::mem::replace(s, MemoryStore::new()));
+    let store = AnyStore::Memory(MemoryStore::with_limits(small_limits()));
+    refuses_over_the_limits_and_stays_usable(store, |s| std::mem::replace(s, AnyStore::Memory(MemoryStore::new())));
 }
 
 #[test]
 fn the_file_store_refuses_over_its_limits_writes_nothing_and_stays_usable() {
     let dir = tempfile::tempdir().unwrap();
     let options = FileStoreOptions { limits: small_limits(), ..Default::default() };
-    let mut store = FileStore::open_with(dir.path(), options).unwrap();
+    let store = AnyStore::File(Box::new(FileStore::open_with(dir.path(), options).unwrap()));
     let path = dir.path().to_path_buf();
-    refuses_over_the_limits_and_stays_usable(&mut store, |s| {
-        s.close().unwrap();
-        FileStore::open_with(&path, options).unwrap()
+    refuses_over_the_limits_and_stays_usable(store, |s| {
+        s.store().close().unwrap();
+        AnyStore::File(Box::new(FileStore::open_with(&path, options).unwrap()))
     });
 }
 

@@ -4,10 +4,13 @@
 //! [`ActionStateStore`] has three implementations: [`MemoryStore`] for tests
 //! and for jobs that opt out of durability, [`FileStore`], the default,
 //! an append-only log in a directory the user names, and [`LogStore`], the
-//! same records in a replicated log (Kafka) the caller appends to. A journal persists
-//! through a store with [`StorePersister`], which turns each journal
-//! mutation into one delta record, so a call costs O(its payload) bytes.
-//! The format and its guarantees are written down in `docs/store.md`.
+//! same records in a replicated log (Kafka) the caller appends to. A
+//! journal persists through a [`SharedStore`] (one store shared by the
+//! operator and every journal it opens, [`SharedStore::open_journal`]),
+//! whose [`SharedStorePersister`] turns each journal mutation into one delta
+//! record, so a call costs O(its payload) bytes. The format and its
+//! guarantees are written down in `docs/store.md`; what a new store backend
+//! touches is its "Adding a store backend".
 //!
 //! This module knows nothing of JNI; the bindings wrap it.
 
@@ -35,21 +38,19 @@ mod limits;
 pub mod log;
 mod marker;
 mod memory;
-mod persister;
 pub(crate) mod record;
 mod shared;
 mod table;
 
 pub use file::{
-    CompactionPolicy, Durability, FileStore, FileStoreOptions, InspectedEntry, InspectedStore, PermissionCheck, RecoveryReport,
-    FileStoreStats, RetainedAction, RetentionPolicy,
+    CompactionPolicy, Durability, FileStore, FileStoreOptions, FileStoreStats, InspectedEntry, InspectedStore, PermissionCheck,
+    RecoveryReport, RetainedAction, RetentionPolicy,
 };
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};
 pub use log::{Acknowledged, Acknowledgement, LogMarker, LogSink, LogStore, PendingWrite};
 pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
-pub use persister::StorePersister;
 pub use shared::{AnyStore, SharedStore, SharedStorePersister};
 
 use crate::error::Result;

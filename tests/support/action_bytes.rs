@@ -5,9 +5,9 @@
 #![allow(dead_code)] // each includer uses a part
 
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, StateKey, StorePersister,
+    ActionStateStore, AnyStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, SharedStore, StateKey,
 };
-use durable_journal::{ActionState, CallResult, Journal, Outcome};
+use durable_journal::{ActionState, CallResult, Outcome};
 use serde_json::json;
 
 pub const PAYLOAD: usize = 1024;
@@ -32,20 +32,20 @@ pub fn slot(i: usize) -> CallResult {
 
 /// Bytes the file store appends for one action with `n` calls: the initial
 /// put, one record per call (two with a reconciler: pending, then
-/// finalize), and the completion. The count does not depend on `durability`.
+/// finalize), and the completion, journaled as the bindings journal (through
+/// `SharedStore::open_journal`). The count does not depend on `durability`.
 pub fn file_store_bytes(n: usize, reconcilable: bool, durability: Durability) -> u64 {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = FileStore::open_with(dir.path(), FileStoreOptions { durability, ..Default::default() }).unwrap();
-    let k = action_key(1);
-    store.put(&k, &initial_state()).unwrap();
-    let mut journal = Journal::new(initial_state());
+    let store = FileStore::open_with(dir.path(), FileStoreOptions { durability, ..Default::default() }).unwrap();
+    let store = SharedStore::new(AnyStore::File(Box::new(store)));
+    let (mut journal, mut persister) = store.open_journal(action_key(1), Some(initial_state())).unwrap();
     for i in 0..n {
-        let mut persister = StorePersister::new(&mut store, &k);
         journal.begin_call(&slot_id(i), reconcilable, &mut persister).unwrap();
         journal.complete_call(&slot_id(i), Outcome::success(slot(i).result_payload), &mut persister).unwrap();
     }
-    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
-    store.stats().unwrap().bytes_appended
+    journal.mark_completed(&mut persister).unwrap();
+    let bytes = store.lock().unwrap().store().stats().unwrap().bytes_appended;
+    bytes.expect("the file store counts its bytes")
 }
 
 /// What Flink Agents writes: the whole ActionState as JSON after every call,

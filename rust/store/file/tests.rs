@@ -7,11 +7,18 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::model::{CallResult, Outcome};
 use crate::store::key::EventIdentity;
-use crate::store::StorePersister;
-use crate::Journal;
+use crate::store::{AnyStore, SharedStore};
 
 fn key(seq: i64) -> StateKey {
     StateKey::new(BusinessKey::Str("user-1".into()), seq, "act", EventIdentity::Occurrence(format!("occ-{seq}")))
+}
+
+/// Runs `op` on the file store inside `store`.
+fn on_file<T>(store: &SharedStore, op: impl FnOnce(&mut FileStore) -> T) -> T {
+    match &mut *store.lock().unwrap() {
+        AnyStore::File(file) => op(file),
+        _ => unreachable!("a file store"),
+    }
 }
 
 fn dev_full() -> fs::File {
@@ -21,17 +28,14 @@ fn dev_full() -> fs::File {
 #[test]
 fn a_write_that_hits_a_full_disk_fails_the_put_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = FileStore::open(dir.path()).unwrap();
-    let mut journal = Journal::new(ActionState::default());
-    store.put(&key(1), journal.state()).unwrap();
+    let store = SharedStore::new(AnyStore::File(Box::new(FileStore::open(dir.path()).unwrap())));
     let k = key(1);
-    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
-    let before = store.stats().unwrap();
+    let (mut journal, mut persister) = store.open_journal(k.clone(), None).unwrap();
+    journal.record_call_completion("a", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
+    let before = on_file(&store, |file| file.stats().unwrap());
 
-    store.replace_segment_file_for_test(dev_full());
-    let err = journal
-        .record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut StorePersister::new(&mut store, &k))
-        .unwrap_err();
+    on_file(&store, |file| file.replace_segment_file_for_test(dev_full()));
+    let err = journal.record_call_completion("b", Outcome::success(Some(b"2".to_vec())), &mut persister).unwrap_err();
 
     assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
     assert!(err.to_string().contains("No space left on device"), "{err}");
@@ -40,9 +44,9 @@ fn a_write_that_hits_a_full_disk_fails_the_put_and_changes_nothing() {
         store.get(&k).unwrap().unwrap().call_results,
         vec![CallResult::completed("a", Outcome::success(Some(b"1".to_vec())))]
     );
-    let after = store.stats().unwrap();
+    let after = on_file(&store, |file| file.stats().unwrap());
     assert_eq!((after.records_appended, after.segment_bytes), (before.records_appended, before.segment_bytes));
-    drop(store);
+    drop((store, persister));
 
     let mut reopened = FileStore::open(dir.path()).unwrap();
     assert_eq!(reopened.recovery_report().torn_tail, None);

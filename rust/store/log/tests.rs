@@ -8,14 +8,26 @@ use std::sync::{Arc, Mutex};
 
 use super::*;
 use crate::error::ErrorCode;
-use crate::journal::Journal;
+use crate::journal::{Journal, Persister};
 use crate::model::{CallResult, Outcome};
-use crate::store::{AnyStore, EventIdentity, StorePersister};
+use crate::store::{AnyStore, EventIdentity};
 
 /// The fake log, shared with the store contract (`tests/store_contract/log.rs`).
 #[path = "../../../tests/support/memory_log.rs"]
 mod memory_log;
 use memory_log::{load, Outage, SharedLog};
+
+/// Journals straight into the log store under test, one record per change:
+/// these tests are about the store. The bindings' path, through a
+/// `SharedStore` and its pipelined writes, runs in the store contract
+/// (`tests/store_contract.rs`) and in the tests of writes in flight below.
+pub(super) struct ApplyTo<'a>(pub(super) &'a mut LogStore, pub(super) &'a StateKey);
+
+impl Persister for ApplyTo<'_> {
+    fn persist(&mut self, _state: &ActionState, change: JournalChange<'_>) -> Result<()> {
+        self.0.apply(self.1, change)
+    }
+}
 
 const PARTITIONS: u32 = 3;
 const MAX_PARALLELISM: u32 = 8;
@@ -80,14 +92,14 @@ fn run_calls(store: &mut LogStore, k: &StateKey, calls: &[&str]) -> Journal {
     }
     let mut journal = Journal::new(store.get(k).unwrap().unwrap());
     for id in calls {
-        journal.record_call_completion(id, Outcome::success(Some(id.as_bytes().to_vec())), &mut StorePersister::new(store, k)).unwrap();
+        journal.record_call_completion(id, Outcome::success(Some(id.as_bytes().to_vec())), &mut ApplyTo(store, k)).unwrap();
     }
     journal
 }
 
 fn complete(store: &mut LogStore, k: &StateKey) {
     let mut journal = Journal::new(store.get(k).unwrap().unwrap());
-    journal.mark_completed(&mut StorePersister::new(store, k)).unwrap();
+    journal.mark_completed(&mut ApplyTo(store, k)).unwrap();
 }
 
 fn ids(state: &ActionState) -> Vec<String> {
@@ -162,7 +174,7 @@ fn compaction_keeps_exactly_what_a_rebuild_needs() {
     let mut rerun = Journal::new(store.get(&key(2, 1)).unwrap().unwrap());
     assert!(rerun.match_next_or_clear_subsequent("p").unwrap().is_some());
     assert!(rerun.match_next_or_clear_subsequent("not-q").unwrap().is_none());
-    rerun.record_call_completion("s", Outcome::success(None), &mut StorePersister::new(&mut store, &key(2, 1))).unwrap();
+    rerun.record_call_completion("s", Outcome::success(None), &mut ApplyTo(&mut store, &key(2, 1))).unwrap();
     let marker = store.marker(&log.end_offsets()).unwrap();
 
     let expect = |s: &mut LogStore| {
@@ -227,13 +239,13 @@ fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
     let mut journal = run_calls(&mut store, &k, &["a"]);
     for outage in [Outage::Refused, Outage::AckLost] {
         log.set_outage(outage);
-        let err = journal.record_call_completion("b", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap_err();
+        let err = journal.record_call_completion("b", Outcome::success(None), &mut ApplyTo(&mut store, &k)).unwrap_err();
         assert_eq!(err.code(), ErrorCode::StoreIo, "{err}");
         assert_eq!(journal.len(), 1, "the journal undid the call");
         assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["a"], "the store did not apply it");
     }
     log.set_outage(Outage::None);
-    journal.record_call_completion("c", Outcome::success(None), &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("c", Outcome::success(None), &mut ApplyTo(&mut store, &k)).unwrap();
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["a", "c"]);
     // The record whose acknowledgement was lost is in the log, at index 1,
     // where "c" was put after it: the rebuild ends as the store did.
@@ -461,7 +473,7 @@ fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_
 
     let big = vec![b'x'; 400];
     let err = journal
-        .record_call_completion("big", Outcome::success(Some(big)), &mut StorePersister::new(&mut store, &k))
+        .record_call_completion("big", Outcome::success(Some(big)), &mut ApplyTo(&mut store, &k))
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::SizeLimitExceeded, "{err}");
     let message = err.to_string();
@@ -469,7 +481,7 @@ fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_
     assert_eq!(log.record_count(), sent, "nothing reached the log");
     assert_eq!(ids(journal.state()), ["small"], "the journal is unchanged");
 
-    journal.record_call_completion("next", Outcome::success(Some(b"ok".to_vec())), &mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.record_call_completion("next", Outcome::success(Some(b"ok".to_vec())), &mut ApplyTo(&mut store, &k)).unwrap();
     let marker = store.marker(&log.end_offsets()).unwrap();
     assert_eq!(restored_ids(&log, &[marker], 1, &k), ["small", "next"], "the refused call left no record behind");
 }
@@ -484,7 +496,7 @@ fn an_entry_over_the_limit_is_refused_and_a_whole_put_starts_it_again() {
     let mut recorded = 0;
     let refused = loop {
         let id = format!("call-{recorded}");
-        match journal.record_call_completion(&id, Outcome::success(Some(vec![b'y'; 300])), &mut StorePersister::new(&mut store, &k)) {
+        match journal.record_call_completion(&id, Outcome::success(Some(vec![b'y'; 300])), &mut ApplyTo(&mut store, &k)) {
             Ok(()) => recorded += 1,
             Err(e) => break e,
         }

@@ -11,7 +11,8 @@ use super::{read_retained_records, LogRetention};
 use crate::journal::Journal;
 use crate::model::Outcome;
 use crate::store::key::EventIdentity;
-use crate::store::{RetentionPolicy, StorePersister};
+use crate::store::log::tests::ApplyTo;
+use crate::store::RetentionPolicy;
 
 #[path = "../../../../tests/support/memory_log.rs"]
 mod memory_log;
@@ -44,9 +45,9 @@ fn run_action(store: &mut LogStore, n: u32) {
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
     for id in ["llm", "tool:lookup"] {
         let value = format!("{id} for {n}").into_bytes();
-        journal.record_call_completion(id, Outcome::success(Some(value)), &mut StorePersister::new(store, &k)).unwrap();
+        journal.record_call_completion(id, Outcome::success(Some(value)), &mut ApplyTo(store, &k)).unwrap();
     }
-    journal.mark_completed(&mut StorePersister::new(store, &k)).unwrap();
+    journal.mark_completed(&mut ApplyTo(store, &k)).unwrap();
     store.prune_state(&k.business_key, 0).unwrap();
     store.sync().unwrap();
 }
@@ -146,9 +147,9 @@ fn a_retained_copy_costs_one_more_record_of_the_actions_calls() {
     let mut journal = Journal::new(store.get(&k).unwrap().unwrap());
     for i in 0..10 {
         let outcome = Outcome::success(Some(vec![b'x'; 1024]));
-        journal.record_call_completion(&format!("call-{i}"), outcome, &mut StorePersister::new(&mut store, &k)).unwrap();
+        journal.record_call_completion(&format!("call-{i}"), outcome, &mut ApplyTo(&mut store, &k)).unwrap();
     }
-    journal.mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
+    journal.mark_completed(&mut ApplyTo(&mut store, &k)).unwrap();
     let (journal_bytes, copy) = (store.stats().bytes_appended, store.retention_stats());
     println!("journal records {journal_bytes} bytes, retained copy {} bytes in {} record", copy.bytes, copy.copies);
     assert_eq!(copy.copies, 1);
@@ -209,7 +210,7 @@ fn the_retained_topic_dump_vector_is_what_a_retaining_store_writes() {
         let k = key(n);
         store.bind_key_group(&k.business_key, n % MAX_PARALLELISM).unwrap();
         store.put(&k, &state).unwrap();
-        Journal::new(state).mark_completed(&mut StorePersister::new(&mut store, &k)).unwrap();
+        Journal::new(state).mark_completed(&mut ApplyTo(&mut store, &k)).unwrap();
         store.prune_state(&k.business_key, 0).unwrap();
     }
     store.sync().unwrap();

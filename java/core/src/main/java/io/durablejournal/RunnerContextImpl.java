@@ -116,6 +116,17 @@ public class RunnerContextImpl {
         return context == null || context.patched(changeId);
     }
 
+    /**
+     * A recorded result payload (JSON, or null) read as {@code resultClass}, exactly as a replayed
+     * call's recorded value is read: for a runtime that answers a call with a value given in its
+     * recorded form (a replay's stub).
+     *
+     * @throws JournalException ({@code PAYLOAD_UNREADABLE}) when it does not read as {@code resultClass}
+     */
+    protected static <T> T decodeRecordedResult(String functionId, byte[] payload, Class<T> resultClass) {
+        return Payloads.decodeResult(functionId, payload, resultClass);
+    }
+
     /** Durable calls whose body ran (every call, without a journal). */
     public int getExecutedCallCount() {
         return context == null ? executedWithoutJournal.get() : context.getExecutedCallCount();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.durablejournal.CallResult;
+import io.durablejournal.DivergencePolicy;
 import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.flink.replay.ActionReplay;
 import io.durablejournal.flink.replay.ReplayReport;
@@ -21,6 +22,7 @@ import io.durablejournal.testing.MiniClusters;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +37,8 @@ import org.apache.flink.agents.api.agents.Agent;
 import org.apache.flink.agents.plan.AgentConfiguration;
 import org.apache.flink.agents.plan.AgentPlan;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -137,8 +141,8 @@ class AgentReplayerTest {
 
     /**
      * The eight actions as recorded, each line with {@code answer}'s and {@code review}'s parts.
-     * review's journal holds its patch marker and one call: a replayed marker is no replayed call
-     * ("1/2 replayed").
+     * review's journal holds its patch marker and one call: the marker the candidate asks for
+     * again counts as a replayed slot ("2/2 replayed").
      */
     private static List<String> everyAction(String answer, String review) {
         List<String> lines = new ArrayList<>();
@@ -190,7 +194,7 @@ class AgentReplayerTest {
     @Test
     void theUnchangedAgentReplaysEveryCallAndEveryOutputAndMemoryUpdateIsUnchanged() throws Exception {
         ReplayReport report = replay(candidate("recorded"));
-        assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "unchanged, 1/2 replayed; memory not read"),
+        assertEquals(everyAction("unchanged, 2/2 replayed; memory $memory", "unchanged, 2/2 replayed; memory not read"),
                 lines(report));
         assertEquals("8 replayed of agent recorded: 0 not-replayable, 0 diverged, 0 would-run, 0 failed, 0 not-triggered,"
                 + " 0 newly-triggered, 0 output-changed, 8 unchanged", report.summaryLine());
@@ -208,7 +212,7 @@ class AgentReplayerTest {
     @Test
     void aChangedPromptWithTheSameCallsChangesTheOutputOnly() throws Exception {
         ReplayReport report = replay(candidate("prompt"));
-        assertEquals(everyAction("output-changed, 2/2 replayed; memory $memory", "unchanged, 1/2 replayed; memory not read"),
+        assertEquals(everyAction("output-changed, 2/2 replayed; memory $memory", "unchanged, 2/2 replayed; memory not read"),
                 lines(report));
         ActionReplay first = only(report, "str:user-2", 0, "answer");
         assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-2:dddd #11 (request 1)\"},"
@@ -225,7 +229,7 @@ class AgentReplayerTest {
     void anAddedCallIsNotRunAndTheActionStopsThere() throws Exception {
         ReplayReport report = replay(candidate("add-call"));
         assertEquals(everyAction("would-run, 2/2 replayed, would run tool:mail at 2 (not recorded; no stub); memory $memory",
-                "unchanged, 1/2 replayed; memory not read"), lines(report));
+                "unchanged, 2/2 replayed; memory not read"), lines(report));
         assertEquals(Arrays.asList(), only(report, "str:user-1", 0, "answer").getCandidateOutputs(), "it stopped: no outputs");
     }
 
@@ -233,7 +237,7 @@ class AgentReplayerTest {
     void anAddedCallWithAStubIsAnsweredByTheStubAndTheOutputsCompared() throws Exception {
         ReplayReport report = replay(candidate("add-call").withStub("tool:mail", () -> "mail stubbed"));
         assertEquals(everyAction("output-changed, 2/2 replayed stubbed [tool:mail]; memory $memory",
-                "unchanged, 1/2 replayed; memory not read"), lines(report));
+                "unchanged, 2/2 replayed; memory not read"), lines(report));
         assertEquals(Arrays.asList("{\"attributes\":{\"answer\":\"Answer: LLM says user-1:a #8 mail stubbed (request 1)\"},"
                 + "\"type\":\"review_request\"}"), only(report, "str:user-1", 0, "answer").getCandidateOutputs());
     }
@@ -242,14 +246,14 @@ class AgentReplayerTest {
     void aRemovedCallIsADivergenceWhereTheCandidateFinished() throws Exception {
         ReplayReport report = replay(candidate("remove-call"));
         assertEquals(everyAction("diverged, 1/2 replayed, diverged at 1: recorded tool:lookup (SUCCEEDED), candidate finished;"
-                + " memory $memory", "unchanged, 1/2 replayed; memory not read"), lines(report));
+                + " memory $memory", "unchanged, 2/2 replayed; memory not read"), lines(report));
     }
 
     @Test
     void aRenamedCallDivergesAtItsPosition() throws Exception {
         ReplayReport report = replay(candidate("rename-call"));
         assertEquals(everyAction("diverged, 1/2 replayed, diverged at 1: recorded tool:lookup (SUCCEEDED), candidate"
-                + " tool:search; memory $memory", "unchanged, 1/2 replayed; memory not read"), lines(report));
+                + " tool:search; memory $memory", "unchanged, 2/2 replayed; memory not read"), lines(report));
         ActionReplay.Stop stop = only(report, "str:user-1", 1, "answer").getStop();
         assertEquals("tool:lookup", stop.recordedId);
         assertEquals("tool:search", stop.candidateId);
@@ -260,7 +264,7 @@ class AgentReplayerTest {
     void reorderedCallsDivergeAtTheFirstOne() throws Exception {
         ReplayReport report = replay(candidate("reorder"));
         assertEquals(everyAction("diverged, 0/2 replayed, diverged at 0: recorded llm (SUCCEEDED), candidate tool:lookup;"
-                + " memory $memory", "unchanged, 1/2 replayed; memory not read"), lines(report));
+                + " memory $memory", "unchanged, 2/2 replayed; memory not read"), lines(report));
     }
 
     @Test
@@ -270,7 +274,7 @@ class AgentReplayerTest {
         for (String request : new String[] {"str:user-1 0", "str:user-1 1", "str:user-1 2", "str:user-2 0"}) {
             expected.add(request + " respond: newly-triggered, 0/0 replayed, the candidate's action respond listens to the"
                     + " recorded event _input_event, which has no recording of it: not run; memory not read");
-            expected.add(request + " review: unchanged, 1/2 replayed; memory not read");
+            expected.add(request + " review: unchanged, 2/2 replayed; memory not read");
         }
         expected.sort(null);
         assertEquals(expected, lines(report));
@@ -319,9 +323,9 @@ class AgentReplayerTest {
                 + " first input (sequence number 0 was pruned or never retained)";
         assertEquals(Arrays.asList(
                 "str:user-1 1 answer: not-replayable, 0/2 replayed, " + notFromTheStart + "; memory not reconstructible",
-                "str:user-1 1 review: unchanged, 1/2 replayed; memory not read",
+                "str:user-1 1 review: unchanged, 2/2 replayed; memory not read",
                 "str:user-1 2 answer: not-replayable, 0/2 replayed, " + notFromTheStart + "; memory not reconstructible",
-                "str:user-1 2 review: unchanged, 1/2 replayed; memory not read"), lines(pruned));
+                "str:user-1 2 review: unchanged, 2/2 replayed; memory not read"), lines(pruned));
         assertEquals(Arrays.asList(), only(pruned, "str:user-1", 1, "answer").getCandidateOutputs(), "stopped at the read");
 
         List<RetainedAction> gap = retained.stream().filter(a -> !(a.getKey().equals("str:user-1") && a.getSeq() == 1))
@@ -341,7 +345,7 @@ class AgentReplayerTest {
         // audit-v2 when it was recorded: the new path, its marker replayed.
         ReplayReport report = replay(candidate("patched"));
         assertEquals(everyAction("unchanged, 2/2 replayed old path of [prompt-v2]; memory $memory",
-                "unchanged, 1/2 replayed; memory not read"), lines(report));
+                "unchanged, 2/2 replayed; memory not read"), lines(report));
     }
 
     @Test
@@ -355,7 +359,7 @@ class AgentReplayerTest {
     void whatAReplayCannotGiveEndsTheActionNotReplayableAndACandidateThatThrowsFailed() throws Exception {
         ReplayReport longTerm = replay(candidate("long-term"));
         assertEquals(everyAction("not-replayable, 0/2 replayed, long-term memory is not available in a replay; memory not read",
-                "unchanged, 1/2 replayed; memory not read"), lines(longTerm));
+                "unchanged, 2/2 replayed; memory not read"), lines(longTerm));
         replayWroteNothingAndRanNothing();
 
         ReplayReport throwing = replay(candidate("throws"));
@@ -403,15 +407,134 @@ class AgentReplayerTest {
         assertTrue(err.toString("UTF-8").contains("usage"));
     }
 
-    /** The changed-prompt candidate, as a command names it. */
-    public static final class PromptCandidate implements Supplier<AgentPlan> {
+    @Test
+    void theCommandTakesStubsAsTheCallsRecordedValues(@TempDir Path files) throws Exception {
+        before = DirectoryBytes.of(store);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", AddCallCandidate.class.getName(),
+                "--key", "str:user-2", "--action", "answer", "--stub", "tool:mail=\"mail stubbed\"", "--json"},
+                new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
+        assertEquals(1, status, err.toString("UTF-8"));
+        JsonNode answer = MAPPER.readTree(out.toString("UTF-8")).get("actions").get(0);
+        assertEquals("output-changed", answer.get("outcome").asText(), answer.toString());
+        assertEquals("[\"tool:mail\"]", answer.get("stubbedCalls").toString());
+        assertEquals("{\"attributes\":{\"answer\":\"Answer: LLM says user-2:dddd #11 mail stubbed (request 1)\"},"
+                + "\"type\":\"review_request\"}", answer.get("candidateOutputs").get(0).asText());
+
+        Path value = Files.write(files.resolve("mail.json"), "\"from a file\"".getBytes(StandardCharsets.UTF_8));
+        out.reset();
+        AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", AddCallCandidate.class.getName(),
+                "--key", "str:user-2", "--action", "answer", "--stub", "tool:mail=@" + value}, new PrintStream(out, true, "UTF-8"),
+                new PrintStream(err, true, "UTF-8"));
+        assertTrue(out.toString("UTF-8").contains("#11 from a file (request 1)"), out.toString("UTF-8"));
+
+        err.reset();
+        assertEquals(2, AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", AddCallCandidate.class.getName(),
+                "--stub", "tool:mail=not json"}, new PrintStream(out), new PrintStream(err, true, "UTF-8")));
+        assertTrue(err.toString("UTF-8").contains("--stub tool:mail: a stub's value is not JSON"), err.toString("UTF-8"));
+        assertEquals(2, AgentReplayerMain.run(new String[] {"--store", store.toString(), "--agent", AddCallCandidate.class.getName(),
+                "--stub", "tool:mail"}, new PrintStream(out), new PrintStream(err)), "no value");
+    }
+
+    /**
+     * A job of {@link ReplayAgent} recorded with its "crash" variant: user-3's first request
+     * completes; its second crashes after its llm call, and the job, without restarts, fails with
+     * that action's journal in flight. A restore with each candidate, under each divergence policy,
+     * is planned from the store, which stays byte for byte as the crash left it.
+     */
+    @Test
+    void journalsInFlightAtADeployArePlannedUnderEachPolicy(@TempDir Path crashed) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        FileStoreOptions options = FileStoreOptions.defaults().retainCompleted(Duration.ofHours(1), 1000);
+        DurableAgents.connectToAgent(env.fromData("user-3:a", "user-3:bb").keyBy(r -> r.substring(0, r.indexOf(':')), Types.STRING),
+                        plan(new ReplayAgent(), "crash"), ActionStateStoreFactory.fileStores(crashed.toString(), options))
+                .sinkTo(new DiscardingSink<>());
+        assertThrows(Exception.class, () -> env.execute("crash with a journal in flight"));
+        callsRecorded = ReplayAgent.CALLS.get();
+        Path inFlight = crashed.resolve("subtask-0");
+        assertEquals(Arrays.asList("str:user-3 1 answer [llm]"), RetainedAction.readInFlight(inFlight).stream()
+                .map(a -> a.getKey() + " " + a.getSeq() + " " + a.getActionName() + " " + a.getState().getCallResults().stream()
+                        .map(CallResult::getFunctionId).collect(Collectors.toList()))
+                .collect(Collectors.toList()), "the crashed action's journal, its llm call recorded");
+        before = DirectoryBytes.of(inFlight);
+
+        ReplayReport continues = candidate("recorded").planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all());
+        assertEquals(Arrays.asList("str:user-3 1 answer: would-run, 1/1 replayed, would run tool:lookup at 1 (not recorded;"
+                + " no stub); memory rebuilt from 2 recorded actions of the key"), lines(continues));
+        assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows",
+                continues.getActions().get(0).getDetail());
+        assertEquals("a restore replays 1 recorded call and completes without running a call", candidate("remove-call")
+                .planRestore(inFlight, DivergencePolicy.FAIL, ReplaySelection.all()).getActions().get(0).getDetail());
+
+        Map<DivergencePolicy, String> reordered = new java.util.EnumMap<>(DivergencePolicy.class);
+        for (DivergencePolicy policy : DivergencePolicy.values()) {
+            ActionReplay plan = candidate("reorder").planRestore(inFlight, policy, ReplaySelection.all()).getActions().get(0);
+            assertEquals(ActionReplay.Outcome.DIVERGED, plan.getOutcome());
+            reordered.put(policy, plan.getDetail());
+        }
+        String atTheFirst = "a restore replays 0 recorded calls, then ";
+        String difference = "at 0 (recorded llm, new code tool:lookup)";
+        assertEquals(atTheFirst + "fails the task " + difference + ": NON_DETERMINISTIC_REPLAY", reordered.get(DivergencePolicy.FAIL));
+        assertEquals(atTheFirst + "cuts the journal " + difference + ", logs and counts it (callsDiverged), and runs tool:lookup"
+                + " and what follows", reordered.get(DivergencePolicy.WARN));
+        assertEquals(atTheFirst + "cuts the journal " + difference + " and runs tool:lookup and what follows",
+                reordered.get(DivergencePolicy.CUT));
+
+        ReplayReport renamed = candidate(new ReplayAgent("respond", ReplayAgent.REVIEW), "recorded")
+                .planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all());
+        assertEquals(0, renamed.getActions().size());
+        assertEquals(Map.of("answer", 1), renamed.getOtherActions());
+        assertEquals(0, candidate("recorded").replayStore(inFlight, ReplaySelection.all().key("str:user-3").action("answer"))
+                .getActions().stream().filter(a -> a.getSeq() == 1).count(), "a journal in flight is no retained action");
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = AgentReplayerMain.run(new String[] {"--store", inFlight.toString(), "--agent", ReplayAgent.class.getName(),
+                "--plan-restore", "cut"}, new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
+        assertEquals(1, status, err.toString("UTF-8"));
+        assertEquals(Arrays.asList("key         seq  action  outcome    calls         detail",
+                "str:user-3  1    answer  would-run  1/1 replayed  a restore replays 1 recorded call, then runs tool:lookup at 1"
+                        + " and what follows",
+                "1 replayed of agent " + ReplayAgent.class.getName() + ": 0 not-replayable, 0 diverged, 1 would-run, 0 failed,"
+                        + " 0 not-triggered, 0 newly-triggered, 0 output-changed, 0 unchanged"),
+                Arrays.asList(out.toString("UTF-8").split("\n")));
+        assertEquals(2, AgentReplayerMain.run(new String[] {"--store", inFlight.toString(), "--agent", ReplayAgent.class.getName(),
+                "--plan-restore", "sometimes"}, new PrintStream(out), new PrintStream(err)), "not a policy");
+    }
+
+    /** A variant of {@link ReplayAgent} planned as a command names its candidate: by a class. */
+    abstract static class VariantCandidate implements Supplier<AgentPlan> {
+        private final String variant;
+
+        VariantCandidate(String variant) {
+            this.variant = variant;
+        }
+
         @Override
         public AgentPlan get() {
             try {
-                return plan(new ReplayAgent(), "prompt");
+                return plan(new ReplayAgent(), variant);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
+        }
+    }
+
+    /** The changed-prompt candidate. */
+    public static final class PromptCandidate extends VariantCandidate {
+        public PromptCandidate() {
+            super("prompt");
+        }
+    }
+
+    /** The candidate with an added tool:mail call. */
+    public static final class AddCallCandidate extends VariantCandidate {
+        public AddCallCandidate() {
+            super("add-call");
         }
     }
 }

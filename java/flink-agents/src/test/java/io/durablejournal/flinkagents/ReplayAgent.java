@@ -77,6 +77,14 @@ public class ReplayAgent extends Agent {
                         + ctx.durableExecute(call("tool:lookup", "#" + input.length())) + " "
                         + ctx.durableExecute(call("tool:mail", "mailed"));
                 break;
+            case "crash":
+                // Recorded only: the key's second request crashes the job after its llm call (a journal in flight).
+                answer = ctx.durableExecute(call("llm", "LLM says " + input));
+                if (seen == 1) {
+                    throw new IllegalStateException("injected crash after llm of " + input);
+                }
+                answer += " " + ctx.durableExecute(call("tool:lookup", "#" + input.length()));
+                break;
             default:
                 answer = ctx.durableExecute(call("llm", "LLM says " + input)) + " "
                         + ctx.durableExecute(call("tool:lookup", "#" + input.length()));

@@ -5,6 +5,8 @@ import io.durablejournal.CallResult;
 import io.durablejournal.DivergencePolicy;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.flink.replay.ActionReplay;
+import io.durablejournal.flink.replay.RecordedValueStub;
+import io.durablejournal.flink.replay.RestorePlan;
 import io.durablejournal.flink.replay.ReplayReport;
 import io.durablejournal.flink.replay.ReplayRunnerContext;
 import io.durablejournal.flink.replay.ReplaySelection;
@@ -103,6 +105,18 @@ public final class AgentReplayer {
     }
 
     /**
+     * Answers the durable call {@code callId}, when the recording has no slot for it, with {@code
+     * json} read as the call's result class ({@code DurableCallable.getResultClass}), as a
+     * recorded value of that JSON would replay: the shape the journal records the call's value in
+     * (what {@code --stub} gives the command).
+     *
+     * @throws IllegalArgumentException when {@code json} is not one JSON value
+     */
+    public AgentReplayer withStubJson(String callId, String json) {
+        return withStub(callId, RecordedValueStub.of(json));
+    }
+
+    /**
      * Gives the candidate's actions {@code resource} for {@code getResource(name, type)} (a
      * replay does not build the plan's resources, which may reach outside); without one, an
      * action that asks for a resource stops there, not replayable.
@@ -116,6 +130,43 @@ public final class AgentReplayer {
     /** The candidate plan's digest ({@link PlanDigests}), to compare with the recordings' {@link ActionReplay#getPlanDigest}. */
     public String planDigest() {
         return PlanDigests.of(plan);
+    }
+
+    /**
+     * What a restore of the job with the candidate plan does to the journals in flight in the
+     * file store in {@code storeDir} (its live entries not completed, written by Flink Agents'
+     * operator under {@code DurableAgents}), under the job's divergence {@code policy}: per entry
+     * {@code selection} takes, how many recorded calls replay, the first new call that will run,
+     * and what the policy does at the first difference ({@link ActionReplay#getDetail}, in {@link
+     * RestorePlan}'s words, as {@code JournalReplayer.planRestore} says them). Each entry's action
+     * runs on its recorded event over its recorded calls as in {@link #replayStore}, its memory
+     * rebuilt from the retained actions of its key (all of them completed before it); an entry
+     * whose action the candidate no longer has is counted in {@link ReplayReport#getOtherActions},
+     * one the recorded event no longer triggers is {@code not-triggered}. Nothing runs and nothing
+     * is written.
+     */
+    public ReplayReport planRestore(Path storeDir, DivergencePolicy policy, ReplaySelection selection) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(selection, "selection");
+        Map<String, List<RecordedAction>> byKey = new LinkedHashMap<>();
+        for (RetainedAction action : RetainedAction.read(storeDir)) {
+            byKey.computeIfAbsent(action.getKey(), k -> new ArrayList<>()).add(RecordedAction.of(action));
+        }
+        Function<Event, List<Action>> router = EventRoutes.of(plan);
+        List<ActionReplay> plans = new ArrayList<>();
+        Map<String, Integer> others = new TreeMap<>();
+        for (RetainedAction entry : selection.apply(RetainedAction.readInFlight(storeDir))) {
+            RecordedAction inFlight = RecordedAction.of(entry);
+            Action action = plan.getActions().get(inFlight.name());
+            if (action == null) {
+                others.merge(inFlight.name(), 1, Integer::sum);
+            } else {
+                ActionReplay notRun = notRunnable(inFlight, router);
+                plans.add(notRun != null ? notRun : replayOne(inFlight, action,
+                        byKey.getOrDefault(inFlight.key(), Collections.emptyList()), policy));
+            }
+        }
+        return new ReplayReport("agent " + name, plans, others, OUTCOMES);
     }
 
     /** Replays what the file store in {@code storeDir} retained that {@code selection} takes. */
@@ -152,14 +203,10 @@ public final class AgentReplayer {
             Event event = recorded.event();
             if (action == null) {
                 others.merge(recorded.name(), 1, Integer::sum);
-            } else if (event == null) {
-                replays.add(notRun(recorded, ActionReplay.Outcome.NOT_REPLAYABLE,
-                        "no triggering event was recorded (or it does not read as a Flink Agents event)"));
-            } else if (!triggers(router, event, recorded.name())) {
-                replays.add(notRun(recorded, ActionReplay.Outcome.NOT_TRIGGERED, "the candidate's action "
-                        + recorded.name() + " does not listen to the recorded event " + event.getType() + ": not run"));
             } else {
-                replays.add(replayOne(recorded, action, byKey.get(recorded.key())));
+                ActionReplay notRun = notRunnable(recorded, router);
+                replays.add(notRun != null ? notRun
+                        : replayOne(recorded, action, completedBefore(byKey.get(recorded.key()), recorded), null));
             }
             if (event != null && lastOfEvent.get(recorded.eventAddress()) == i) {
                 for (Action triggered : router.apply(event)) {
@@ -173,6 +220,32 @@ public final class AgentReplayer {
         return new ReplayReport("agent " + name, replays, others, OUTCOMES);
     }
 
+    /** The report of a recorded action the candidate's action of its name cannot run on, or null: it can. */
+    private static ActionReplay notRunnable(RecordedAction recorded, Function<Event, List<Action>> router) {
+        Event event = recorded.event();
+        if (event == null) {
+            return notRun(recorded, ActionReplay.Outcome.NOT_REPLAYABLE,
+                    "no triggering event was recorded (or it does not read as a Flink Agents event)");
+        }
+        if (!triggers(router, event, recorded.name())) {
+            return notRun(recorded, ActionReplay.Outcome.NOT_TRIGGERED, "the candidate's action "
+                    + recorded.name() + " does not listen to the recorded event " + event.getType() + ": not run");
+        }
+        return null;
+    }
+
+    /** The actions of {@code keyHistory} (a key's retained actions, in order) that completed before {@code action}. */
+    private static List<RecordedAction> completedBefore(List<RecordedAction> keyHistory, RecordedAction action) {
+        List<RecordedAction> before = new ArrayList<>();
+        for (RecordedAction earlier : keyHistory) {
+            if (earlier.retained.getNumber() >= action.retained.getNumber()) {
+                break;
+            }
+            before.add(earlier);
+        }
+        return before;
+    }
+
     private static boolean triggers(Function<Event, List<Action>> router, Event event, String actionName) {
         for (Action action : router.apply(event)) {
             if (action.getName().equals(actionName)) {
@@ -182,7 +255,12 @@ public final class AgentReplayer {
         return false;
     }
 
-    private ActionReplay replayOne(RecordedAction recorded, Action action, List<RecordedAction> keyHistory) {
+    /**
+     * @param before the retained actions of its key that completed before it, in order
+     * @param restorePolicy null: a completed recording; else a journal in flight at a restore under that policy
+     */
+    private ActionReplay replayOne(RecordedAction recorded, Action action, List<RecordedAction> before,
+            DivergencePolicy restorePolicy) {
         List<CallResult> calls = recorded.retained.getState().getCallResults();
         List<String> recordedOutputs = CanonicalJson.events(recorded.state.getOutputEvents());
         List<String> recordedMemory = CanonicalJson.memoryUpdates(recorded.state.getSensoryMemoryUpdates(),
@@ -193,7 +271,7 @@ public final class AgentReplayer {
         }
         ReplayMemory memory;
         try {
-            memory = new ReplayMemory(keyHistory, recorded);
+            memory = new ReplayMemory(before, recorded);
         } catch (Exception e) {
             return notRun(recorded, ActionReplay.Outcome.NOT_REPLAYABLE, "the recorded memory does not rebuild: " + e);
         }
@@ -201,7 +279,9 @@ public final class AgentReplayer {
         calls.forEach(journalState::addCallResult);
         try (DurableExecutionContext journal = new DurableExecutionContext(journalState, null)) {
             journal.setDivergencePolicy(DivergencePolicy.FAIL);
-            ReplayRunnerContext calling = new ReplayRunnerContext(journal, stubs);
+            // A restore runs a call the journal lacks for real: a plan stops at the first, stubs or not.
+            ReplayRunnerContext calling = new ReplayRunnerContext(journal,
+                    restorePolicy == null ? stubs : Collections.<String, Callable<?>>emptyMap());
             AgentReplayContext ctx = new AgentReplayContext(plan, action.getName(), calling, memory, resources);
             String failure = null;
             boolean stopped = false;
@@ -228,12 +308,19 @@ public final class AgentReplayer {
             ActionReplay.Outcome outcome = unavailable != null ? ActionReplay.Outcome.NOT_REPLAYABLE
                     : stop != null ? stop.kind
                     : failure != null ? ActionReplay.Outcome.FAILED
-                    : outputs.equals(recordedOutputs) && memoryUpdates.equals(recordedMemory) ? ActionReplay.Outcome.UNCHANGED
+                    // A journal in flight has no outputs yet: finishing on its journal is the same run.
+                    : restorePolicy != null
+                            || outputs.equals(recordedOutputs) && memoryUpdates.equals(recordedMemory) ? ActionReplay.Outcome.UNCHANGED
                     : ActionReplay.Outcome.OUTPUT_CHANGED;
+            int replayed = calling.getReplayedSlotCount();
+            String detail = unavailable != null ? unavailable : failure;
+            if (restorePolicy != null) {
+                detail = unavailable != null ? RestorePlan.unplannable(replayed, unavailable)
+                        : RestorePlan.describe(restorePolicy, replayed, stop, failure);
+            }
             return new ActionReplay(recorded.key(), recorded.seq(), recorded.name(), recorded.retained.getPlanDigest(), outcome,
-                    calls.size(), calling.getReplayedCallCount(), calling.getStubbedCalls(), unavailable != null ? null : stop,
-                    recordedOutputs, outputs, recordedMemory, memoryUpdates, unavailable != null ? unavailable : failure,
-                    memory.describe(), calling.getOldPaths());
+                    calls.size(), replayed, calling.getStubbedCalls(), unavailable != null ? null : stop,
+                    recordedOutputs, outputs, recordedMemory, memoryUpdates, detail, memory.describe(), calling.getOldPaths());
         }
     }
 

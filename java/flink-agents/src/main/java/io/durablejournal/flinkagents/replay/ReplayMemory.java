@@ -51,10 +51,11 @@ final class ReplayMemory {
     }
 
     /**
-     * The memory of {@code action}, rebuilt from {@code history}: the retained actions of its key,
-     * in the order they completed.
+     * The memory of {@code action}, rebuilt from {@code before}: the retained actions of its key
+     * that completed before it, in the order they completed (for a journal in flight, all of them:
+     * the operator runs one action of a key at a time).
      */
-    ReplayMemory(List<RecordedAction> history, RecordedAction action) throws Exception {
+    ReplayMemory(List<RecordedAction> before, RecordedAction action) throws Exception {
         MapMemoryStore sensoryStore = new MapMemoryStore();
         MapMemoryStore shortTermStore = new MapMemoryStore();
         MemoryObject sensoryRebuild = new MemoryObjectImpl(MemoryObject.MemoryType.SENSORY, sensoryStore,
@@ -62,12 +63,7 @@ final class ReplayMemory {
         MemoryObject shortTermRebuild = new MemoryObjectImpl(MemoryObject.MemoryType.SHORT_TERM, shortTermStore,
                 MemoryObjectImpl.ROOT_KEY, new ArrayList<>());
         Set<Long> inputsSeen = new HashSet<>();
-        int before = 0;
-        for (RecordedAction earlier : history) {
-            if (earlier.retained.getNumber() >= action.retained.getNumber()) {
-                break;
-            }
-            before++;
+        for (RecordedAction earlier : before) {
             if (earlier.state == null) {
                 continue; // unreadable: its input counts as missing
             }
@@ -86,7 +82,7 @@ final class ReplayMemory {
         if (action.onInputEvent()) {
             inputsSeen.add(action.seq());
         }
-        this.rebuiltFrom = before;
+        this.rebuiltFrom = before.size();
         this.reads = new Reads(missing(action, inputsSeen));
         this.sensory = new ObservedMemory(new MemoryObjectImpl(MemoryObject.MemoryType.SENSORY, sensoryStore,
                 MemoryObjectImpl.ROOT_KEY, sensoryUpdates), reads);

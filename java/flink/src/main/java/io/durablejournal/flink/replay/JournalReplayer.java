@@ -133,7 +133,9 @@ public final class JournalReplayer<IN, OUT> {
         calls.forEach(journalState::addCallResult);
         try (DurableExecutionContext journal = new DurableExecutionContext(journalState, null)) {
             journal.setDivergencePolicy(DivergencePolicy.FAIL);
-            ReplayRunnerContext ctx = new ReplayRunnerContext(journal, candidate.stubs());
+            // A restore runs a call the journal lacks for real: a plan stops at the first, stubs or not.
+            ReplayRunnerContext ctx = new ReplayRunnerContext(journal,
+                    restorePolicy == null ? candidate.stubs() : Collections.emptyMap());
             OUT result = null;
             String failure = null;
             try {
@@ -152,10 +154,10 @@ public final class JournalReplayer<IN, OUT> {
                     : restorePolicy != null || sameJson(recordedOutputs, outputs) ? ActionReplay.Outcome.UNCHANGED
                     : ActionReplay.Outcome.OUTPUT_CHANGED;
             if (restorePolicy != null) {
-                failure = RestorePlan.describe(restorePolicy, ctx.getReplayedCallCount(), stop, failure);
+                failure = RestorePlan.describe(restorePolicy, ctx.getReplayedSlotCount(), stop, failure);
             }
             return new ActionReplay(recorded.getKey(), recorded.getSeq(), recorded.getActionName(), recorded.getPlanDigest(),
-                    outcome, calls.size(), ctx.getReplayedCallCount(), ctx.stubbedCalls, stop, recordedOutputs, outputs,
+                    outcome, calls.size(), ctx.getReplayedSlotCount(), ctx.stubbedCalls, stop, recordedOutputs, outputs,
                     failure, NO_MEMORY, ctx.oldPaths);
         } catch (IOException e) {
             throw new IllegalStateException("the candidate's output does not serialize as JSON", e);

@@ -49,6 +49,17 @@ public final class ReplayCandidate<IN, OUT> {
         return new ReplayCandidate<>(actionName, action, inputClass, outputClass, more);
     }
 
+    /**
+     * Answers the durable call {@code callId}, when the recording has no slot for it, with {@code
+     * json} read as the call's result class, as a recorded value of that JSON would replay
+     * ({@link RecordedValueStub}; what a command's {@code --stub} gives).
+     *
+     * @throws IllegalArgumentException when {@code json} is not one JSON value
+     */
+    public ReplayCandidate<IN, OUT> withStubJson(String callId, String json) {
+        return withStub(callId, RecordedValueStub.of(json));
+    }
+
     public String actionName() {
         return actionName;
     }

@@ -1,18 +1,28 @@
 package io.durablejournal.flink.replay;
 
+import io.durablejournal.DivergencePolicy;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The arguments every replay command takes (docs/replay.md): where the recorded actions are
  * ({@code --store dir}, {@code --dump file}, or {@code --kafka servers --topic t [--config file]}), the candidate, the
  * selection ({@code --key}, {@code --action}, {@code --limit}, {@code --since}, {@code --until}),
- * {@code --json} and {@code --fail-on}; and how a command prints its report and exits. Shared by
- * {@link JournalReplayerMain} and the Flink Agents replayer's command. Immutable.
+ * stubs ({@code --stub <call id>=<JSON value or @file>}, repeatable), {@code --plan-restore
+ * <WARN|CUT|FAIL>} (plan a restore of a store's journals in flight instead of replaying completed
+ * actions), {@code --json} and {@code --fail-on}; and how a command prints its report and exits.
+ * Shared by {@link JournalReplayerMain} and the Flink Agents replayer's command. Immutable.
  */
 public final class ReplayCommand {
     /** Exit status for bad arguments. */
@@ -23,14 +33,27 @@ public final class ReplayCommand {
     private final boolean json;
     private final ReplaySelection selection;
     private final Set<ActionReplay.Outcome> failOn;
+    private final Map<String, String> stubs;
+    /** The store directory of {@code --store}, or null. */
+    private final Path store;
+    private final DivergencePolicy restorePolicy;
 
     private ReplayCommand(RecordedActions recorded, String candidate, boolean json, ReplaySelection selection,
-            Set<ActionReplay.Outcome> failOn) {
+            Set<ActionReplay.Outcome> failOn, Map<String, String> stubs, Path store, DivergencePolicy restorePolicy) {
         this.recorded = recorded;
         this.candidate = candidate;
         this.json = json;
         this.selection = selection;
         this.failOn = failOn;
+        this.stubs = Collections.unmodifiableMap(stubs);
+        this.store = store;
+        this.restorePolicy = restorePolicy;
+    }
+
+    /** Gives a candidate a stub of a call id, as JSON text (the candidate's {@code withStubJson}). */
+    @FunctionalInterface
+    public interface StubGiver<C> {
+        C withStubJson(C candidate, String callId, String json);
     }
 
     /** Makes a command's candidate from the class its candidate flag names. */
@@ -72,7 +95,8 @@ public final class ReplayCommand {
     public static String usage(String command, String candidateFlag) {
         return "usage: " + command + " (--store <dir> | --dump <file> | --kafka <servers> --topic <t> [--config <client.properties>]) "
                 + candidateFlag + " <class> [--key k] [--action name] [--limit n]"
-                + " [--since ms] [--until ms] [--json] [--fail-on outcome,...]";
+                + " [--since ms] [--until ms] [--stub callId=json|@file]... [--plan-restore WARN|CUT|FAIL] [--json]"
+                + " [--fail-on outcome,...]";
     }
 
     /**
@@ -95,6 +119,8 @@ public final class ReplayCommand {
         long since = Long.MIN_VALUE;
         long until = Long.MAX_VALUE;
         Set<ActionReplay.Outcome> failOn = ReplayReport.FAIL_ON_ANY_CHANGE;
+        Map<String, String> stubs = new LinkedHashMap<>();
+        DivergencePolicy restorePolicy = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--json")) {
@@ -121,6 +147,8 @@ public final class ReplayCommand {
                 case "--since": since = Long.parseLong(value); break;
                 case "--until": until = Long.parseLong(value); break;
                 case "--fail-on": failOn = outcomes(value); break;
+                case "--stub": stub(value, stubs); break;
+                case "--plan-restore": restorePolicy = policy(value); break;
                 default: throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
@@ -130,10 +158,52 @@ public final class ReplayCommand {
         if ((kafka != null) != (topic != null) || (clientConfig != null && kafka == null)) {
             throw new IllegalArgumentException("--kafka takes --topic (and --config) with it, and they need --kafka");
         }
+        if (restorePolicy != null && store == null) {
+            throw new IllegalArgumentException("--plan-restore plans the journals in flight of a file store: give --store");
+        }
+        if (restorePolicy != null && (since != Long.MIN_VALUE || until != Long.MAX_VALUE)) {
+            throw new IllegalArgumentException("--since and --until select completed actions by their completion time;"
+                    + " --plan-restore plans the journals in flight, which have none");
+        }
         RecordedActions recorded = store != null ? RecordedActions.store(Paths.get(store))
                 : dump != null ? RecordedActions.dump(Paths.get(dump))
                 : kafkaTopic(kafka, topic, clientConfig);
-        return new ReplayCommand(recorded, candidate, json, selection.completedBetween(since, until), failOn);
+        return new ReplayCommand(recorded, candidate, json, selection.completedBetween(since, until), failOn, stubs,
+                store == null ? null : Paths.get(store), restorePolicy);
+    }
+
+    /** {@code callId=json} or {@code callId=@file} (the file holds the JSON), checked as one JSON value. */
+    private static void stub(String value, Map<String, String> stubs) {
+        int equals = value.indexOf('=');
+        if (equals <= 0) {
+            throw new IllegalArgumentException("--stub needs <call id>=<JSON value or @file>, not " + value);
+        }
+        String callId = value.substring(0, equals);
+        String json = value.substring(equals + 1);
+        if (json.startsWith("@")) {
+            try {
+                json = new String(Files.readAllBytes(Paths.get(json.substring(1))), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--stub " + callId + ": cannot read " + json.substring(1) + ": " + e, e);
+            }
+        }
+        try {
+            RecordedValueStub.of(json);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--stub " + callId + ": " + e.getMessage(), e);
+        }
+        if (stubs.put(callId, json) != null) {
+            throw new IllegalArgumentException("--stub " + callId + " is given twice");
+        }
+    }
+
+    private static DivergencePolicy policy(String name) {
+        try {
+            return DivergencePolicy.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--plan-restore takes WARN, CUT or FAIL (the job's divergence policy), not "
+                    + name);
+        }
     }
 
     /** Where the recorded actions are read from. */
@@ -148,6 +218,30 @@ public final class ReplayCommand {
 
     public ReplaySelection selection() {
         return selection;
+    }
+
+    /** The {@code --stub} values by call id, as JSON text, in the order given. */
+    public Map<String, String> stubs() {
+        return stubs;
+    }
+
+    /** {@code candidate} with every {@code --stub} given through {@code giver}. */
+    public <C> C withStubs(C candidate, StubGiver<C> giver) {
+        C stubbed = candidate;
+        for (Map.Entry<String, String> stub : stubs.entrySet()) {
+            stubbed = giver.withStubJson(stubbed, stub.getKey(), stub.getValue());
+        }
+        return stubbed;
+    }
+
+    /** The divergence policy {@code --plan-restore} names, or null: replay the completed actions. */
+    public DivergencePolicy restorePolicy() {
+        return restorePolicy;
+    }
+
+    /** The store directory {@code --store} names (whose journals in flight {@code --plan-restore} plans), or null. */
+    public Path store() {
+        return store;
     }
 
     /** Prints the report (JSON with {@code --json}, else the table); returns the exit status, by {@code --fail-on}. */

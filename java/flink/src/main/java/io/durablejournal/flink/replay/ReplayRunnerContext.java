@@ -24,6 +24,8 @@ public final class ReplayRunnerContext extends RunnerContextImpl {
     final List<String> stubbedCalls = new ArrayList<>();
     /** The changes whose {@code patched} answered false: this execution takes their old path. */
     final List<String> oldPaths = new ArrayList<>();
+    /** Recorded patch markers the candidate asked for again (the journal stepped past them). */
+    private int replayedMarkers;
 
     /**
      * @param journal a journal of the recorded calls, divergence policy FAIL
@@ -48,6 +50,16 @@ public final class ReplayRunnerContext extends RunnerContextImpl {
     /** The changes whose {@code patched} answered false, in order. */
     public List<String> getOldPaths() {
         return oldPaths;
+    }
+
+    /**
+     * The recorded slots the candidate replayed: its calls answered from the recording and the
+     * recorded patch markers it asked for again (a marker is a slot of the journal, not a call,
+     * so the journal's {@link #getReplayedCallCount} does not count it). What a report's
+     * "replayed" counts, against the recorded slots.
+     */
+    public int getReplayedSlotCount() {
+        return getReplayedCallCount() + replayedMarkers;
     }
 
     /**
@@ -86,9 +98,14 @@ public final class ReplayRunnerContext extends RunnerContextImpl {
 
     @Override
     public boolean patched(String changeId) {
+        // True over a recorded slot is the journal stepping past this change's marker (spec §2.9);
+        // true past the recording is a new marker, replaying nothing.
+        boolean overARecordedSlot = journal.getCurrentCallIndex() < journal.size();
         boolean patched = super.patched(changeId);
         if (!patched) {
             oldPaths.add(changeId);
+        } else if (overARecordedSlot) {
+            replayedMarkers++;
         }
         return patched;
     }
@@ -121,12 +138,16 @@ public final class ReplayRunnerContext extends RunnerContextImpl {
     }
 
     /** The body (or reconciler) the journal would run: a stub's answer, or the stop. */
-    private Object instead(String id, int batchPosition) throws Exception {
+    private <T> T instead(String id, int batchPosition, Class<T> resultClass) throws Exception {
         Callable<?> stub = stubs.get(id);
         int position = batchPosition >= 0 ? batchPosition : journal.getCurrentCallIndex();
+        if (stub instanceof RecordedValueStub) {
+            stubbedCalls.add(id);
+            return decodeRecordedResult(id, ((RecordedValueStub) stub).json(), resultClass);
+        }
         if (stub != null) {
             stubbedCalls.add(id);
-            return stub.call();
+            return resultClass.cast(stub.call());
         }
         stop = ActionReplay.Stop.wouldRun(position, id);
         throw new ReplayStop("the candidate would run call '" + id + "' at position " + position
@@ -155,7 +176,7 @@ public final class ReplayRunnerContext extends RunnerContextImpl {
 
         @Override
         public T call() throws Exception {
-            return getResultClass().cast(instead(getId(), position));
+            return instead(getId(), position, getResultClass());
         }
 
         @Override

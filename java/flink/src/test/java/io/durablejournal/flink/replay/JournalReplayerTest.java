@@ -280,6 +280,50 @@ class JournalReplayerTest {
             assertTrue(reordered.planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all()).getActions().get(0)
                     .getDetail().contains("cuts the journal at 0 (recorded llm, new code tool:lookup), logs and counts it"));
             assertEquals(0, withMail.replayStore(inFlight, ReplaySelection.all()).getActions().size(), "nothing completed yet");
+
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertEquals(1, JournalReplayerMain.run(new String[] {"--store", inFlight.toString(), "--candidate",
+                    MailCandidate.class.getName(), "--plan-restore", "WARN", "--json"}, new PrintStream(out, true, "UTF-8"),
+                    new PrintStream(err, true, "UTF-8")), err.toString("UTF-8"));
+            assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows",
+                    MAPPER.readTree(out.toString("UTF-8")).get("actions").get(0).get("detail").asText());
+            assertEquals("a restore replays 1 recorded call, then runs tool:lookup at 1 and what follows",
+                    JournalReplayer.of(candidate(JournalReplayerTest::withMail).withStub("tool:lookup", () -> "stubbed"))
+                            .planRestore(inFlight, DivergencePolicy.CUT, ReplaySelection.all()).getActions().get(0).getDetail(),
+                    "a restore runs the call for real: a stub does not carry the plan past it");
+            assertEquals(2, JournalReplayerMain.run(new String[] {"--store", inFlight.toString(), "--candidate",
+                    MailCandidate.class.getName(), "--plan-restore", "WARN", "--since", "0"}, new PrintStream(out),
+                    new PrintStream(err, true, "UTF-8")), "in-flight journals have no completion time");
+            replayWroteNothingAndRanNothing();
+        } finally {
+            store = saved;
+            before = null;
+        }
+    }
+
+    /** A recorded patch marker the candidate asks for again is a replayed slot, beside the replayed calls. */
+    @Test
+    void aRecordedMarkerAskedForAgainCountsAsAReplayedSlot(@TempDir Path inFlight) throws Exception {
+        ActionState initial = new ActionState();
+        initial.setTaskEvent(MAPPER.valueToTree("echo"));
+        try (NativeActionStateStore live = ActionStateStores.openFileStore(inFlight,
+                        FileStoreOptions.defaults().retainCompleted(Duration.ofHours(1), 10));
+                DurableExecutionContext journal = live.openContext("echo", 0, ACTION, EventIdentity.rootOccurrence("echo", 0), initial)) {
+            assertTrue(journal.patched("mail-v2"), "a new execution records the marker");
+            journal.recordCallCompletion("llm", MAPPER.writeValueAsBytes("LLM says echo"), null);
+        }
+        Path saved = store;
+        store = inFlight;
+        try {
+            before = DirectoryBytes.of(store);
+            ActionReplay plan = JournalReplayer.of(candidate((in, ctx) -> ctx.patched("mail-v2") ? withMail(in, ctx)
+                    : recordedAction(in, ctx, REPLAY_SIDE_EFFECTS))).planRestore(inFlight, DivergencePolicy.WARN,
+                    ReplaySelection.all()).getActions().get(0);
+            assertEquals(2, plan.getRecordedCalls(), "the marker and llm");
+            assertEquals(2, plan.getReplayedCalls(), "the marker replayed, then llm");
+            assertEquals(List.of(), plan.getOldPaths());
+            assertEquals("a restore replays 2 recorded calls, then runs tool:lookup at 2 and what follows", plan.getDetail());
             replayWroteNothingAndRanNothing();
         } finally {
             store = saved;
@@ -314,6 +358,14 @@ class JournalReplayerTest {
         int ignoring = JournalReplayerMain.run(new String[] {"--store", store.toString(), "--candidate", MailCandidate.class.getName(),
                 "--fail-on", "diverged"}, new PrintStream(out, true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
         assertEquals(0, ignoring, "--fail-on chooses");
+        out.reset();
+        JournalReplayerMain.run(new String[] {"--store", store.toString(), "--candidate", MailCandidate.class.getName(),
+                "--json", "--key", "str:charlie", "--stub", "tool:mail=\"stubbed\""}, new PrintStream(out, true, "UTF-8"),
+                new PrintStream(err, true, "UTF-8"));
+        JsonNode stubbed = MAPPER.readTree(out.toString("UTF-8")).get("actions").get(0);
+        assertEquals("output-changed", stubbed.get("outcome").asText(), stubbed.toString());
+        assertEquals("\"LLM says charlie #7 stubbed\"", stubbed.get("candidateOutputs").get(0).asText());
+        assertEquals("[\"tool:mail\"]", stubbed.get("stubbedCalls").toString());
         assertEquals(2, JournalReplayerMain.run(new String[] {"--store"}, new PrintStream(out), new PrintStream(err)));
         assertTrue(new String(err.toByteArray(), StandardCharsets.UTF_8).contains("usage"));
     }
