@@ -47,7 +47,7 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Op
     selection, name = options["selection"], options["agent"]
     try:
         if options["plan_restore"] is not None:
-            report = plan_restore(options["store"], agent, options["plan_restore"], selection, stubs, candidate_name=name)
+            report = plan_restore(options["store"], agent, options["plan_restore"], selection, candidate_name=name)
         elif options["dump"] is not None:
             report = replay_dump(options["dump"], agent, selection, stubs, candidate_name=name)
         else:
@@ -94,6 +94,8 @@ def _parse(args: List[str]) -> dict:
         raise _BadArguments("--agent is required")
     if options["plan_restore"] is not None and options["dump"] is not None:
         raise _BadArguments("--plan-restore plans the journals in flight of a file store (--store), not of a dump")
+    if options["plan_restore"] is not None and options["stubs"] is not None:
+        raise _BadArguments("--stubs does not apply to --plan-restore: a restore runs the first new call for real")
     try:
         options["selection"] = Selection(**selection)
     except ValueError as e:

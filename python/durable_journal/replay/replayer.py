@@ -66,7 +66,6 @@ def plan_restore(
     agent: Any,
     policy: str = "WARN",
     selection: Selection = Selection(),
-    stubs: Optional[Mapping[str, Callable[[], Any]]] = None,
     candidate_name: Optional[str] = None,
 ) -> ReplayReport:
     """What a restore of the job with ``agent``'s code does to the journals
@@ -77,14 +76,16 @@ def plan_restore(
     first new call (``stop``) and, in ``detail``, what the policy does at the
     first difference (the native library's rule). Memory is rebuilt from the
     store's retained actions, the entry taken as completing after them.
-    Entries are read as ``durable-journal list`` reads them; no file changes."""
+    No stubs: a restore runs the first call the journal lacks for real, so
+    the plan stops there. Entries are read as ``durable-journal list`` reads
+    them; no file changes."""
     if policy not in POLICIES:
         raise ValueError(f"no divergence policy {policy!r} (policies: {', '.join(POLICIES)})")
     retained = read_retained(store_dir)
     after = retained[-1].number + 1 if retained else 0
     # Each entry as the next after the retained ones (a memory history needs their numbers without a gap).
     in_flight = [_dataclass_replace(entry, number=after) for entry in read_in_flight(store_dir)]
-    return replay_recorded(retained, selection.apply(in_flight), agent, stubs, candidate_name, restore_policy=policy)
+    return replay_recorded(retained, selection.apply(in_flight), agent, None, candidate_name, restore_policy=policy)
 
 
 def replay_recorded(
