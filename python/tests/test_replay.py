@@ -121,7 +121,12 @@ def test_the_selection_takes_key_action_window_and_count_oldest_first():
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "--store and --agent are required"),
+    ([], "exactly one of --store and --dump is required"),
+    (["--store", "d", "--dump", "f", "--agent", "json:dumps"], "exactly one of --store and --dump"),
+    (["--store", "d"], "--agent is required"),
+    (["--dump", "f", "--agent", "json:dumps", "--plan-restore", "WARN"], "--plan-restore plans the journals in flight of a file store"),
+    (["--store", "d", "--agent", "json:dumps", "--stubs", "json:x", "--plan-restore", "CUT"], "--stubs does not apply to --plan-restore"),
+    (["--store", "d", "--agent", "json:dumps", "--plan-restore", "LOUD"], "--plan-restore takes a divergence policy (CUT, WARN, FAIL), not 'LOUD'"),
     (["--store", "d", "--agent", "nomodule_xyz:A"], "cannot import nomodule_xyz"),
     (["--store", "d", "--agent", "json"], "is not module:attr"),
     (["--store", "d", "--agent", "json:nothing"], "json has no nothing"),

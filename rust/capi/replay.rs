@@ -1,13 +1,17 @@
 //! The C ABI of the Python replayer (`durable_journal.replay`): the retained
-//! actions of a file store, read-only, and a journal over one recorded
+//! actions of a file store or of a Kafka retained-topic dump and the live
+//! entries in flight of a file store, read-only; what a restore does to an
+//! entry in flight (`journal::plan_restore`); and a journal over one recorded
 //! action's calls that decides, as on a restore under the divergence policy
 //! FAIL, which recorded slot a candidate's call replays. Nothing here is
 //! persisted: the journal lives in memory and is freed by its owner.
 
 use super::*;
-use crate::journal::{DivergencePolicy, Journal, NoPersist};
+use crate::journal::{plan_restore, DivergencePolicy, Journal, NoPersist, ReplayEnd};
 use crate::model::{ActionState, Outcome};
-use crate::store::file::{retained_to_json, FileStore};
+use crate::store::file::{in_flight_to_json, retained_to_json, FileStore};
+use crate::store::log::inspect::read_dump;
+use crate::store::log::retention::read_retained_records;
 
 /// A handle from [`durable_journal_replay_journal_new`].
 type ReplayHandle = *mut Journal;
@@ -24,6 +28,51 @@ out_buffer_exports! {
     /// Pointer arguments follow the module conventions.
     fn durable_journal_read_retained(dir: text(dir_len) "store directory") {
         Ok(retained_to_json(&FileStore::inspect_retained(dir)?))
+    }
+
+    /// The retained actions in `dump`, a dump of a Kafka store's retained
+    /// topic (`KafkaJournalTool dump` framing), as JSON in
+    /// [`durable_journal_read_retained`]'s shape: per record key the newest
+    /// copy, per action the last (the decoder the JNI's `readRetainedDump` uses).
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_read_retained_dump(dump: bytes(dump_len) "dump") {
+        Ok(retained_to_json(&read_retained_records(&read_dump(dump)?)?))
+    }
+
+    /// The live entries of the file store in `dir` that are not completed
+    /// (the journals a restore replays) as JSON (`in_flight_to_json`, the
+    /// shape of [`durable_journal_read_retained`]), read as `durable-journal
+    /// list` reads them: no lock, no file changed.
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions.
+    fn durable_journal_read_in_flight(dir: text(dir_len) "store directory") {
+        Ok(in_flight_to_json(&FileStore::inspect(dir)?.entries))
+    }
+
+    /// What a restore under `policy` (0 CUT, 1 WARN, 2 FAIL) does to an entry
+    /// in flight whose replay through the new code replayed `replayed` calls
+    /// and stopped as `stop_kind` (`""`, `"would-run"` or `"diverged"`) at
+    /// `position`, or threw `failure` ([`ReplayEnd::from_parts`]), as JSON
+    /// ([`crate::journal::RestorePlan::to_json`]).
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions; null optional texts are absent.
+    fn durable_journal_plan_restore(
+        policy: i32,
+        replayed: u64,
+        stop_kind: text(stop_kind_len) "stop kind",
+        position: i64,
+        recorded_id: optional_text(recorded_id_len) "recorded id",
+        candidate_id: optional_text(candidate_id_len) "candidate id",
+        failure: optional_text(failure_len) "failure",
+    ) {
+        let policy = DivergencePolicy::from_i32(policy).ok_or_else(|| Error::InvalidArgument(format!("no divergence policy numbered {policy}")))?;
+        let replayed = usize::try_from(replayed).map_err(|_| Error::InvalidArgument(format!("replayed count {replayed} too large")))?;
+        let end = ReplayEnd::from_parts(stop_kind, position, recorded_id, candidate_id, failure)?;
+        Ok(plan_restore(policy, replayed, &end).to_json())
     }
 
     /// A journal over the calls of `state` (an ActionState's JSON, as

@@ -43,6 +43,7 @@ pub mod identity;
 pub mod journal;
 pub mod log_retention;
 pub mod log_store;
+pub mod restore_plan;
 pub mod serde;
 pub mod store;
 

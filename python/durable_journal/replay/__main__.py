@@ -1,8 +1,13 @@
-"""``python -m durable_journal.replay --store DIR --agent module:attr [--stubs module:attr]
-[--key k] [--action name] [--limit n] [--since ms] [--until ms] [--json] [--fail-on outcome,...]``
+"""``python -m durable_journal.replay (--store DIR | --dump FILE) --agent module:attr
+[--plan-restore WARN|CUT|FAIL] [--stubs module:attr] [--key k] [--action name] [--limit n]
+[--since ms] [--until ms] [--json] [--fail-on outcome,...]``
 
-Replays the actions a file store retained through a candidate Flink Agents
-Python agent and prints the report (a table, or JSON). ``--agent`` names an
+Replays the actions a file store retained (``--store``), or a dump of a
+Kafka store's retained topic holds (``--dump``), through a candidate Flink
+Agents Python agent and prints the report (a table, or JSON). With
+``--plan-restore POLICY`` (a file store only) it plans what a restore with
+the candidate's code does to the store's journals in flight under that
+divergence policy instead. ``--agent`` names an
 Agent, its class or an AgentPlan; ``--stubs`` a dict of function id -> a
 function of no arguments. Exit status: 0 when no action's outcome is in
 ``--fail-on`` (default: every outcome but unchanged), 1 when one is, 2 for
@@ -16,10 +21,12 @@ from typing import Any, List, Optional, TextIO
 
 from .._native import JournalError
 from .recorded import Selection
-from .replayer import replay
+from .replayer import plan_restore, replay, replay_dump
 from .report import FAIL_ON_ANY_CHANGE, OUTCOMES
+from .restore import POLICIES
 
-USAGE = ("usage: python -m durable_journal.replay --store <dir> --agent <module:attr> [--stubs <module:attr>] "
+USAGE = ("usage: python -m durable_journal.replay (--store <dir> | --dump <file>) --agent <module:attr> "
+         "[--plan-restore WARN|CUT|FAIL] [--stubs <module:attr>] "
          "[--key k] [--action name] [--limit n] [--since ms] [--until ms] [--json] [--fail-on outcome,...]")
 
 
@@ -37,9 +44,15 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Op
         print(f"durable_journal.replay: {e}", file=err)
         print(USAGE, file=err)
         return 2
+    selection, name = options["selection"], options["agent"]
     try:
-        report = replay(options["store"], agent, options["selection"], stubs, candidate_name=options["agent"])
-    except (JournalError, TypeError) as e:  # an unreadable store, a candidate that is no agent
+        if options["plan_restore"] is not None:
+            report = plan_restore(options["store"], agent, options["plan_restore"], selection, candidate_name=name)
+        elif options["dump"] is not None:
+            report = replay_dump(options["dump"], agent, selection, stubs, candidate_name=name)
+        else:
+            report = replay(options["store"], agent, selection, stubs, candidate_name=name)
+    except (JournalError, TypeError, OSError) as e:  # an unreadable store or dump, a candidate that is no agent
         print(f"durable_journal.replay: {e}", file=err)
         return 2
     out.write(report.to_json() + "\n" if options["json"] else report.to_table())
@@ -47,7 +60,8 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None, err: Op
 
 
 def _parse(args: List[str]) -> dict:
-    options: dict = {"store": None, "agent": None, "stubs": None, "json": False, "fail_on": FAIL_ON_ANY_CHANGE}
+    options: dict = {"store": None, "dump": None, "agent": None, "stubs": None, "plan_restore": None, "json": False,
+                     "fail_on": FAIL_ON_ANY_CHANGE}
     selection: dict = {}
     i = 0
     while i < len(args):
@@ -60,8 +74,12 @@ def _parse(args: List[str]) -> dict:
             raise _BadArguments(f"{flag} needs a value")
         value = args[i + 1]
         i += 2
-        if flag in ("--store", "--agent", "--stubs"):
+        if flag in ("--store", "--dump", "--agent", "--stubs"):
             options[flag[2:]] = value
+        elif flag == "--plan-restore":
+            if value not in POLICIES:
+                raise _BadArguments(f"--plan-restore takes a divergence policy ({', '.join(POLICIES)}), not {value!r}")
+            options["plan_restore"] = value
         elif flag in ("--key", "--action"):
             selection[flag[2:]] = value
         elif flag in ("--limit", "--since", "--until"):
@@ -70,8 +88,14 @@ def _parse(args: List[str]) -> dict:
             options["fail_on"] = _outcomes(value)
         else:
             raise _BadArguments(f"unknown flag {flag}")
-    if options["store"] is None or options["agent"] is None:
-        raise _BadArguments("--store and --agent are required")
+    if (options["store"] is None) == (options["dump"] is None):
+        raise _BadArguments("exactly one of --store and --dump is required")
+    if options["agent"] is None:
+        raise _BadArguments("--agent is required")
+    if options["plan_restore"] is not None and options["dump"] is not None:
+        raise _BadArguments("--plan-restore plans the journals in flight of a file store (--store), not of a dump")
+    if options["plan_restore"] is not None and options["stubs"] is not None:
+        raise _BadArguments("--stubs does not apply to --plan-restore: a restore runs the first new call for real")
     try:
         options["selection"] = Selection(**selection)
     except ValueError as e:

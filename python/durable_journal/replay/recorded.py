@@ -1,6 +1,8 @@
-"""The recorded actions a file store retained, read read-only through the
-native library (``durable_journal_read_retained``), and which of them a
-replay takes."""
+"""The recorded actions a file store retained, or a dump of a Kafka store's
+retained topic holds, and the live entries in flight of a file store, read
+read-only through the native library (``durable_journal_read_retained``,
+``durable_journal_read_retained_dump``, ``durable_journal_read_in_flight``),
+and which of them a replay takes."""
 
 from __future__ import annotations
 
@@ -53,8 +55,32 @@ class RecordedAction:
 def read_retained(store_dir: Union[str, Path]) -> List[RecordedAction]:
     """The retained actions of the store in ``store_dir``, oldest first,
     read without the lock and without changing any file."""
+    return _read_from_directory("durable_journal_read_retained", store_dir)
+
+
+def read_retained_dump(dump_file: Union[str, Path]) -> List[RecordedAction]:
+    """The retained actions in a dump of a Kafka store's retained topic
+    (``KafkaJournalTool dump <servers> <topic>-retained <file>``), oldest
+    first: per record key the newest copy, per action the last, decoded by
+    the native library as the Java replayer's ``RecordedActions.dump``."""
+    dump = Path(dump_file).read_bytes()
+    return _rows(_native.call("durable_journal_read_retained_dump", dump, len(dump)))
+
+
+def read_in_flight(store_dir: Union[str, Path]) -> List[RecordedAction]:
+    """The live entries of the store in ``store_dir`` that are not
+    completed (the journals a restore replays), read as ``durable-journal
+    list`` reads them: no lock, no file changed. ``number`` is an entry's
+    place among them, ``completed_at_millis`` -1."""
+    return _read_from_directory("durable_journal_read_in_flight", store_dir)
+
+
+def _read_from_directory(function: str, store_dir: Union[str, Path]) -> List[RecordedAction]:
     directory = _native.utf8(str(store_dir), "store directory")
-    rows = json.loads(_native.call("durable_journal_read_retained", directory, _native.length(directory)))
+    return _rows(_native.call(function, directory, _native.length(directory)))
+
+
+def _rows(answer: str) -> List[RecordedAction]:
     return [
         RecordedAction(
             number=row["number"],
@@ -67,7 +93,7 @@ def read_retained(store_dir: Union[str, Path]) -> List[RecordedAction]:
             state_json=row["state"],
             state=json.loads(row["state"]),
         )
-        for row in rows
+        for row in json.loads(answer)
     ]
 
 

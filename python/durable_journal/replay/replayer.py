@@ -4,12 +4,18 @@ Flink Agents plans an agent (``AgentPlan.from_agent``), and each selected
 recorded action runs the candidate's action of its name on its recorded
 event, in Flink Agents' own ``FlinkRunnerContext`` over a replay-only Java
 side (``ReplayJavaContext``) whose journal is the native one over the
-recorded calls. Nothing runs (no call's body), nothing is written."""
+recorded calls. Nothing runs (no call's body), nothing is written.
+
+The recorded actions come from a file store's ``retained.log`` (``replay``),
+a dump of a Kafka store's retained topic (``replay_dump``), or, for "what
+will a restore with this code do", a file store's live entries in flight
+(``plan_restore``)."""
 
 from __future__ import annotations
 
 import inspect
 import json
+from dataclasses import replace as _dataclass_replace
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -17,8 +23,9 @@ from .context import ReplayJavaContext, ReplayStop, Stop, event_json
 from .journal import ReplayJournal
 from .kryo import UnreadableValue, read_value
 from .memory import History, ReplayMemory
-from .recorded import RecordedAction, Selection, read_retained
+from .recorded import RecordedAction, Selection, read_in_flight, read_retained, read_retained_dump
 from .report import ActionReplay, ReplayReport
+from .restore import POLICIES, restore_plan
 
 #: A coroutine action that keeps yielding this often is waiting on something a replay never completes.
 _MAX_STEPS = 10_000
@@ -40,16 +47,61 @@ def replay(
     return replay_recorded(retained, selection.apply(retained), agent, stubs, candidate_name)
 
 
+def replay_dump(
+    dump_file: Union[str, Path],
+    agent: Any,
+    selection: Selection = Selection(),
+    stubs: Optional[Mapping[str, Callable[[], Any]]] = None,
+    candidate_name: Optional[str] = None,
+) -> ReplayReport:
+    """:func:`replay` over the retained actions of a dump of a Kafka store's
+    retained topic (``KafkaJournalTool dump <servers> <topic>-retained <file>``);
+    the dump is only read."""
+    retained = read_retained_dump(dump_file)
+    return replay_recorded(retained, selection.apply(retained), agent, stubs, candidate_name)
+
+
+def plan_restore(
+    store_dir: Union[str, Path],
+    agent: Any,
+    policy: str = "WARN",
+    selection: Selection = Selection(),
+    candidate_name: Optional[str] = None,
+) -> ReplayReport:
+    """What a restore of the job with ``agent``'s code does to the journals
+    in flight in the file store ``store_dir`` (its live entries not
+    completed) under the job's divergence ``policy`` (``"WARN"``, ``"CUT"``
+    or ``"FAIL"``): each entry's action runs over its recorded calls as in
+    :func:`replay`, and its row says how many recorded calls replay, the
+    first new call (``stop``) and, in ``detail``, what the policy does at the
+    first difference (the native library's rule). Memory is rebuilt from the
+    store's retained actions, the entry taken as completing after them.
+    No stubs: a restore runs the first call the journal lacks for real, so
+    the plan stops there. Entries are read as ``durable-journal list`` reads
+    them; no file changes."""
+    if policy not in POLICIES:
+        raise ValueError(f"no divergence policy {policy!r} (policies: {', '.join(POLICIES)})")
+    retained = read_retained(store_dir)
+    after = retained[-1].number + 1 if retained else 0
+    # Each entry as the next after the retained ones (a memory history needs their numbers without a gap).
+    in_flight = [_dataclass_replace(entry, number=after) for entry in read_in_flight(store_dir)]
+    return replay_recorded(retained, selection.apply(in_flight), agent, None, candidate_name, restore_policy=policy)
+
+
 def replay_recorded(
     retained: Sequence[RecordedAction],
     chosen: Sequence[RecordedAction],
     agent: Any,
     stubs: Optional[Mapping[str, Callable[[], Any]]] = None,
     candidate_name: Optional[str] = None,
+    restore_policy: Optional[str] = None,
 ) -> ReplayReport:
     """:func:`replay` over recorded actions already read: ``chosen`` are
     replayed, ``retained`` (every action of the store) rebuilds memory and
-    says which actions an event triggered."""
+    says which actions an event triggered. With ``restore_policy``,
+    ``chosen`` are entries in flight, planned as :func:`plan_restore` plans
+    them (no outputs to compare; no newly triggered actions: a restore
+    replays what is in flight)."""
     from flink_agents.runtime.flink_runner_context import FlinkRunnerContext
 
     plan = plan_of(agent)
@@ -66,7 +118,7 @@ def replay_recorded(
         for recorded in chosen:
             newly = []
             event = _event_of(recorded)
-            if event not in seen_events:
+            if event not in seen_events and restore_policy is None:
                 seen_events.add(event)
                 newly = _newly_triggered(recorded, plan, triggered.get(event, {recorded.action}))
             action = plan.actions.get(recorded.action)
@@ -79,7 +131,7 @@ def replay_recorded(
                     f"the candidate's {recorded.action} listens to {sorted(_listened(action))}, "
                     f"not to the recorded event's type {recorded.task_event.get('type')}")))
             else:
-                rows.append(_replay_one(recorded, action, ctx, stubs, history))
+                rows.append(_replay_one(recorded, action, ctx, stubs, history, restore_policy))
             rows.extend(newly)
     finally:
         ctx.close()
@@ -162,7 +214,7 @@ def _row(recorded: RecordedAction, outcome: str, **fields: Any) -> ActionReplay:
 
 
 def _replay_one(recorded: RecordedAction, action: Any, ctx: Any, stubs: Mapping[str, Callable[[], Any]],
-                history: History) -> ActionReplay:
+                history: History, restore_policy: Optional[str] = None) -> ActionReplay:
     from flink_agents.api.events.event import Event
 
     gap = history.gap(recorded)
@@ -204,16 +256,20 @@ def _replay_one(recorded: RecordedAction, action: Any, ctx: Any, stubs: Mapping[
         outcome = "not-replayable"
     elif failure is not None:
         outcome = "failed"
+    elif restore_policy is not None:
+        outcome = "unchanged"  # an entry in flight has no outputs yet: finishing on its journal is the same run
     elif outputs == recorded_outputs and candidate_memory == recorded_memory:
         outcome = "unchanged"
     else:
         outcome = "output-changed"
+    detail = failure if failure is not None else (f"memory not reconstructible: {unreadable[0]}" if unreadable else None)
+    if restore_policy is not None and not unreadable:
+        detail = restore_plan(restore_policy, java.replayed_calls, stop, failure)["text"]
     return ActionReplay(
         recorded.key, recorded.seq, recorded.action, recorded.plan_digest, outcome, len(recorded.calls),
         replayed_calls=java.replayed_calls, stubbed_calls=java.stubbed_calls, stop=stop,
         recorded_outputs=recorded_outputs, candidate_outputs=outputs, old_paths=java.old_paths, memory=memory,
-        detail=failure if failure is not None else (f"memory not reconstructible: {unreadable[0]}" if unreadable else None),
-        recorded_memory_updates=recorded_memory, candidate_memory_updates=candidate_memory,
+        detail=detail, recorded_memory_updates=recorded_memory, candidate_memory_updates=candidate_memory,
     )
 
 

@@ -237,4 +237,4 @@ fn corrupt(record: &DumpedRecord, reason: String) -> Error {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

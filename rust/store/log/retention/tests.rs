@@ -156,3 +156,67 @@ fn a_retained_copy_costs_one_more_record_of_the_actions_calls() {
     assert!((10 * 1024..10 * 1024 + 400).contains(&copy.bytes), "{}", copy.bytes);
     assert!((10 * 1024..10 * 1024 + 1600).contains(&journal_bytes), "{journal_bytes}");
 }
+
+/// A Flink Agents Python action's state as its operator records it: the
+/// input event, the calls (`function id::args digest`, cloudpickle payloads
+/// in base64), the output events.
+pub(crate) fn flink_agents_state(input: &str, calls: &[(&str, &str)], outputs: &[&str], completed: bool) -> ActionState {
+    let calls: Vec<String> = calls
+        .iter()
+        .map(|(id, payload)| format!(r#"{{"functionId":"{id}","argsDigest":"","status":"SUCCEEDED","resultPayload":"{payload}","exceptionPayload":null}}"#))
+        .collect();
+    let outputs: Vec<String> = outputs
+        .iter()
+        .map(|o| format!(r#"{{"@class":"org.apache.flink.agents.api.OutputEvent","type":"_output_event","attributes":{{"output":"{o}"}}}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"taskEvent":{{"@class":"org.apache.flink.agents.api.InputEvent","id":"00000000-0000-4000-8000-{id:0>12}","type":"_input_event","attributes":{{"input":"{input}"}}}},"sensoryMemoryUpdates":[],"shortTermMemoryUpdates":[],"outputEvents":[{}],"callResults":[{}],"completed":{completed}}}"#,
+        outputs.join(","),
+        calls.join(","),
+        id = input.trim_start_matches("user-"),
+    );
+    ActionState::from_json(json.as_bytes()).unwrap()
+}
+
+/// The calls of `python/tests/restore_agent.py` (ids as `durable_journal.flink_agents` makes them) and their
+/// recorded answers (`cloudpickle.dumps` of "profile of user-1" and "model says hi").
+pub(crate) const LOOK_UP_USER_1: (&str, &str) = ("restore_agent.look_up::03895c9c6bcc7f49", "gAWVFQAAAAAAAACMEXByb2ZpbGUgb2YgdXNlci0xlC4=");
+pub(crate) const ASK_MODEL_USER_1: (&str, &str) = ("restore_agent.ask_model::7eccc64fc9de07b4", "gAWVEQAAAAAAAACMDW1vZGVsIHNheXMgaGmULg==");
+pub(crate) const OTHER_CALL: (&str, &str) = ("llm", "gAWVEQAAAAAAAACMDW1vZGVsIHNheXMgaGmULg==");
+
+/// Compares `bytes` with the checked-in vector at `path` under the repository, or, with
+/// `DURABLE_JOURNAL_WRITE_VECTORS=1`, writes it there.
+pub(crate) fn check_vector(path: &str, bytes: &[u8]) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var("DURABLE_JOURNAL_WRITE_VECTORS").as_deref() == Ok("1") {
+        std::fs::write(&path, bytes).unwrap();
+    }
+    assert!(std::fs::read(&path).unwrap() == bytes, "{} differs from what the store writes now (DURABLE_JOURNAL_WRITE_VECTORS=1 rewrites it)", path.display());
+}
+
+/// `tests/vectors/replay/retained_topic.dump`, the dump `python/tests/test_plan_restore.py` replays: a
+/// retained topic's records (`KafkaJournalTool dump` framing) after two Flink Agents Python actions
+/// completed, one with the calls `restore_agent.py` makes, one with a call it does not make.
+#[test]
+fn the_retained_topic_dump_vector_is_what_a_retaining_store_writes() {
+    let (journal_log, retained_log) = (SharedLog::new(2), SharedLog::new(1));
+    let mut store = store_over(&journal_log);
+    store.retain_completed(retaining(&retained_log, 10)).unwrap();
+    let actions = [
+        (1, flink_agents_state("user-1", &[LOOK_UP_USER_1, ASK_MODEL_USER_1], &["model says hi"], false)),
+        (2, flink_agents_state("user-2", &[OTHER_CALL], &["model says hi"], false)),
+    ];
+    for (n, state) in actions {
+        let k = key(n);
+        store.bind_key_group(&k.business_key, n % MAX_PARALLELISM).unwrap();
+        store.put(&k, &state).unwrap();
+        Journal::new(state).mark_completed(&mut ApplyTo(&mut store, &k)).unwrap();
+        store.prune_state(&k.business_key, 0).unwrap();
+    }
+    store.sync().unwrap();
+    let dump = super::super::inspect::encode_dump(&records(&retained_log));
+    check_vector("tests/vectors/replay/retained_topic.dump", &dump);
+    let copies = read_retained_records(&super::super::inspect::read_dump(dump.as_slice()).unwrap()).unwrap();
+    assert_eq!(copies.iter().map(|c| (c.key.business_key.describe(), c.state.call_results.len())).collect::<Vec<_>>(),
+               [("str:user-1".to_string(), 2), ("str:user-2".to_string(), 1)]);
+}

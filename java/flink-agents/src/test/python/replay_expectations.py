@@ -12,7 +12,7 @@ import json
 import sys
 
 from durable_journal import compute_args_digest
-from durable_journal.replay import Selection, replay
+from durable_journal.replay import Selection, read_retained, replay
 from durable_journal.replay.context import event_json
 
 import replay_candidates as candidates
@@ -99,10 +99,18 @@ def newly_triggered(seq, name):
                detail=f"the candidate's {name} listens to _input_event: it would run on this event, which has no recording of it")
 
 
-def not_reconstructible(seq):
+def adapter_plan_digest(store):
+    """The digest Flink Agents' operator factory names when the store's options name none
+    (``PlanDigests.of(plan)``: of the plan's JSON, which differs between Flink Agents versions)."""
+    digests = {action.plan_digest for action in read_retained(store)}
+    assert len(digests) == 1 and next(iter(digests)).startswith("flink-agents-plan:sha256:"), digests
+    return next(iter(digests))
+
+
+def not_reconstructible(seq, plan):
     why = (f"the store no longer holds 1 of the {seq} actions that completed before it "
            "(retention dropped them; the first missing is number 0)")
-    return row(seq, "not-replayable", plan=None, memory="not reconstructible: " + why, detail="memory not reconstructible: " + why)
+    return row(seq, "not-replayable", plan=plan, memory="not reconstructible: " + why, detail="memory not reconstructible: " + why)
 
 
 SEQS = range(len(NAMES))
@@ -111,7 +119,7 @@ SEQS = range(len(NAMES))
 def cases(full, bounded):
     """(case, store, candidate, stubs, expected report)."""
     yield "unchanged", full, candidates.Unchanged, None, [unchanged(s) for s in SEQS]
-    yield "memory read with incomplete history", bounded, candidates.Unchanged, None, [not_reconstructible(s) for s in (1, 2)]
+    yield "memory read with incomplete history", bounded, candidates.Unchanged, None, [not_reconstructible(s, adapter_plan_digest(bounded)) for s in (1, 2)]
     yield "changed prompt (the model call's arguments)", full, candidates.ChangedPrompt, None, [
         row(s, "diverged", replayed=1, stopped=stop("diverged", 1, ask_id(ask_text(PROMPT, n)), "SUCCEEDED",
                                                      ask_id(ask_text(candidates.NEW_PROMPT, n)), digest(ask_text(candidates.NEW_PROMPT, n))))

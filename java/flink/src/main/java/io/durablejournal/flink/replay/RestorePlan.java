@@ -1,12 +1,14 @@
 package io.durablejournal.flink.replay;
 
 import io.durablejournal.DivergencePolicy;
+import io.durablejournal.RestorePlans;
 
 /**
  * What a restore does to one journal in flight, in words, from where its replay through the new
  * code stopped: the policies' effects are spec §2.7's (the journal applies them on the restore;
- * this only names them for the report). Every replayer's restore plan says it in these words
- * ({@link JournalReplayer#planRestore}, the Flink Agents replayer's).
+ * the native library's {@link RestorePlans} names them for the report, the rule the Python replayer
+ * asks too). Every replayer's restore plan says it in these words ({@link JournalReplayer#planRestore},
+ * the Flink Agents replayer's).
  */
 public final class RestorePlan {
     private RestorePlan() {}
@@ -17,28 +19,11 @@ public final class RestorePlan {
      * completed), or threw {@code failure} (null: it did not).
      */
     public static String describe(DivergencePolicy policy, int replayed, ActionReplay.Stop stop, String failure) {
-        String replays = "a restore replays " + replayed + " recorded call" + (replayed == 1 ? "" : "s");
-        if (failure != null) {
-            return replays + ", then the action throws " + failure;
-        }
         if (stop == null) {
-            return replays + " and completes without running a call";
+            return RestorePlans.describe(policy, replayed, "", -1, null, null, failure);
         }
-        if (stop.kind == ActionReplay.Outcome.WOULD_RUN) {
-            return replays + ", then runs " + stop.candidateId + " at " + stop.position + " and what follows";
-        }
-        String difference = "at " + stop.position + " (recorded " + stop.recordedId + ", new code "
-                + (stop.candidateId == null ? "finishes" : stop.candidateId) + ")";
-        switch (policy) {
-            case FAIL:
-                return replays + ", then fails the task " + difference + ": NON_DETERMINISTIC_REPLAY";
-            case WARN:
-                return replays + ", then cuts the journal " + difference + ", logs and counts it (callsDiverged)"
-                        + (stop.candidateId == null ? "" : ", and runs " + stop.candidateId + " and what follows");
-            default:
-                return replays + ", then cuts the journal " + difference
-                        + (stop.candidateId == null ? "" : " and runs " + stop.candidateId + " and what follows");
-        }
+        String kind = stop.kind == ActionReplay.Outcome.WOULD_RUN ? "would-run" : "diverged";
+        return RestorePlans.describe(policy, replayed, kind, stop.position, stop.recordedId, stop.candidateId, failure);
     }
 
     /**

@@ -1,0 +1,35 @@
+//! JNI export of `io.durablejournal.RestorePlans`: what a restore does to a
+//! journal in flight (`rust/journal/restore_plan.rs`), for the Java replayers.
+
+use jni::objects::{JByteArray, JClass};
+use jni::sys::jint;
+use jni::EnvUnowned;
+
+use super::{optional_bytes, required_utf8, utf8, BridgeResult, ThrowJavaException};
+use crate::error::Error;
+use crate::journal::{plan_restore, DivergencePolicy, ReplayEnd};
+
+#[allow(clippy::too_many_arguments)]
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_RestorePlans_describeNative<'l>(
+    mut env: EnvUnowned<'l>,
+    _c: JClass<'l>,
+    policy: jint,
+    replayed: jint,
+    stop_kind: JByteArray<'l>,
+    position: jint,
+    recorded_id: JByteArray<'l>,
+    candidate_id: JByteArray<'l>,
+    failure: JByteArray<'l>,
+) -> JByteArray<'l> {
+    env.with_env(|env| -> BridgeResult<JByteArray<'l>> {
+        let policy = DivergencePolicy::from_i32(policy).ok_or_else(|| Error::InvalidArgument(format!("no divergence policy numbered {policy}")))?;
+        let replayed = usize::try_from(replayed).map_err(|_| Error::InvalidArgument(format!("negative replayed count {replayed}")))?;
+        let kind = required_utf8(env, &stop_kind, "stopKind")?;
+        let text = |array: &JByteArray<'_>, name| optional_bytes(env, array)?.map(|bytes| utf8(bytes, name)).transpose();
+        let (recorded_id, candidate_id, failure) = (text(&recorded_id, "recordedId")?, text(&candidate_id, "candidateId")?, text(&failure, "failure")?);
+        let end = ReplayEnd::from_parts(&kind, i64::from(position), recorded_id.as_deref(), candidate_id.as_deref(), failure.as_deref())?;
+        Ok(env.byte_array_from_slice(plan_restore(policy, replayed, &end).text.as_bytes())?)
+    })
+    .resolve::<ThrowJavaException>()
+}

@@ -1,0 +1,133 @@
+//! What a restore does to one journal in flight (spec §2.7), from where a
+//! replay of it through the new code stopped: the per-policy consequence of
+//! the first difference, in one place for every binding's replayer. The
+//! journal applies the policies on the restore itself
+//! (`Journal::match_next_or_clear_subsequent`); this names their effect.
+
+use super::DivergencePolicy;
+use crate::error::{Error, Result};
+use crate::model::write_json_str;
+
+/// Where the replay of an entry in flight through the new code stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayEnd<'a> {
+    /// The new code finished on the recorded calls without making another.
+    Completed,
+    /// The new code threw (`failure` names the exception).
+    Threw { failure: &'a str },
+    /// The new code makes `call_id` at `position`, past the recorded calls.
+    WouldRun { position: usize, call_id: &'a str },
+    /// At `position` the recording has `recorded_id` and the new code makes
+    /// `candidate_id`, or finishes (None).
+    Diverged { position: usize, recorded_id: &'a str, candidate_id: Option<&'a str> },
+}
+
+impl<'a> ReplayEnd<'a> {
+    /// From the bindings' words for a replay's stop (their reports' `Stop`):
+    /// a `failure` wins (the action threw wherever it stood); otherwise
+    /// `kind` is `""` (no stop: completed), `"would-run"` (needs
+    /// `candidate_id`) or `"diverged"` (needs `recorded_id`).
+    pub fn from_parts(
+        kind: &str,
+        position: i64,
+        recorded_id: Option<&'a str>,
+        candidate_id: Option<&'a str>,
+        failure: Option<&'a str>,
+    ) -> Result<ReplayEnd<'a>> {
+        if let Some(failure) = failure {
+            return Ok(ReplayEnd::Threw { failure });
+        }
+        let position = || usize::try_from(position).map_err(|_| Error::InvalidArgument(format!("negative position {position}")));
+        let missing = |what: &str| Error::InvalidArgument(format!("a {kind} stop needs its {what}"));
+        match kind {
+            "" => Ok(ReplayEnd::Completed),
+            "would-run" => Ok(ReplayEnd::WouldRun { position: position()?, call_id: candidate_id.ok_or_else(|| missing("candidate id"))? }),
+            "diverged" => Ok(ReplayEnd::Diverged {
+                position: position()?,
+                recorded_id: recorded_id.ok_or_else(|| missing("recorded id"))?,
+                candidate_id,
+            }),
+            other => Err(Error::InvalidArgument(format!("no replay stop {other:?} (\"\", \"would-run\" or \"diverged\")"))),
+        }
+    }
+}
+
+/// What the restore then does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consequence {
+    /// Completes without running a call.
+    Completes,
+    /// The action throws, as in the replay.
+    Throws,
+    /// Runs the new call and what follows.
+    Runs,
+    /// FAIL: the task fails with NON_DETERMINISTIC_REPLAY.
+    FailsTheTask,
+    /// WARN: the journal is cut at the difference, logged and counted.
+    CutsLogsAndCounts,
+    /// CUT: the journal is cut at the difference.
+    Cuts,
+}
+
+impl Consequence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Consequence::Completes => "completes",
+            Consequence::Throws => "throws",
+            Consequence::Runs => "runs",
+            Consequence::FailsTheTask => "fails-the-task",
+            Consequence::CutsLogsAndCounts => "cuts-logs-and-counts",
+            Consequence::Cuts => "cuts",
+        }
+    }
+}
+
+/// A restore's plan for one entry: how many recorded calls replay, and what follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestorePlan {
+    pub replayed: usize,
+    pub consequence: Consequence,
+    /// The plan in words, for the replayers' reports.
+    pub text: String,
+}
+
+/// The plan of a restore under `policy` for an entry whose replay through
+/// the new code replayed `replayed` recorded calls and ended as `end`.
+pub fn plan_restore(policy: DivergencePolicy, replayed: usize, end: &ReplayEnd<'_>) -> RestorePlan {
+    let replays = format!("a restore replays {replayed} recorded call{}", if replayed == 1 { "" } else { "s" });
+    let (consequence, text) = match *end {
+        ReplayEnd::Threw { failure } => (Consequence::Throws, format!("{replays}, then the action throws {failure}")),
+        ReplayEnd::Completed => (Consequence::Completes, format!("{replays} and completes without running a call")),
+        ReplayEnd::WouldRun { position, call_id } => {
+            (Consequence::Runs, format!("{replays}, then runs {call_id} at {position} and what follows"))
+        }
+        ReplayEnd::Diverged { position, recorded_id, candidate_id } => {
+            let difference = format!("at {position} (recorded {recorded_id}, new code {})", candidate_id.unwrap_or("finishes"));
+            let runs = |lead: &str| candidate_id.map(|id| format!("{lead}runs {id} and what follows")).unwrap_or_default();
+            match policy {
+                DivergencePolicy::Fail => {
+                    (Consequence::FailsTheTask, format!("{replays}, then fails the task {difference}: NON_DETERMINISTIC_REPLAY"))
+                }
+                DivergencePolicy::Warn => (
+                    Consequence::CutsLogsAndCounts,
+                    format!("{replays}, then cuts the journal {difference}, logs and counts it (callsDiverged){}", runs(", and ")),
+                ),
+                DivergencePolicy::Cut => (Consequence::Cuts, format!("{replays}, then cuts the journal {difference}{}", runs(" and "))),
+            }
+        }
+    };
+    RestorePlan { replayed, consequence, text }
+}
+
+impl RestorePlan {
+    /// `{"replayed":n,"consequence":"cuts",...,"text":"..."}`.
+    pub fn to_json(&self) -> String {
+        let mut out = format!("{{\"replayed\":{},\"consequence\":\"{}\",\"text\":", self.replayed, self.consequence.as_str());
+        write_json_str(&self.text, &mut out);
+        out.push('}');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
