@@ -2,11 +2,7 @@ package io.durablejournal;
 
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.NativeHandle;
-import io.durablejournal.internal.LibraryLog;
 import io.durablejournal.internal.Utf8;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -15,9 +11,11 @@ import java.util.Objects;
 /**
  * The journal of one action execution: its ActionState and a call index that starts at 0 on
  * every (re)start and is never persisted. The state machine and the replay rule live in the native
- * library. This class owns the native journal, checks arguments and marshals, and around that it
- * answers the recorded hits the library found before the journal opens (below), refuses nested
- * and concurrent calls, counts the replayed calls and logs the divergences the journal reports.
+ * library. This class is the contract's façade: it owns the native journal (opened on first use),
+ * checks arguments and marshals each primitive to it. Around that, package-private helpers do one
+ * job each: {@link RecordedReplay} answers the recorded hits the library found before the journal
+ * opens (below), {@link CallGuard} refuses nested and concurrent calls, {@link CallCounters}
+ * counts the calls and {@link DivergenceLog} logs the divergences the journal reports.
  *
  * <p>Recovery is the path this library exists for, so a context created over an ActionState
  * opens its native journal lazily: while every durable call is a recorded hit the recorded
@@ -50,7 +48,6 @@ import java.util.Objects;
  */
 public final class DurableExecutionContext implements AutoCloseable {
     private static final String NAME = "DurableExecutionContext";
-    private static final LibraryLog DIVERGENCE_LOG = LibraryLog.of(DurableExecutionContext.class);
 
     private final ActionStatePersister persister;
     /**
@@ -68,38 +65,15 @@ public final class DurableExecutionContext implements AutoCloseable {
     private final Object opening = new Object();
     /** The native journal, or null while calls are answered from {@link #recorded}. */
     private volatile NativeHandle journal;
-    /**
-     * The state this context was created over, until its journal opens; then null. Null from the
-     * start for a context resuming a store's split entry (its opener has the state).
-     */
-    private ActionState recorded;
-    /** The recorded calls answered before the journal opens, in call order (see the class comment). */
-    private List<JournalSlot> hits;
-    /**
-     * Hits answered before the journal opened: the journal's index starts past them, and they are
-     * replayed calls ({@link #replayedCalls} counts the journal's).
-     */
-    private int hitsAnswered;
+    /** The recorded hits answered before the journal opens, and the state it opens over. */
+    private final RecordedReplay recorded;
     /** Closed before the journal opened (a closed open journal says so itself). */
     private boolean closedUnopened;
-    /** Durable calls the native journal answered instead of running them. */
-    private volatile int replayedCalls;
-    /** Durable calls whose body the journal said to run. */
-    private volatile int executedCalls;
-    /** Durable calls whose reconciler the journal said to run. */
-    private volatile int reconciledCalls;
     /** Set before the journal opens (then handed to it) or on the open journal; read by the opener. */
     private volatile DivergencePolicy divergencePolicy = DivergencePolicy.WARN;
-    /** Calls the journal reported as diverged under {@link DivergencePolicy#WARN}. */
-    private volatile int divergedCalls;
-    /**
-     * What is running between {@link #beginCall} and {@link #completeCall} (a durable call's id) or
-     * during a {@code durableExecuteAll} batch, or null: a durable call begun meanwhile is nested
-     * and refused.
-     */
-    private volatile String callInProgress;
-    /** The thread that began {@link #callInProgress}. */
-    private volatile Thread callThread;
+    private final CallCounters counters = new CallCounters();
+    private final DivergenceLog divergences = new DivergenceLog();
+    private final CallGuard guard = new CallGuard();
     /**
      * The journal whose last call was a {@link #completeCall} that left nothing for the next call to
      * decide (see {@code NativeJournal.completeCall}), and its {@link NativeHandle#calls()} then:
@@ -108,12 +82,6 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     private NativeHandle justRunsOn;
     private long justRunsAtCall;
-
-    /**
-     * The context whose call in progress the current thread runs the body of, on an executor
-     * ({@link #runAsBody}): a durable call started there is nested, not concurrent.
-     */
-    private static final ThreadLocal<DurableExecutionContext> BODY_RUNNING_FOR = new ThreadLocal<>();
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run); the
@@ -125,27 +93,15 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     private DurableExecutionContext(ActionState state, ActionStatePersister persister, Supplier<? extends DurableExecutionContext> opener) {
-        this.recorded = Objects.requireNonNull(state, "state").copy();
-        this.hits = hitsOf(recorded);
+        this.recorded = RecordedReplay.over(state);
         this.persister = persister;
         this.opener = opener;
     }
 
     private DurableExecutionContext(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> opener) {
-        this.hits = Objects.requireNonNull(hits, "hits");
+        this.recorded = RecordedReplay.ofHits(hits);
         this.persister = null;
         this.opener = opener;
-    }
-
-    /** The leading slots of {@code state} that the native library said replay as recorded. */
-    private static List<JournalSlot> hitsOf(ActionState state) {
-        List<CallResult> slots = state.callResults();
-        int count = Math.min(state.hitCount(), slots.size());
-        List<JournalSlot> hits = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            hits.add(JournalSlot.of(slots.get(i)));
-        }
-        return hits;
     }
 
     /**
@@ -188,7 +144,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
         this.opener = null;
-        this.hits = Collections.emptyList();
+        this.recorded = RecordedReplay.none();
         this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
     }
 
@@ -206,14 +162,14 @@ public final class DurableExecutionContext implements AutoCloseable {
                 }
                 NativeHandle opened;
                 if (opener == null) {
-                    opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded)),
+                    opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded.state())),
                             NativeJournal::destroy);
                 } else {
                     DurableExecutionContext from = Objects.requireNonNull(opener.get(), "the journal opener returned null");
                     opened = from.journal();
                     openedBy = from;
                 }
-                int answered = hitsAnswered;
+                int answered = recorded.answered();
                 DivergencePolicy policy = divergencePolicy;
                 try {
                     if (answered > 0) {
@@ -226,8 +182,7 @@ public final class DurableExecutionContext implements AutoCloseable {
                     opened.close();
                     throw e;
                 }
-                recorded = null;
-                hits = Collections.emptyList();
+                recorded.drop();
                 journal = opened;
             }
             return journal;
@@ -241,16 +196,13 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     private CallStep nextHit(byte[] id, String functionId) {
         synchronized (opening) {
-            if (journal != null || closedUnopened || hitsAnswered >= hits.size()) {
+            JournalSlot hit = journal != null || closedUnopened ? null : recorded.next(id);
+            if (hit == null) {
                 return null;
             }
-            JournalSlot hit = hits.get(hitsAnswered);
-            if (!Arrays.equals(id, hit.functionId)) {
-                return null;
-            }
-            refuseWhileCallInProgress("durable call '" + functionId + "'");
-            // Counted here, not in replayedCalls: one write per hit (see getReplayedCallCount).
-            hitsAnswered++;
+            guard.refuseWhileCallInProgress("durable call '" + functionId + "'");
+            // Counted there, not in the counters: one write per hit (see getReplayedCallCount).
+            recorded.answer();
             return CallStep.replay(hit.result, hit.exception);
         }
     }
@@ -282,35 +234,13 @@ public final class DurableExecutionContext implements AutoCloseable {
      * logged as a warning.
      */
     public int getDivergedCallCount() {
-        return divergedCalls;
-    }
-
-    /**
-     * The journal cut a divergence under WARN: count it and say so. {@code diffJson} is its report
-     * (see {@link NonDeterministicReplayException} for the fields).
-     */
-    private void reportDivergence(byte[] diffJson) {
-        divergedCalls++;
-        DIVERGENCE_LOG.warn("a durable call diverged from the journal of its action "
-                + "(divergence policy WARN): the journal was cut at that position, so the call and every later one run "
-                + "again; an action that must not re-run them needs DivergencePolicy.FAIL. Diff: "
-                + new String(diffJson, java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    /** After a call that may have cut a divergence under WARN: takes and reports it. */
-    private void reportDivergenceIfAny(long h) {
-        if (divergencePolicy == DivergencePolicy.WARN) {
-            byte[] diff = NativeJournal.takeUnreportedDivergence(h);
-            if (diff != null) {
-                reportDivergence(diff);
-            }
-        }
+        return divergences.count();
     }
 
     public int getCurrentCallIndex() {
         synchronized (opening) {
             if (journal == null && !closedUnopened) {
-                return hitsAnswered;
+                return recorded.answered();
             }
         }
         return journal().applyAsInt(NativeJournal::currentCallIndex);
@@ -345,8 +275,8 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public ActionState getActionState() {
         synchronized (opening) {
-            if (journal == null && !closedUnopened && recorded != null) {
-                return recorded.copy();
+            if (journal == null && !closedUnopened && recorded.state() != null) {
+                return recorded.state().copy();
             }
         }
         return ActionStateSerde.fromCanonical(journal().apply(NativeJournal::snapshot));
@@ -375,7 +305,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         JournalSlot hit = journal().apply(h -> {
             JournalSlot found = NativeJournal.matchNextOrClearSubsequentCallResult(h, id, digest);
             if (found == null) {
-                reportDivergenceIfAny(h);
+                divergences.reportIfAny(h, divergencePolicy);
             }
             return found;
         });
@@ -409,7 +339,7 @@ public final class DurableExecutionContext implements AutoCloseable {
             CallStep decided = NativeJournal.beginCallWithSemantics(h, callback(), id, false,
                     CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (decided != null && decided.divergence != null) {
-                reportDivergence(decided.divergence);
+                divergences.report(decided.divergence);
             }
             return decided;
         });
@@ -493,7 +423,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         NativeHandle journal = journal();
         long h = journal.acquire();
         try {
-            refuseWhileCallInProgress("durable call '" + functionId + "'");
+            guard.refuseWhileCallInProgress("durable call '" + functionId + "'");
             boolean declaresNothing = declared == null && jobDefault == null;
             CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
                     : declaresNothing ? NativeJournal.beginCall(h, callback(), id, reconcilable)
@@ -502,18 +432,11 @@ public final class DurableExecutionContext implements AutoCloseable {
             if (step == null) {
                 step = CallStep.RUN_BODY;
             } else if (step.divergence != null) {
-                reportDivergence(step.divergence);
+                divergences.report(step.divergence);
             }
-            if (step.kind == CallStep.REPLAY) {
-                replayedCalls++;
-            } else {
-                if (step.kind == CallStep.RUN) {
-                    executedCalls++;
-                } else {
-                    reconciledCalls++;
-                }
-                callInProgress = "durable call '" + functionId + "'";
-                callThread = Thread.currentThread();
+            counters.count(step.kind);
+            if (step.kind != CallStep.REPLAY) {
+                guard.begin("durable call '" + functionId + "'");
             }
             return step;
         } finally {
@@ -534,7 +457,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         byte[] id = Utf8.encode(Objects.requireNonNull(changeId, "changeId"), "changeId");
         NativeHandle journal = journal();
         return journal.apply(h -> {
-            refuseWhileCallInProgress("patched('" + changeId + "')");
+            guard.refuseWhileCallInProgress("patched('" + changeId + "')");
             justRunsOn = null;
             return NativeJournal.patched(h, callback(), id);
         });
@@ -545,7 +468,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         byte[] id = Utf8.encode(functionId, "functionId");
         NativeHandle journal = journal();
         journal.accept(h -> {
-            callInProgress = null;
+            guard.recorded();
             if (NativeJournal.completeCall(h, callback(), id, resultPayload, exceptionPayload)) {
                 justRunsOn = journal;
                 justRunsAtCall = journal.calls();
@@ -566,8 +489,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * {@link Error}); a batch's outcomes were recorded one by one.
      */
     void endCall() {
-        callInProgress = null;
-        callThread = null;
+        guard.end();
     }
 
     /**
@@ -583,7 +505,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         }
         return journal().apply(h -> {
             boolean[] runs = NativeJournal.beginBatch(h, callback(), encoded);
-            reportDivergenceIfAny(h);
+            divergences.reportIfAny(h, divergencePolicy);
             return runs;
         });
     }
@@ -604,7 +526,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         }
         return journal().apply(h -> {
             int[] kinds = NativeJournal.beginBatchWithSemantics(h, callback(), encoded, numbers, CallSemantics.numberOf(jobDefault));
-            reportDivergenceIfAny(h);
+            divergences.reportIfAny(h, divergencePolicy);
             return kinds;
         });
     }
@@ -639,9 +561,8 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     void beginBatch(int size) {
         journal().accept(h -> {
-            refuseWhileCallInProgress("a durableExecuteAll batch of " + size + " calls");
-            callInProgress = "a durableExecuteAll batch of " + size + " calls";
-            callThread = Thread.currentThread();
+            guard.refuseWhileCallInProgress("a durableExecuteAll batch of " + size + " calls");
+            guard.begin("a durableExecuteAll batch of " + size + " calls");
         });
     }
 
@@ -650,40 +571,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * it starts is then refused as nested rather than as concurrent.
      */
     <T> T runAsBody(Callable<T> body) throws Exception {
-        DurableExecutionContext outer = BODY_RUNNING_FOR.get();
-        BODY_RUNNING_FOR.set(this);
-        try {
-            return body.call();
-        } finally {
-            if (outer == null) {
-                BODY_RUNNING_FOR.remove();
-            } else {
-                BODY_RUNNING_FOR.set(outer);
-            }
-        }
-    }
-
-    /** Refuses {@code starting} while a call or batch is in progress, naming why: nesting or concurrency. */
-    private void refuseWhileCallInProgress(String starting) {
-        String running = callInProgress;
-        if (running == null) {
-            return;
-        }
-        Thread runner = callThread;
-        Thread me = Thread.currentThread();
-        if (me == runner || BODY_RUNNING_FOR.get() == this) {
-            throw new IllegalStateException(starting + " was started inside the body of " + running
-                    + ": nested durable calls are not supported (the journal records calls in the order they "
-                    + "complete and matches them by position, so a replay could not find them); make it before "
-                    + "or after that call, not inside it");
-        }
-        throw new IllegalStateException(starting + " was started on thread '" + me.getName() + "' while " + running
-                + " runs on thread '" + (runner == null ? "?" : runner.getName()) + "': concurrent durable calls on one "
-                + "DurableExecutionContext are not supported (its calls are made one after the other by the thread that "
-                + "runs the action, as Flink Agents' runtime allows only the task's mailbox thread; the journal matches "
-                + "calls by position, so a replay could not find calls whose order a race decided). Make the calls from "
-                + "the action's thread; if this thread was started by that call's body, the call is nested, which is "
-                + "not supported either");
+        return guard.runAsBody(body);
     }
 
     /**
@@ -693,13 +581,13 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public int getReplayedCallCount() {
         synchronized (opening) {
-            return hitsAnswered + replayedCalls;
+            return recorded.answered() + counters.replayed();
         }
     }
 
     /** How many durable calls the journal said to run (their body ran) since it was created. */
     public int getExecutedCallCount() {
-        return executedCalls;
+        return counters.executed();
     }
 
     /**
@@ -707,15 +595,12 @@ public final class DurableExecutionContext implements AutoCloseable {
      * body since this context was created.
      */
     public int getReconciledCallCount() {
-        return reconciledCalls;
+        return counters.reconciled();
     }
 
     /** A {@code durableExecuteAll} batch decided: so many of its calls replay, so many run. */
     void countBatch(int replayed, int executed) {
-        journal().accept(h -> {
-            replayedCalls += replayed;
-            executedCalls += executed;
-        });
+        journal().accept(h -> counters.countBatch(replayed, executed));
     }
 
     /**
@@ -728,8 +613,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         NativeHandle open;
         synchronized (opening) {
             closedUnopened = true;
-            recorded = null;
-            hits = Collections.emptyList();
+            recorded.drop();
             open = journal;
         }
         if (open != null) {
