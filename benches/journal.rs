@@ -126,7 +126,7 @@ fn read_fields(c: &mut Criterion) {
             b.iter(|| {
                 let slot = journal.call_result_at(black_box(CALLS / 2)).unwrap();
                 // What the bridge hands to Java: the id, the status and copies of the payloads.
-                black_box((slot.function_id.as_ref().map(|id| id.as_wtf8().to_vec()), slot.effective_status().as_str(), slot.result_payload.clone(), slot.exception_payload.clone()))
+                black_box((slot.call_id.as_ref().map(|id| id.as_wtf8().to_vec()), slot.effective_status().as_str(), slot.result_payload.clone(), slot.exception_payload.clone()))
             })
         });
     }

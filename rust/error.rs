@@ -90,8 +90,8 @@ pub enum Error {
     InvalidArgument(String),
     #[error("slot already exists at call index {index} (journal size {size}); pending slots can only be appended at the end")]
     SlotAlreadyExists { index: usize, size: usize },
-    #[error("no pending slot for '{function_id}' at call index {index}: {reason}")]
-    NoMatchingPendingSlot { function_id: String, index: usize, reason: String },
+    #[error("no pending slot for '{call_id}' at call index {index}: {reason}")]
+    NoMatchingPendingSlot { call_id: String, index: usize, reason: String },
     #[error("call index {index} out of range (journal size {size})")]
     IndexOutOfRange { index: i64, size: usize },
     #[error("malformed ActionState JSON: {0}")]

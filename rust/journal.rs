@@ -158,8 +158,8 @@ impl Journal {
     /// Cutting is the journal's answer to a divergence: under
     /// [`DivergencePolicy::Fail`] it is refused instead
     /// (`NonDeterministicReplay`, nothing changes).
-    pub fn match_next_or_clear_subsequent(&mut self, function_id: &str) -> Result<Option<CallResult>> {
-        self.match_next_or_clear_subsequent_with_digest(function_id, None)
+    pub fn match_next_or_clear_subsequent(&mut self, call_id: &str) -> Result<Option<CallResult>> {
+        self.match_next_or_clear_subsequent_with_digest(call_id, None)
     }
 
     /// [`Journal::match_next_or_clear_subsequent`] for a caller that has the
@@ -167,12 +167,12 @@ impl Journal {
     /// on the id alone; the digest only goes into a divergence report.
     pub fn match_next_or_clear_subsequent_with_digest(
         &mut self,
-        function_id: &str,
+        call_id: &str,
         args_digest: Option<&str>,
     ) -> Result<Option<CallResult>> {
         let Some(slot) = self.state.call_results.get(self.index) else { return Ok(None) };
-        if !slot.is_for(function_id) {
-            self.diverge(function_id, args_digest)?;
+        if !slot.is_for(call_id) {
+            self.diverge(call_id, args_digest)?;
             self.state.call_results.truncate(self.index);
             return Ok(None);
         }
@@ -184,20 +184,20 @@ impl Journal {
         Ok(Some(hit))
     }
 
-    /// The call `function_id` differs from the slot at the index: refused
+    /// The call `call_id` differs from the slot at the index: refused
     /// under [`DivergencePolicy::Fail`], counted and kept for the binding
     /// under [`DivergencePolicy::Warn`]. Changes nothing else.
-    fn diverge(&mut self, function_id: &str, args_digest: Option<&str>) -> Result<()> {
-        self.diverge_at(self.index, function_id, args_digest)
+    fn diverge(&mut self, call_id: &str, args_digest: Option<&str>) -> Result<()> {
+        self.diverge_at(self.index, call_id, args_digest)
     }
 
     /// [`Journal::diverge`] for the slot at absolute `position`.
-    fn diverge_at(&mut self, position: usize, function_id: &str, args_digest: Option<&str>) -> Result<()> {
+    fn diverge_at(&mut self, position: usize, call_id: &str, args_digest: Option<&str>) -> Result<()> {
         if self.divergence_policy == DivergencePolicy::Cut {
             return Ok(());
         }
         let recorded = &self.state.call_results[position];
-        let divergence = Divergence::between(self.entry.as_ref(), position, recorded, function_id, args_digest);
+        let divergence = Divergence::between(self.entry.as_ref(), position, recorded, call_id, args_digest);
         if self.divergence_policy == DivergencePolicy::Fail {
             return Err(Error::NonDeterministicReplay(Box::new(divergence)));
         }
@@ -208,48 +208,48 @@ impl Journal {
 
     /// Appends a terminal slot at the index (cutting any tail there) and
     /// persists it; the index moves past it.
-    pub fn record_call_completion(&mut self, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
+    pub fn record_call_completion(&mut self, call_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
         self.check_index_within_journal()?;
-        let slot = CallResult::completed(function_id, outcome);
+        let slot = CallResult::completed(call_id, outcome);
         self.put_at_index(slot, persister)?;
         self.index += 1;
         Ok(())
     }
 
     /// Appends a PENDING slot; only allowed at the end of the journal.
-    pub fn append_pending_call(&mut self, function_id: &str, persister: &mut dyn Persister) -> Result<()> {
+    pub fn append_pending_call(&mut self, call_id: &str, persister: &mut dyn Persister) -> Result<()> {
         if self.index != self.len() {
             return Err(Error::SlotAlreadyExists { index: self.index, size: self.len() });
         }
-        self.put_at_index(CallResult::pending(function_id), persister)
+        self.put_at_index(CallResult::pending(call_id), persister)
     }
 
     /// Replaces the PENDING slot at the index with its outcome; index +1.
-    pub fn finalize_current_call(&mut self, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
-        self.finalize_call_at(self.index, function_id, outcome, persister)?;
+    pub fn finalize_current_call(&mut self, call_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
+        self.finalize_call_at(self.index, call_id, outcome, persister)?;
         self.index += 1;
         Ok(())
     }
 
     /// Replaces the PENDING slot at absolute position `index`; the call index
     /// does not move (batches advance it once at the end).
-    pub fn finalize_call_at(&mut self, index: usize, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
+    pub fn finalize_call_at(&mut self, index: usize, call_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
         let refusal = match self.state.call_results.get(index) {
             None => Some("no slot".to_string()),
-            Some(slot) if !slot.is_for(function_id) => {
-                Some(format!("the slot belongs to another call ('{}')", slot.function_id_for_display()))
+            Some(slot) if !slot.is_for(call_id) => {
+                Some(format!("the slot belongs to another call ('{}')", slot.call_id_for_display()))
             }
             Some(slot) if !slot.is_pending() => Some("the slot is already terminal".to_string()),
             Some(_) => None,
         };
         if let Some(reason) = refusal {
-            return Err(Error::NoMatchingPendingSlot { function_id: function_id.to_string(), index, reason });
+            return Err(Error::NoMatchingPendingSlot { call_id: call_id.to_string(), index, reason });
         }
         // The slot keeps the digest it was reserved with (Flink Agents may
         // have written one): finalizing changes its outcome, not its identity.
         let terminal = CallResult {
             args_digest: self.state.call_results[index].args_digest.clone(),
-            ..CallResult::completed(function_id, outcome)
+            ..CallResult::completed(call_id, outcome)
         };
         let previous = std::mem::replace(&mut self.state.call_results[index], terminal);
         let persisted = persister.persist(&self.state, JournalChange::Replace { index, slot: &self.state.call_results[index] });
@@ -280,12 +280,12 @@ impl Journal {
     }
 
     /// Appends one PENDING slot per id with a single persist (index == size).
-    pub fn reserve_pending_batch(&mut self, function_ids: &[&str], persister: &mut dyn Persister) -> Result<()> {
+    pub fn reserve_pending_batch(&mut self, call_ids: &[&str], persister: &mut dyn Persister) -> Result<()> {
         if self.index != self.len() {
             return Err(Error::SlotAlreadyExists { index: self.index, size: self.len() });
         }
         let from = self.len();
-        self.state.call_results.extend(function_ids.iter().map(|id| CallResult::pending(*id)));
+        self.state.call_results.extend(call_ids.iter().map(|id| CallResult::pending(*id)));
         let change = JournalChange::PutBatch { from, slots: &self.state.call_results[from..] };
         if let Err(err) = persister.persist(&self.state, change) {
             self.state.call_results.truncate(from);
@@ -322,31 +322,31 @@ impl Journal {
     /// §2.3 with one), applying and persisting whatever the decision needs
     /// before the call runs. A recorded slot of another call at the index is
     /// a divergence, answered by the [`DivergencePolicy`] (spec §2.7).
-    pub fn begin_call(&mut self, function_id: &str, reconcilable: bool, persister: &mut dyn Persister) -> Result<CallStep> {
-        let current = self.current_call_result().map(|slot| (slot.is_for(function_id), slot.effective_status()));
+    pub fn begin_call(&mut self, call_id: &str, reconcilable: bool, persister: &mut dyn Persister) -> Result<CallStep> {
+        let current = self.current_call_result().map(|slot| (slot.is_for(call_id), slot.effective_status()));
         match current {
             Some((true, CallStatus::Pending)) if reconcilable => Ok(CallStep::Reconcile),
             Some((true, CallStatus::Pending)) => Ok(CallStep::Execute),
-            Some((true, _)) => match self.match_next_or_clear_subsequent(function_id)? {
+            Some((true, _)) => match self.match_next_or_clear_subsequent(call_id)? {
                 Some(hit) => Ok(CallStep::Replay(hit)),
                 None => Err(Error::IllegalState(format!(
-                    "terminal slot for '{function_id}' at index {} did not replay",
+                    "terminal slot for '{call_id}' at index {} did not replay",
                     self.index
                 ))),
             },
             Some((false, _)) if reconcilable => {
-                self.diverge(function_id, None)?;
+                self.diverge(call_id, None)?;
                 self.clear_call_results_from_current_index_and_persist(persister)?;
-                self.append_pending_call(function_id, persister)?;
+                self.append_pending_call(call_id, persister)?;
                 Ok(CallStep::Execute)
             }
             Some((false, _)) => {
-                self.match_next_or_clear_subsequent(function_id)?;
+                self.match_next_or_clear_subsequent(call_id)?;
                 Ok(CallStep::Execute)
             }
             None if reconcilable => {
                 self.check_index_within_journal()?;
-                self.append_pending_call(function_id, persister)?;
+                self.append_pending_call(call_id, persister)?;
                 Ok(CallStep::Execute)
             }
             None => Ok(CallStep::Execute),
@@ -362,11 +362,11 @@ impl Journal {
     /// the journal is cut there. The calls past the kept slots get PENDING
     /// slots, reserved with one persist. The index does not move: the caller
     /// finalizes each call at its absolute slot, then advances past the batch.
-    pub fn begin_batch(&mut self, function_ids: &[&str], persister: &mut dyn Persister) -> Result<Vec<bool>> {
+    pub fn begin_batch(&mut self, call_ids: &[&str], persister: &mut dyn Persister) -> Result<Vec<bool>> {
         self.check_index_within_journal()?;
         let start = self.index;
-        let mut runs = Vec::with_capacity(function_ids.len());
-        for (i, id) in function_ids.iter().enumerate() {
+        let mut runs = Vec::with_capacity(call_ids.len());
+        for (i, id) in call_ids.iter().enumerate() {
             match self.state.call_results.get(start + i) {
                 Some(slot) if slot.is_for(id) => runs.push(slot.is_pending()),
                 Some(_) => {
@@ -377,31 +377,31 @@ impl Journal {
             }
         }
         let kept = runs.len();
-        if kept == function_ids.len() {
+        if kept == call_ids.len() {
             return Ok(runs);
         }
         let from = start + kept;
         let removed = self.state.call_results.split_off(from);
-        self.state.call_results.extend(function_ids[kept..].iter().map(|id| CallResult::pending(*id)));
+        self.state.call_results.extend(call_ids[kept..].iter().map(|id| CallResult::pending(*id)));
         let change = JournalChange::PutBatch { from, slots: &self.state.call_results[from..] };
         if let Err(err) = persister.persist(&self.state, change) {
             self.state.call_results.truncate(from);
             self.state.call_results.extend(removed);
             return Err(persist_error(err));
         }
-        runs.resize(function_ids.len(), true);
+        runs.resize(call_ids.len(), true);
         Ok(runs)
     }
 
     /// Records the outcome of a call that [`Journal::begin_call`] said to run:
     /// finalizes its PENDING slot when there is one, else appends the outcome.
-    pub fn complete_call(&mut self, function_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
+    pub fn complete_call(&mut self, call_id: &str, outcome: Outcome, persister: &mut dyn Persister) -> Result<()> {
         let pending_here = matches!(self.current_call_result(),
-            Some(slot) if slot.is_for(function_id) && slot.is_pending());
+            Some(slot) if slot.is_for(call_id) && slot.is_pending());
         if pending_here {
-            self.finalize_current_call(function_id, outcome, persister)
+            self.finalize_current_call(call_id, outcome, persister)
         } else {
-            self.record_call_completion(function_id, outcome, persister)
+            self.record_call_completion(call_id, outcome, persister)
         }
     }
 

@@ -50,7 +50,7 @@ pub struct CallResult {
     /// 0.3.1 wrote for a callable whose `getId()` was null: such a slot, like
     /// one whose id holds a lone surrogate, matches no call, so a re-run cuts
     /// the journal at its position.
-    pub function_id: Option<JsonString>,
+    pub call_id: Option<JsonString>,
     /// Flink Agents 0.3.x's digest of the arguments: kept as read and written
     /// back (`""` when a record had none, which 0.3.x matches for Java
     /// callables), so 0.3.x replays this library's journals. `None` is JSON
@@ -94,22 +94,22 @@ impl Outcome {
 
 impl CallResult {
     /// A terminal slot holding `outcome`.
-    pub fn completed(function_id: impl Into<String>, outcome: Outcome) -> CallResult {
+    pub fn completed(call_id: impl Into<String>, outcome: Outcome) -> CallResult {
         CallResult {
             status: Some(outcome.status()),
             result_payload: outcome.result,
             exception_payload: outcome.exception,
-            ..CallResult::with_id(function_id)
+            ..CallResult::with_id(call_id)
         }
     }
 
-    pub fn pending(function_id: impl Into<String>) -> CallResult {
-        CallResult { status: Some(CallStatus::Pending), ..CallResult::with_id(function_id) }
+    pub fn pending(call_id: impl Into<String>) -> CallResult {
+        CallResult { status: Some(CallStatus::Pending), ..CallResult::with_id(call_id) }
     }
 
-    fn with_id(function_id: impl Into<String>) -> CallResult {
+    fn with_id(call_id: impl Into<String>) -> CallResult {
         CallResult {
-            function_id: Some(JsonString::Text(function_id.into())),
+            call_id: Some(JsonString::Text(call_id.into())),
             args_digest: Some(JsonString::Text(String::new())),
             status: None,
             result_payload: None,
@@ -117,15 +117,15 @@ impl CallResult {
         }
     }
 
-    /// Whether this slot belongs to the call `function_id`. A null id or one
+    /// Whether this slot belongs to the call `call_id`. A null id or one
     /// holding a lone surrogate belongs to no call: no caller can pass it.
-    pub fn is_for(&self, function_id: &str) -> bool {
-        matches!(&self.function_id, Some(JsonString::Text(id)) if id == function_id)
+    pub fn is_for(&self, call_id: &str) -> bool {
+        matches!(&self.call_id, Some(JsonString::Text(id)) if id == call_id)
     }
 
     /// The id for messages: `null`, or the text (lone surrogates as `\uXXXX`).
-    pub fn function_id_for_display(&self) -> String {
-        self.function_id.as_ref().map_or_else(|| "null".to_string(), JsonString::to_string)
+    pub fn call_id_for_display(&self) -> String {
+        self.call_id.as_ref().map_or_else(|| "null".to_string(), JsonString::to_string)
     }
 
     /// The stored status, or for legacy records the one implied by the payloads.
@@ -147,7 +147,7 @@ impl CallResult {
     /// journal ([`crate::journal::Journal::begin_call`]), which may replay,
     /// run, reconcile or cut it.
     fn replays_as_recorded(&self) -> bool {
-        let plain_id = matches!(&self.function_id, Some(JsonString::Text(_)));
+        let plain_id = matches!(&self.call_id, Some(JsonString::Text(_)));
         let no_digest = match &self.args_digest {
             None => true,
             Some(JsonString::Text(digest)) => digest.is_empty(),

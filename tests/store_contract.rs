@@ -125,7 +125,7 @@ fn ok(id: &str, payload: &[u8]) -> CallResult {
 }
 
 fn ids(state: &ActionState) -> Vec<String> {
-    state.call_results.iter().map(CallResult::function_id_for_display).collect()
+    state.call_results.iter().map(CallResult::call_id_for_display).collect()
 }
 
 /// The store under test as a binding drives it: each keyed call readies its

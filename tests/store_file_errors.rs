@@ -199,7 +199,7 @@ fn a_full_disk_fails_the_put_and_loses_nothing() {
     file(&store).close().unwrap();
     let mut reopened = FileStore::open(&disk.mount_point).unwrap();
     assert_eq!(reopened.recovery_report().torn_tail, None);
-    let ids: Vec<_> = reopened.get(&k).unwrap().unwrap().call_results.into_iter().map(|c| c.function_id_for_display()).collect();
+    let ids: Vec<_> = reopened.get(&k).unwrap().unwrap().call_results.into_iter().map(|c| c.call_id_for_display()).collect();
     assert_eq!(ids, ["small", "next"]);
     reopened.close().unwrap();
 }

@@ -51,7 +51,7 @@ fn run_action(store: &SharedStore, seq: i64) {
     let (mut journal, mut persister) = store.open_journal(k.clone(), Some(initial)).unwrap();
     for call in calls(seq) {
         let outcome = Outcome { result: call.result_payload.clone(), exception: call.exception_payload.clone() };
-        journal.record_call_completion(call.function_id.as_ref().unwrap().as_str().unwrap(), outcome, &mut persister).unwrap();
+        journal.record_call_completion(call.call_id.as_ref().unwrap().as_str().unwrap(), outcome, &mut persister).unwrap();
     }
     let mut finished = journal.state().clone();
     finished.output_events.push(body(&format!(r#"{{"output":{seq}}}"#)));

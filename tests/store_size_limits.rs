@@ -19,7 +19,7 @@ fn small_limits() -> StoreLimits {
 }
 
 fn ids(state: &ActionState) -> Vec<String> {
-    state.call_results.iter().map(CallResult::function_id_for_display).collect()
+    state.call_results.iter().map(CallResult::call_id_for_display).collect()
 }
 
 /// What every store must do at its limits, its journals persisting as the

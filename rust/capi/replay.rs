@@ -163,7 +163,7 @@ out_buffer_exports! {
             match journal.current_call_result() {
                 None => out.push_str("null"),
                 Some(slot) => {
-                    let id = slot.function_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default();
+                    let id = slot.call_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default();
                     let (function_id, args_digest) = identity::split_call_id(id);
                     out.push_str("{\"id\":");
                     crate::model::write_json_str(id, &mut out);

@@ -88,7 +88,7 @@ pub(crate) const SLOT_FAILED: jint = 2;
 pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
     let Some(slot) = slot else { return Ok(JObject::null()) };
     // A null id stays null; one holding a lone surrogate crosses as WTF-8.
-    let id = byte_array_or_null(env, slot.function_id.as_ref().map(JsonString::as_wtf8))?;
+    let id = byte_array_or_null(env, slot.call_id.as_ref().map(JsonString::as_wtf8))?;
     let status = match slot.effective_status() {
         CallStatus::Pending => SLOT_PENDING,
         CallStatus::Succeeded => SLOT_SUCCEEDED,

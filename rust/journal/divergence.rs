@@ -75,7 +75,7 @@ impl EntryAddress {
 /// surrogates only on the recorded side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallIdentity {
-    pub function_id: Option<JsonString>,
+    pub call_id: Option<JsonString>,
     pub args_digest: Option<JsonString>,
     pub status: Option<CallStatus>,
 }
@@ -95,19 +95,19 @@ impl Divergence {
         entry: Option<&EntryAddress>,
         position: usize,
         recorded: &CallResult,
-        function_id: &str,
+        call_id: &str,
         args_digest: Option<&str>,
     ) -> Divergence {
         Divergence {
             entry: entry.cloned(),
             position,
             recorded: CallIdentity {
-                function_id: recorded.function_id.clone(),
+                call_id: recorded.call_id.clone(),
                 args_digest: recorded.args_digest.clone(),
                 status: Some(recorded.effective_status()),
             },
             new_call: CallIdentity {
-                function_id: Some(JsonString::Text(function_id.to_string())),
+                call_id: Some(JsonString::Text(call_id.to_string())),
                 args_digest: args_digest.map(|d| JsonString::Text(d.to_string())),
                 status: None,
             },
@@ -132,7 +132,7 @@ impl Divergence {
 
 fn write_call(call: &CallIdentity, out: &mut String) {
     out.push_str("{\"functionId\":");
-    write_optional(call.function_id.as_ref(), out);
+    write_optional(call.call_id.as_ref(), out);
     out.push_str(",\"argsDigest\":");
     write_optional(call.args_digest.as_ref(), out);
     if let Some(status) = call.status {
@@ -163,10 +163,10 @@ impl fmt::Display for Divergence {
         write!(
             f,
             " made call {} (args digest {}) at call index {}, where the journal recorded call {} (args digest {}, {})",
-            display(self.new_call.function_id.as_ref()),
+            display(self.new_call.call_id.as_ref()),
             display(self.new_call.args_digest.as_ref()),
             self.position,
-            display(self.recorded.function_id.as_ref()),
+            display(self.recorded.call_id.as_ref()),
             display(self.recorded.args_digest.as_ref()),
             recorded_status,
         )

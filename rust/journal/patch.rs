@@ -86,7 +86,7 @@ impl Journal {
 
 /// A slot's id (a null or ill-formed id never equals a marker) and status.
 fn slot_shape(slot: &CallResult) -> (String, CallStatus) {
-    let id = slot.function_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default().to_string();
+    let id = slot.call_id.as_ref().and_then(|id| id.as_str()).unwrap_or_default().to_string();
     (id, slot.effective_status())
 }
 

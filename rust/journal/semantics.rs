@@ -70,7 +70,7 @@ pub struct Interruption {
     pub entry: Option<EntryAddress>,
     /// The call index of the slot.
     pub position: usize,
-    pub function_id: String,
+    pub call_id: String,
     /// The call's idempotency key, when the journal belongs to a store entry.
     pub idempotency_key: Option<String>,
 }
@@ -82,7 +82,7 @@ impl Interruption {
         let mut out = String::from("{");
         EntryAddress::write_json_fields(self.entry.as_ref(), &mut out);
         out.push_str(&format!(",\"position\":{},\"functionId\":", self.position));
-        write_json_str(&self.function_id, &mut out);
+        write_json_str(&self.call_id, &mut out);
         out.push_str(",\"idempotencyKey\":");
         match &self.idempotency_key {
             Some(key) => write_json_str(key, &mut out),
@@ -95,7 +95,7 @@ impl Interruption {
 
 impl fmt::Display for Interruption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the at-most-once call '{}' at call index {}", self.function_id, self.position)?;
+        write!(f, "the at-most-once call '{}' at call index {}", self.call_id, self.position)?;
         if let Some(e) = &self.entry {
             write!(f, " of action '{}' for key {} (sequence number {})", e.action, e.key, e.sequence_number)?;
         }
@@ -115,11 +115,11 @@ impl Journal {
         self.call_key_scope = Some(entry);
     }
 
-    /// The idempotency key of the call `function_id` at absolute `position`
+    /// The idempotency key of the call `call_id` at absolute `position`
     /// (docs/identity.md): its occurrence is the number of slots before that
     /// position that belong to the same id. Refused when the journal belongs
     /// to no store entry, or `position` is past the end.
-    pub fn idempotency_key_at(&self, position: usize, function_id: &str) -> Result<String> {
+    pub fn idempotency_key_at(&self, position: usize, call_id: &str) -> Result<String> {
         let Some(entry) = &self.call_key_scope else {
             return Err(Error::IllegalState(
                 "this journal belongs to no store entry, so its calls have no idempotency key: open it through a store \
@@ -130,17 +130,17 @@ impl Journal {
         if position > self.len() {
             return Err(Error::IndexOutOfRange { index: position as i64, size: self.len() });
         }
-        let occurrence = self.state.call_results[..position].iter().filter(|slot| slot.is_for(function_id)).count();
-        call_idempotency_key(entry, function_id, occurrence as i64)
+        let occurrence = self.state.call_results[..position].iter().filter(|slot| slot.is_for(call_id)).count();
+        call_idempotency_key(entry, call_id, occurrence as i64)
     }
 
-    /// The [`Error::CallInterrupted`] of the call `function_id` at `position`.
-    pub fn interruption_at(&self, position: usize, function_id: &str) -> Error {
+    /// The [`Error::CallInterrupted`] of the call `call_id` at `position`.
+    pub fn interruption_at(&self, position: usize, call_id: &str) -> Error {
         Error::CallInterrupted(Box::new(Interruption {
             entry: self.entry.clone(),
             position,
-            function_id: function_id.to_string(),
-            idempotency_key: self.idempotency_key_at(position, function_id).ok(),
+            call_id: call_id.to_string(),
+            idempotency_key: self.idempotency_key_at(position, call_id).ok(),
         }))
     }
 
@@ -152,23 +152,23 @@ impl Journal {
     /// is persisted), or with `Reconcile` when the call has a reconciler.
     pub fn begin_call_with_semantics(
         &mut self,
-        function_id: &str,
+        call_id: &str,
         reconcilable: bool,
         declared: Option<CallSemantics>,
         job_default: Option<CallSemantics>,
         persister: &mut dyn Persister,
     ) -> Result<CallStep> {
         if CallSemantics::resolve(declared, job_default) == CallSemantics::AtLeastOnce {
-            return self.begin_call(function_id, reconcilable, persister);
+            return self.begin_call(call_id, reconcilable, persister);
         }
-        let pending_here = matches!(self.current_call_result(), Some(slot) if slot.is_for(function_id) && slot.is_pending());
+        let pending_here = matches!(self.current_call_result(), Some(slot) if slot.is_for(call_id) && slot.is_pending());
         if pending_here && !reconcilable {
-            let interrupted = self.interruption_at(self.index, function_id);
+            let interrupted = self.interruption_at(self.index, call_id);
             self.index += 1;
             return Err(interrupted);
         }
         // With "reconcilable" the journal writes the PENDING slot first.
-        self.begin_call(function_id, true, persister)
+        self.begin_call(call_id, true, persister)
     }
 
     /// [`Journal::begin_batch`] for calls with declared semantics (one per
@@ -179,26 +179,26 @@ impl Journal {
     /// or replay as in `begin_batch`.
     pub fn begin_batch_with_semantics(
         &mut self,
-        function_ids: &[&str],
+        call_ids: &[&str],
         declared: &[Option<CallSemantics>],
         job_default: Option<CallSemantics>,
         persister: &mut dyn Persister,
     ) -> Result<Vec<BatchStep>> {
-        if declared.len() != function_ids.len() {
+        if declared.len() != call_ids.len() {
             return Err(Error::InvalidArgument(format!(
                 "{} call semantics for a batch of {} calls",
                 declared.len(),
-                function_ids.len()
+                call_ids.len()
             )));
         }
         let start = self.index;
         // The slots begin_batch keeps: those matching the batch in order.
-        let left_pending: Vec<bool> = function_ids
+        let left_pending: Vec<bool> = call_ids
             .iter()
             .enumerate()
             .map_while(|(i, id)| self.call_result_at(start + i).filter(|slot| slot.is_for(id)).map(|slot| slot.is_pending()))
             .collect();
-        let runs = self.begin_batch(function_ids, persister)?;
+        let runs = self.begin_batch(call_ids, persister)?;
         Ok(runs
             .iter()
             .enumerate()

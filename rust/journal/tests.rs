@@ -14,8 +14,8 @@ impl Persister for Recorder {
             return Err(Error::InvalidArgument("disk on fire".into()));
         }
         let label = match change {
-            JournalChange::Put { index, slot } => format!("put {index} {}", slot.function_id_for_display()),
-            JournalChange::Replace { index, slot } => format!("replace {index} {}", slot.function_id_for_display()),
+            JournalChange::Put { index, slot } => format!("put {index} {}", slot.call_id_for_display()),
+            JournalChange::Replace { index, slot } => format!("replace {index} {}", slot.call_id_for_display()),
             JournalChange::PutBatch { from, slots } => format!("batch {from} {}", slots.len()),
             JournalChange::Truncate { from } => format!("truncate {from}"),
             JournalChange::Complete => "complete".to_string(),
@@ -376,7 +376,7 @@ fn a_batch_longer_than_the_journal_keeps_the_recorded_calls_and_reserves_the_res
     let mut p = Recorder::default();
     assert_eq!(j.begin_batch(&["a", "b", "c", "d"], &mut p).unwrap(), vec![false, true, true, true]);
     assert_eq!(p.changes, vec!["batch 2 2 -> 4"]);
-    assert_eq!(j.state().call_results[2].function_id_for_display(), "c");
+    assert_eq!(j.state().call_results[2].call_id_for_display(), "c");
 }
 
 #[test]
@@ -385,7 +385,7 @@ fn a_batch_that_diverges_cuts_the_journal_at_the_first_other_call_and_reserves_f
     let mut p = Recorder::default();
     assert_eq!(j.begin_batch(&["a", "b", "c"], &mut p).unwrap(), vec![false, true, true]);
     assert_eq!(p.changes, vec!["batch 1 2 -> 3"], "the recorded x and b are replaced by b and c, one persist");
-    let ids: Vec<_> = j.state().call_results.iter().map(|s| s.function_id_for_display().to_string()).collect();
+    let ids: Vec<_> = j.state().call_results.iter().map(|s| s.call_id_for_display().to_string()).collect();
     assert_eq!(ids, ["a", "b", "c"]);
     assert!(j.take_unreported_divergence().is_some(), "the cut is reported under the default WARN policy");
 }

@@ -155,7 +155,7 @@ deserialize_via!(CallResult, deserialize_map, CallResultVisitor, "a CallResult o
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CallResult, A::Error> {
         // Absent fields are null, as Jackson leaves them; an absent digest is "".
         let mut slot = CallResult {
-            function_id: None,
+            call_id: None,
             args_digest: Some(JsonString::Text(String::new())),
             status: None,
             result_payload: None,
@@ -163,7 +163,7 @@ deserialize_via!(CallResult, deserialize_map, CallResultVisitor, "a CallResult o
         };
         while let Some(FieldName(name)) = map.next_key()? {
             match &*name {
-                b"functionId" => slot.function_id = map.next_value()?,
+                b"functionId" => slot.call_id = map.next_value()?,
                 b"argsDigest" => slot.args_digest = map.next_value()?,
                 b"status" => slot.status = map.next_value::<Option<CallStatus>>()?,
                 b"resultPayload" => slot.result_payload = map.next_value::<Base64Bytes>()?.0,

@@ -76,7 +76,7 @@ fn write_bodies(name: &str, bodies: &[OpaqueJson], out: &mut String) {
 /// fails on a property it does not know.
 fn write_call_result(slot: &CallResult, out: &mut String) {
     out.push_str("{\"functionId\":");
-    write_optional_string(slot.function_id.as_ref(), out);
+    write_optional_string(slot.call_id.as_ref(), out);
     out.push_str(",\"argsDigest\":");
     write_optional_string(slot.args_digest.as_ref(), out);
     out.push_str(",\"status\":");
@@ -126,7 +126,7 @@ fn estimated_len(state: &ActionState) -> usize {
         .iter()
         .map(|slot| {
             let payloads = slot.result_payload.as_ref().map_or(0, Vec::len) + slot.exception_payload.as_ref().map_or(0, Vec::len);
-            let id = slot.function_id.as_ref().map_or(0, |id| id.as_wtf8().len());
+            let id = slot.call_id.as_ref().map_or(0, |id| id.as_wtf8().len());
             120 + id + payloads.div_ceil(3) * 4
         })
         .sum();

@@ -100,8 +100,8 @@ fn lone_surrogates_load_everywhere_and_come_back() {
     let json = r#"{"taskEvent":{"@class":"E","text":"cut \uD83D"},"sensoryMemoryUpdates":["\uDE00"],"shortTermMemoryUpdates":[],"outputEvents":[{"\uD83D":1}],"callResults":[{"functionId":"tool-call:\uD83D","argsDigest":"\uDBFF","status":"SUCCEEDED","resultPayload":"AQ==","exceptionPayload":null}],"completed":false,"\uD83Dfield":"\uD83D"}"#;
     let state = ActionState::from_json(json.as_bytes()).unwrap();
     let slot = &state.call_results[0];
-    assert!(matches!(slot.function_id, Some(JsonString::LoneSurrogates(_))));
-    assert_eq!(slot.function_id_for_display(), r"tool-call:\uD83D");
+    assert!(matches!(slot.call_id, Some(JsonString::LoneSurrogates(_))));
+    assert_eq!(slot.call_id_for_display(), r"tool-call:\uD83D");
     assert!(!slot.is_for("tool-call:\u{FFFD}"), "an id that is no Unicode text matches no call");
     assert_eq!(round_trip(json), json);
 }
@@ -188,9 +188,9 @@ fn a_null_function_id_loads_matches_no_call_and_is_written_back_as_null() {
     ] {
         let state = ActionState::from_json(json).unwrap();
         let slot = &state.call_results[0];
-        assert_eq!(slot.function_id, None);
+        assert_eq!(slot.call_id, None);
         assert!(!slot.is_for("") && !slot.is_for("null"));
-        assert_eq!(slot.function_id_for_display(), "null");
+        assert_eq!(slot.call_id_for_display(), "null");
         let written = String::from_utf8(state.to_json()).unwrap();
         assert!(written.contains(r#"{"functionId":null,"#), "{written}");
         assert_eq!(ActionState::from_json(written.as_bytes()).unwrap(), state);
@@ -258,7 +258,7 @@ fn marking_completed_drops_the_journal() {
 fn replayable_ids(slots: &[&str], completed: bool) -> Vec<String> {
     let json = format!(r#"{{"callResults":[{}],"completed":{completed}}}"#, slots.join(","));
     let state = ActionState::from_json(json.as_bytes()).unwrap();
-    state.replayable_prefix().iter().map(CallResult::function_id_for_display).collect()
+    state.replayable_prefix().iter().map(CallResult::call_id_for_display).collect()
 }
 
 #[test]

@@ -237,7 +237,7 @@ fn status_from_code(code: u8) -> Option<CallStatus> {
 /// costs its payload plus a few bytes; the usual digest `""` costs nothing.
 pub fn write_call_result(w: &mut Writer, slot: &CallResult) {
     let mut flags = status_code(slot.status);
-    match &slot.function_id {
+    match &slot.call_id {
         None => flags |= ID_NULL,
         Some(JsonString::LoneSurrogates(_)) => flags |= ID_LONE_SURROGATES,
         Some(JsonString::Text(_)) => {}
@@ -256,7 +256,7 @@ pub fn write_call_result(w: &mut Writer, slot: &CallResult) {
             Some(digest.as_wtf8())
         }
     };
-    w.bytes(slot.function_id.as_ref().map_or(&[][..], JsonString::as_wtf8));
+    w.bytes(slot.call_id.as_ref().map_or(&[][..], JsonString::as_wtf8));
     w.u8(flags);
     w.opt_bytes(slot.result_payload.as_deref());
     w.opt_bytes(slot.exception_payload.as_deref());
@@ -274,7 +274,7 @@ pub fn read_call_result(r: &mut Reader<'_>) -> DecodeResult<CallResult> {
     if flags & !(STATUS_MASK | ID_NULL | ID_LONE_SURROGATES | DIGEST_NULL | DIGEST_PRESENT | DIGEST_LONE_SURROGATES) != 0 {
         return Err(DecodeError(format!("unknown call status code {flags}")));
     }
-    let function_id = if flags & ID_NULL != 0 {
+    let call_id = if flags & ID_NULL != 0 {
         None
     } else {
         Some(read_json_string(id, flags & ID_LONE_SURROGATES != 0)?)
@@ -289,7 +289,7 @@ pub fn read_call_result(r: &mut Reader<'_>) -> DecodeResult<CallResult> {
     } else {
         Some(JsonString::Text(String::new()))
     };
-    Ok(CallResult { function_id, args_digest, status, result_payload, exception_payload })
+    Ok(CallResult { call_id, args_digest, status, result_payload, exception_payload })
 }
 
 /// UTF-8, or WTF-8 when the flag says the string holds a lone surrogate.

@@ -125,7 +125,7 @@ fn journal_change<'a>(stored: &[CallResult], new: &'a [CallResult], from: usize)
 
 /// Whether `slot` is the terminal outcome of the PENDING slot `stored`.
 fn finalizes(stored: &CallResult, slot: &CallResult) -> bool {
-    stored.is_pending() && !slot.is_pending() && stored.function_id == slot.function_id
+    stored.is_pending() && !slot.is_pending() && stored.call_id == slot.call_id
 }
 
 #[cfg(test)]

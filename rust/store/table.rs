@@ -247,11 +247,11 @@ fn check_change(state: &ActionState, change: JournalChange<'_>) -> Result<(), St
         JournalChange::PutBatch { from, .. } => within(from, "batch"),
         JournalChange::Truncate { from } => within(from, "truncate"),
         JournalChange::Replace { index, slot } => match state.call_results.get(index) {
-            Some(stored) if stored.is_pending() && stored.function_id == slot.function_id => Ok(()),
+            Some(stored) if stored.is_pending() && stored.call_id == slot.call_id => Ok(()),
             Some(stored) => Err(format!(
                 "finalize of '{}' at slot {index}, but the stored slot is '{}' ({})",
-                slot.function_id_for_display(),
-                stored.function_id_for_display(),
+                slot.call_id_for_display(),
+                stored.call_id_for_display(),
                 stored.effective_status().as_str()
             )),
             None => Err(format!("finalize at slot {index} but the stored journal has {len} slots")),

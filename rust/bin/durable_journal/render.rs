@@ -170,8 +170,8 @@ fn exception_class(payload: &[u8]) -> String {
 
 /// The id as text; a null id (Flink Agents' callables without one) and an id
 /// holding a lone surrogate are shown by what they are, not as a guess.
-fn function_id_text(call: &CallResult) -> String {
-    match &call.function_id {
+fn call_id_text(call: &CallResult) -> String {
+    match &call.call_id {
         None => "(null id)".to_string(),
         Some(id) => match id.as_str() {
             Some(text) => printable(text),
@@ -192,7 +192,7 @@ fn call_row(index: usize, call: &CallResult, redact: bool) -> Vec<String> {
     let exception = call.exception_payload.as_deref().map(exception_class).unwrap_or_default();
     vec![
         index.to_string(),
-        function_id_text(call),
+        call_id_text(call),
         call.effective_status().as_str().to_string(),
         size,
         shown,

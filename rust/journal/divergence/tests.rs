@@ -134,7 +134,7 @@ fn a_slot_with_a_null_id_is_a_divergence_with_a_null_recorded_id() {
     let mut j = Journal::new(state);
     j.set_divergence_policy(DivergencePolicy::Fail);
     let Err(Error::NonDeterministicReplay(diff)) = j.begin_call("a", false, &mut Count::default()) else { panic!() };
-    assert_eq!(diff.recorded.function_id, None);
+    assert_eq!(diff.recorded.call_id, None);
     assert!(diff.to_json().contains(r#""recorded":{"functionId":null,"argsDigest":"","status":"SUCCEEDED"}"#), "{}", diff.to_json());
     assert!(diff.to_json().starts_with(r#"{"key":null,"sequenceNumber":null,"action":null,"position":0,"#));
 }

@@ -70,7 +70,7 @@ fn a_pending_slot_of_an_at_most_once_call_interrupts_it_and_moves_past_it_persis
     assert_eq!(err.code(), ErrorCode::CallInterrupted);
     let Error::CallInterrupted(interruption) = &err else { unreachable!() };
     assert_eq!(interruption.position, 1);
-    assert_eq!(interruption.function_id, "mail");
+    assert_eq!(interruption.call_id, "mail");
     assert_eq!(interruption.idempotency_key, Some(j.idempotency_key_at(1, "mail").unwrap()));
     assert_eq!(interruption.entry.as_ref().unwrap().action, "reply");
     assert_eq!(counter.puts, 0);

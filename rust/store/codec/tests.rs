@@ -73,12 +73,12 @@ fn null_and_lone_surrogate_ids_and_every_kind_of_digest_round_trip() {
     let lone: JsonString = serde_json::from_str(r#""tool-call:\uD83D""#).unwrap();
     let state = ActionState {
         call_results: vec![
-            CallResult { function_id: None, ..CallResult::completed("x", Outcome::success(Some(b"1".to_vec()))) },
-            CallResult { function_id: Some(lone.clone()), ..CallResult::pending("x") },
+            CallResult { call_id: None, ..CallResult::completed("x", Outcome::success(Some(b"1".to_vec()))) },
+            CallResult { call_id: Some(lone.clone()), ..CallResult::pending("x") },
             CallResult { args_digest: None, ..CallResult::pending("null digest") },
             CallResult { args_digest: Some("3f2a9c".into()), ..CallResult::pending("digest") },
             CallResult { args_digest: Some(lone), ..CallResult::pending("odd digest") },
-            CallResult { function_id: Some("".into()), ..CallResult::pending("x") },
+            CallResult { call_id: Some("".into()), ..CallResult::pending("x") },
         ],
         ..Default::default()
     };

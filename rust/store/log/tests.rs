@@ -103,7 +103,7 @@ fn complete(store: &mut LogStore, k: &StateKey) {
 }
 
 fn ids(state: &ActionState) -> Vec<String> {
-    state.call_results.iter().map(CallResult::function_id_for_display).collect()
+    state.call_results.iter().map(CallResult::call_id_for_display).collect()
 }
 
 #[test]

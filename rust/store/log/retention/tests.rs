@@ -84,7 +84,7 @@ fn with_retention_the_journal_log_gets_the_same_records_and_the_copies_go_to_the
     assert_eq!((first.key.clone(), first.completed_at_millis, first.plan_digest.as_deref()), (key(0), 1_000, Some("plan-v1")));
     assert!(first.state.completed);
     let calls: Vec<(String, Option<Vec<u8>>)> =
-        first.state.call_results.iter().map(|c| (c.function_id_for_display(), c.result_payload.clone())).collect();
+        first.state.call_results.iter().map(|c| (c.call_id_for_display(), c.result_payload.clone())).collect();
     assert_eq!(calls, [("llm".to_string(), Some(b"llm for 0".to_vec())), ("tool:lookup".to_string(), Some(b"tool:lookup for 0".to_vec()))]);
     assert_eq!(store.retention_stats().bytes, records(&retained_log).iter().map(|r| (r.key.len() + r.value.as_ref().unwrap().len()) as u64).sum::<u64>());
 }
