@@ -14,8 +14,8 @@ import java.util.Objects;
  * library. This class is the contract's façade: it checks arguments and marshals each primitive to the
  * native journal. Around that, package-private helpers do one job each: {@link LazyJournal} opens
  * the journal on first need, and until then {@link RecordedReplay} answers the recorded hits the
- * library found (below); {@link CallLifecycle} begins and completes {@link RunnerContextImpl}'s
- * calls and {@link BatchLifecycle} its batches; {@link CallGuard} refuses nested and concurrent
+ * library found (below); {@link RunnerCalls} takes the journal steps of {@link RunnerContextImpl}'s
+ * calls and batches; {@link CallGuard} refuses nested and concurrent
  * calls, {@link CallCounters} counts the calls and {@link DivergenceLog} logs the divergences the
  * journal reports.
  *
@@ -55,8 +55,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     private final CallCounters counters = new CallCounters();
     private final DivergenceLog divergences = new DivergenceLog();
     private final CallGuard guard = new CallGuard();
-    private final CallLifecycle calls;
-    private final BatchLifecycle batches;
+    private final RunnerCalls runnerCalls;
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run); the
@@ -71,8 +70,7 @@ public final class DurableExecutionContext implements AutoCloseable {
             Supplier<? extends DurableExecutionContext> opener) {
         this.persister = persister;
         this.lazyJournal = LazyJournal.over(this, recorded, opener);
-        this.calls = new CallLifecycle(lazyJournal, guard, counters, divergences, callback());
-        this.batches = new BatchLifecycle(lazyJournal, guard, counters, divergences, callback());
+        this.runnerCalls = new RunnerCalls(lazyJournal, guard, counters, divergences, callback());
     }
 
     /**
@@ -117,8 +115,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
         this.lazyJournal = LazyJournal.open(this, nativeJournal);
-        this.calls = new CallLifecycle(lazyJournal, guard, counters, divergences, null);
-        this.batches = new BatchLifecycle(lazyJournal, guard, counters, divergences, null);
+        this.runnerCalls = new RunnerCalls(lazyJournal, guard, counters, divergences, null);
     }
 
     /** The native journal, opened over the recorded state on first use. */
@@ -126,14 +123,9 @@ public final class DurableExecutionContext implements AutoCloseable {
         return lazyJournal.get();
     }
 
-    /** Begins and completes the durable calls {@link RunnerContextImpl} makes on this context. */
-    CallLifecycle calls() {
-        return calls;
-    }
-
-    /** Runs the steps of {@link RunnerContextImpl}'s {@code durableExecuteAll} batches on this context. */
-    BatchLifecycle batches() {
-        return batches;
+    /** The journal steps of the durable calls and batches {@link RunnerContextImpl} makes on this context. */
+    RunnerCalls runnerCalls() {
+        return runnerCalls;
     }
 
     /**
@@ -280,7 +272,7 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     public void reservePendingBatch(List<String> functionIds) {
         Objects.requireNonNull(functionIds, "functionIds");
-        byte[][] encoded = BatchLifecycle.encodeIds(functionIds);
+        byte[][] encoded = RunnerCalls.encodeIds(functionIds);
         journal().accept(h -> NativeJournal.reservePendingBatch(h, callback(), encoded));
     }
 
@@ -321,7 +313,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         NativeHandle journal = journal();
         return journal.apply(h -> {
             guard.refuseWhileCallInProgress("patched('" + changeId + "')");
-            calls.forgetJustRuns();
+            runnerCalls.forgetJustRuns();
             return NativeJournal.patched(h, callback(), id);
         });
     }
