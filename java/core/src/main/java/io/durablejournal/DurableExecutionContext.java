@@ -11,11 +11,13 @@ import java.util.Objects;
 /**
  * The journal of one action execution: its ActionState and a call index that starts at 0 on
  * every (re)start and is never persisted. The state machine and the replay rule live in the native
- * library. This class is the contract's façade: it owns the native journal (opened on first use),
- * checks arguments and marshals each primitive to it. Around that, package-private helpers do one
- * job each: {@link RecordedReplay} answers the recorded hits the library found before the journal
- * opens (below), {@link CallGuard} refuses nested and concurrent calls, {@link CallCounters}
- * counts the calls and {@link DivergenceLog} logs the divergences the journal reports.
+ * library. This class is the contract's façade: it checks arguments and marshals each primitive to the
+ * native journal. Around that, package-private helpers do one job each: {@link LazyJournal} opens
+ * the journal on first need, and until then {@link RecordedReplay} answers the recorded hits the
+ * library found (below); {@link RunnerCalls} takes the journal steps of {@link RunnerContextImpl}'s
+ * calls and batches; {@link CallGuard} refuses nested and concurrent
+ * calls, {@link CallCounters} counts the calls and {@link DivergenceLog} logs the divergences the
+ * journal reports.
  *
  * <p>Recovery is the path this library exists for, so a context created over an ActionState
  * opens its native journal lazily: while every durable call is a recorded hit the recorded
@@ -47,41 +49,13 @@ import java.util.Objects;
  * close()} is freed once it is garbage collected; close it anyway.
  */
 public final class DurableExecutionContext implements AutoCloseable {
-    private static final String NAME = "DurableExecutionContext";
-
     private final ActionStatePersister persister;
-    /**
-     * For a context {@code resuming} a stored entry: opens the store's journal over that entry,
-     * which persists into the store itself. Null: the journal opens over {@link #recorded}.
-     */
-    private final Supplier<? extends DurableExecutionContext> opener;
-    /**
-     * The context {@link #opener} returned, kept reachable while this one is: its {@link
-     * NativeHandle}, now this context's journal, is freed by a Cleaner once it is unreachable.
-     */
-    @SuppressWarnings("unused")
-    private DurableExecutionContext openedBy;
-    /** Guards the recorded state and the journal's opening (and a close before it). */
-    private final Object opening = new Object();
-    /** The native journal, or null while calls are answered from {@link #recorded}. */
-    private volatile NativeHandle journal;
-    /** The recorded hits answered before the journal opens, and the state it opens over. */
-    private final RecordedReplay recorded;
-    /** Closed before the journal opened (a closed open journal says so itself). */
-    private boolean closedUnopened;
-    /** Set before the journal opens (then handed to it) or on the open journal; read by the opener. */
-    private volatile DivergencePolicy divergencePolicy = DivergencePolicy.WARN;
+    /** The native journal, opened on first need; the recorded hits are answered until then. */
+    private final LazyJournal lazyJournal;
     private final CallCounters counters = new CallCounters();
     private final DivergenceLog divergences = new DivergenceLog();
     private final CallGuard guard = new CallGuard();
-    /**
-     * The journal whose last call was a {@link #completeCall} that left nothing for the next call to
-     * decide (see {@code NativeJournal.completeCall}), and its {@link NativeHandle#calls()} then:
-     * while no other call has touched it, a call without a reconciler just runs, and {@link
-     * #beginCall} says so without crossing into the native library.
-     */
-    private NativeHandle justRunsOn;
-    private long justRunsAtCall;
+    private final RunnerCalls runnerCalls;
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run); the
@@ -89,19 +63,14 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @param persister called once per persisted mutation, or null to persist nothing
      */
     public DurableExecutionContext(ActionState state, ActionStatePersister persister) {
-        this(state, persister, null);
+        this(RecordedReplay.over(state), persister, null);
     }
 
-    private DurableExecutionContext(ActionState state, ActionStatePersister persister, Supplier<? extends DurableExecutionContext> opener) {
-        this.recorded = RecordedReplay.over(state);
+    private DurableExecutionContext(RecordedReplay recorded, ActionStatePersister persister,
+            Supplier<? extends DurableExecutionContext> opener) {
         this.persister = persister;
-        this.opener = opener;
-    }
-
-    private DurableExecutionContext(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> opener) {
-        this.recorded = RecordedReplay.ofHits(hits);
-        this.persister = null;
-        this.opener = opener;
+        this.lazyJournal = LazyJournal.over(this, recorded, opener);
+        this.runnerCalls = new RunnerCalls(lazyJournal, guard, counters, divergences, callback());
     }
 
     /**
@@ -118,12 +87,13 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @param journalOpener opens a journal over that same entry; called at most once
      */
     public static DurableExecutionContext resuming(ActionState recorded, Supplier<? extends DurableExecutionContext> journalOpener) {
-        return new DurableExecutionContext(recorded, null, Objects.requireNonNull(journalOpener, "journalOpener"));
+        Objects.requireNonNull(journalOpener, "journalOpener");
+        return new DurableExecutionContext(RecordedReplay.over(recorded), null, journalOpener);
     }
 
     /**
      * A context that resumes a stored action from the recorded hits a store served apart from the
-     * entry ({@link io.durablejournal.store.ResumingEntry#hits()}, computed by the native
+     * entry ({@link io.durablejournal.store.internal.ResumingEntry#hits()}, computed by the native
      * library): it answers them as {@link #resuming(ActionState, Supplier)} does, and takes its
      * journal from {@code journalOpener} at the first call or method that needs one (its state
      * among them: the hits are not the whole entry), with the index moved past the hits answered.
@@ -132,7 +102,8 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @param journalOpener opens a journal over that same entry; called at most once
      */
     public static DurableExecutionContext resuming(List<JournalSlot> hits, Supplier<? extends DurableExecutionContext> journalOpener) {
-        return new DurableExecutionContext(hits, Objects.requireNonNull(journalOpener, "journalOpener"));
+        Objects.requireNonNull(journalOpener, "journalOpener");
+        return new DurableExecutionContext(RecordedReplay.ofHits(hits), null, journalOpener);
     }
 
     /**
@@ -143,68 +114,18 @@ public final class DurableExecutionContext implements AutoCloseable {
     @SuppressWarnings("unused")
     private DurableExecutionContext(long nativeJournal) {
         this.persister = null;
-        this.opener = null;
-        this.recorded = RecordedReplay.none();
-        this.journal = new NativeHandle(this, NAME, nativeJournal, NativeJournal::destroy);
+        this.lazyJournal = LazyJournal.open(this, nativeJournal);
+        this.runnerCalls = new RunnerCalls(lazyJournal, guard, counters, divergences, null);
     }
 
     /** The native journal, opened over the recorded state on first use. */
-    private NativeHandle journal() {
-        NativeHandle open = journal;
-        return open != null ? open : openJournal();
+    NativeHandle journal() {
+        return lazyJournal.get();
     }
 
-    private NativeHandle openJournal() {
-        synchronized (opening) {
-            if (journal == null) {
-                if (closedUnopened) {
-                    throw new IllegalStateException(NAME + " is closed");
-                }
-                NativeHandle opened;
-                if (opener == null) {
-                    opened = new NativeHandle(this, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded.state())),
-                            NativeJournal::destroy);
-                } else {
-                    DurableExecutionContext from = Objects.requireNonNull(opener.get(), "the journal opener returned null");
-                    opened = from.journal();
-                    openedBy = from;
-                }
-                int answered = recorded.answered();
-                DivergencePolicy policy = divergencePolicy;
-                try {
-                    if (answered > 0) {
-                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, answered));
-                    }
-                    if (policy != DivergencePolicy.WARN) {
-                        opened.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
-                    }
-                } catch (RuntimeException e) {
-                    opened.close();
-                    throw e;
-                }
-                recorded.drop();
-                journal = opened;
-            }
-            return journal;
-        }
-    }
-
-    /**
-     * The next recorded hit when it is this call's ({@code id}, the call's UTF-8), else null: the
-     * journal decides (it is open, the hits are used up, or the next one is another call's). Read
-     * and count under the lock: another thread may be opening.
-     */
-    private CallStep nextHit(byte[] id, String functionId) {
-        synchronized (opening) {
-            JournalSlot hit = journal != null || closedUnopened ? null : recorded.next(id);
-            if (hit == null) {
-                return null;
-            }
-            guard.refuseWhileCallInProgress("durable call '" + functionId + "'");
-            // Counted there, not in the counters: one write per hit (see getReplayedCallCount).
-            recorded.answer();
-            return CallStep.replay(hit.result, hit.exception);
-        }
+    /** The journal steps of the durable calls and batches {@link RunnerContextImpl} makes on this context. */
+    RunnerCalls runnerCalls() {
+        return runnerCalls;
     }
 
     /**
@@ -215,17 +136,11 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     public void setDivergencePolicy(DivergencePolicy policy) {
         Objects.requireNonNull(policy, "policy");
-        synchronized (opening) {
-            divergencePolicy = policy;
-            NativeHandle open = journal;
-            if (open != null) {
-                open.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
-            }
-        }
+        lazyJournal.setDivergencePolicy(policy);
     }
 
     public DivergencePolicy getDivergencePolicy() {
-        return divergencePolicy;
+        return lazyJournal.divergencePolicy();
     }
 
     /**
@@ -238,12 +153,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     public int getCurrentCallIndex() {
-        synchronized (opening) {
-            if (journal == null && !closedUnopened) {
-                return recorded.answered();
-            }
-        }
-        return journal().applyAsInt(NativeJournal::currentCallIndex);
+        return lazyJournal.currentCallIndex();
     }
 
     /** Number of slots in the journal. */
@@ -274,12 +184,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * context was created over (recorded hits change nothing), so it is not opened for this.
      */
     public ActionState getActionState() {
-        synchronized (opening) {
-            if (journal == null && !closedUnopened && recorded.state() != null) {
-                return recorded.state().copy();
-            }
-        }
-        return ActionStateSerde.fromCanonical(journal().apply(NativeJournal::snapshot));
+        return lazyJournal.snapshot();
     }
 
     /**
@@ -305,7 +210,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         JournalSlot hit = journal().apply(h -> {
             JournalSlot found = NativeJournal.matchNextOrClearSubsequentCallResult(h, id, digest);
             if (found == null) {
-                divergences.reportIfAny(h, divergencePolicy);
+                divergences.reportIfAny(h, lazyJournal.divergencePolicy());
             }
             return found;
         });
@@ -367,10 +272,7 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     public void reservePendingBatch(List<String> functionIds) {
         Objects.requireNonNull(functionIds, "functionIds");
-        byte[][] encoded = new byte[functionIds.size()][];
-        for (int i = 0; i < encoded.length; i++) {
-            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
-        }
+        byte[][] encoded = RunnerCalls.encodeIds(functionIds);
         journal().accept(h -> NativeJournal.reservePendingBatch(h, callback(), encoded));
     }
 
@@ -398,53 +300,6 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * Decides how a durable call proceeds, in one native crossing (none for a hit answered from
-     * the recorded state): run its body, run its reconciler, or replay the recorded outcome. From
-     * a run or reconcile answer until {@link #completeCall} (or {@link #endCall}) the call is in
-     * progress, and a durable call begun meanwhile is refused (nested or concurrent).
-     */
-    CallStep beginCall(String functionId, boolean reconcilable) {
-        return beginCall(functionId, reconcilable, null, null);
-    }
-
-    /**
-     * {@link #beginCall(String, boolean)} for a call that declares its {@link CallSemantics} (null:
-     * not declared) under a runner's default (null: none); an interrupted at-most-once call is a
-     * {@link CallInterruptedException}.
-     */
-    CallStep beginCall(String functionId, boolean reconcilable, CallSemantics declared, CallSemantics jobDefault) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        if (journal == null) {
-            CallStep hit = nextHit(id, functionId);
-            if (hit != null) {
-                return hit;
-            }
-        }
-        NativeHandle journal = journal();
-        long h = journal.acquire();
-        try {
-            guard.refuseWhileCallInProgress("durable call '" + functionId + "'");
-            boolean declaresNothing = declared == null && jobDefault == null;
-            CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
-                    : declaresNothing ? NativeJournal.beginCall(h, callback(), id, reconcilable)
-                    : NativeJournal.beginCallWithSemantics(h, callback(), id, reconcilable,
-                            CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
-            if (step == null) {
-                step = CallStep.RUN_BODY;
-            } else if (step.divergence != null) {
-                divergences.report(step.divergence);
-            }
-            counters.count(step.kind);
-            if (step.kind != CallStep.REPLAY) {
-                guard.begin("durable call '" + functionId + "'");
-            }
-            return step;
-        } finally {
-            journal.release();
-        }
-    }
-
-    /**
      * Whether this execution runs the code of change {@code changeId} (Temporal's {@code patched}):
      * true in new executions and in replays of executions that recorded the change's marker, false
      * in replays of executions recorded before the change, which must take the old path. The
@@ -458,30 +313,9 @@ public final class DurableExecutionContext implements AutoCloseable {
         NativeHandle journal = journal();
         return journal.apply(h -> {
             guard.refuseWhileCallInProgress("patched('" + changeId + "')");
-            justRunsOn = null;
+            runnerCalls.forgetJustRuns();
             return NativeJournal.patched(h, callback(), id);
         });
-    }
-
-    /** Records the outcome of a call that {@link #beginCall} said to run; it is no longer in progress. */
-    void completeCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        NativeHandle journal = journal();
-        journal.accept(h -> {
-            guard.recorded();
-            if (NativeJournal.completeCall(h, callback(), id, resultPayload, exceptionPayload)) {
-                justRunsOn = journal;
-                justRunsAtCall = journal.calls();
-            }
-        });
-    }
-
-    /**
-     * Whether the held {@code journal}'s last call was a {@link #completeCall} after which the next
-     * call just runs: the call holding it now is the only one since.
-     */
-    private boolean nextCallJustRuns(NativeHandle journal) {
-        return justRunsOn == journal && journal.calls() == justRunsAtCall + 1;
     }
 
     /**
@@ -490,56 +324,6 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     void endCall() {
         guard.end();
-    }
-
-    /**
-     * Decides a {@code durableExecuteAll} batch at the index (spec §2.5): per call, whether it runs
-     * (its slot is PENDING, reserved now or left by an interrupted run) or replays its recorded
-     * slot at {@code index + i}. A recorded slot of another call is a divergence, answered by the
-     * {@link #setDivergencePolicy policy}.
-     */
-    boolean[] beginBatchCalls(List<String> functionIds) {
-        byte[][] encoded = new byte[functionIds.size()][];
-        for (int i = 0; i < encoded.length; i++) {
-            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
-        }
-        return journal().apply(h -> {
-            boolean[] runs = NativeJournal.beginBatch(h, callback(), encoded);
-            divergences.reportIfAny(h, divergencePolicy);
-            return runs;
-        });
-    }
-
-    /**
-     * {@link #beginBatchCalls(List)} for calls with declared semantics (an entry per call, null:
-     * not declared) under a runner's default: per call a {@link CallStep} kind, {@code RUN}, {@code
-     * REPLAY} or {@code INTERRUPTED} (see {@link #interruptionAt}).
-     */
-    int[] beginBatchCalls(List<String> functionIds, List<CallSemantics> declared, CallSemantics jobDefault) {
-        byte[][] encoded = new byte[functionIds.size()][];
-        int[] numbers = new int[declared.size()];
-        for (int i = 0; i < encoded.length; i++) {
-            encoded[i] = Utf8.encode(functionIds.get(i), "functionIds[" + i + "]");
-        }
-        for (int i = 0; i < numbers.length; i++) {
-            numbers[i] = CallSemantics.numberOf(declared.get(i));
-        }
-        return journal().apply(h -> {
-            int[] kinds = NativeJournal.beginBatchWithSemantics(h, callback(), encoded, numbers, CallSemantics.numberOf(jobDefault));
-            divergences.reportIfAny(h, divergencePolicy);
-            return kinds;
-        });
-    }
-
-    /** The {@link CallInterruptedException} of the call {@code functionId} at absolute slot {@code index}. */
-    CallInterruptedException interruptionAt(int index, String functionId) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        try {
-            journal().accept(h -> NativeJournal.throwInterruption(h, index, id));
-        } catch (CallInterruptedException e) {
-            return e;
-        }
-        throw new IllegalStateException("the native journal did not report the interruption of '" + functionId + "'");
     }
 
     /**
@@ -556,17 +340,6 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     /**
-     * A {@code durableExecuteAll} batch of {@code size} calls starts; until {@link #endCall} every
-     * durable call begun is refused (nested or concurrent), and so is a batch begun inside a call.
-     */
-    void beginBatch(int size) {
-        journal().accept(h -> {
-            guard.refuseWhileCallInProgress("a durableExecuteAll batch of " + size + " calls");
-            guard.begin("a durableExecuteAll batch of " + size + " calls");
-        });
-    }
-
-    /**
      * Runs the body of the call in progress on the current thread, an executor's: a durable call
      * it starts is then refused as nested rather than as concurrent.
      */
@@ -580,9 +353,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * or rethrew the recorded outcome without running them) since it was created.
      */
     public int getReplayedCallCount() {
-        synchronized (opening) {
-            return recorded.answered() + counters.replayed();
-        }
+        return lazyJournal.replayedCallCount(counters);
     }
 
     /** How many durable calls the journal said to run (their body ran) since it was created. */
@@ -598,11 +369,6 @@ public final class DurableExecutionContext implements AutoCloseable {
         return counters.reconciled();
     }
 
-    /** A {@code durableExecuteAll} batch decided: so many of its calls replay, so many run. */
-    void countBatch(int replayed, int executed) {
-        journal().accept(h -> counters.countBatch(replayed, executed));
-    }
-
     /**
      * Frees the native journal. Idempotent. Called from inside a call on this context (its
      * persister), it takes effect when that call returns; called from another thread while a call
@@ -610,15 +376,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      */
     @Override
     public void close() {
-        NativeHandle open;
-        synchronized (opening) {
-            closedUnopened = true;
-            recorded.drop();
-            open = journal;
-        }
-        if (open != null) {
-            open.close();
-        }
+        lazyJournal.close();
     }
 
     /**

@@ -39,7 +39,7 @@ final class NativeJournal {
     /** The divergence cut under WARN since the last call, as its JSON report, or null. */
     static native byte[] takeUnreportedDivergence(long handle);
 
-    /** Per call of a batch, whether it runs; see {@code DurableExecutionContext.beginBatchCalls}. */
+    /** Per call of a batch, whether it runs; see {@code RunnerCalls.decideBatch}. */
     static native boolean[] beginBatch(long handle, DurableExecutionContext persister, byte[][] functionIds);
 
     static native void recordCallCompletion(long handle, DurableExecutionContext persister, byte[] functionId, byte[] result, byte[] exception);

@@ -10,7 +10,7 @@ import java.util.Objects;
  * The recorded hits a {@link DurableExecutionContext} answers before its native journal opens:
  * the leading slots the native library said replay as recorded (the core's one replay rule, in
  * rust/model.rs), found when it read the state ({@link ActionStateSerde#deserialize}) or when a
- * store served the entry ({@link io.durablejournal.store.ResumingEntry#hits()}). This only asks
+ * store served the entry ({@link io.durablejournal.store.internal.ResumingEntry#hits()}). This only asks
  * whether the next hit's id is the call's id, and keeps the state the context was created over
  * until the journal opens over it. Used under the context's lock.
  */

@@ -159,11 +159,11 @@ public class RunnerContextImpl {
         String id = Objects.requireNonNull(callable.getId(), "callable.getId()");
         Class<T> resultClass = Objects.requireNonNull(callable.getResultClass(), "callable.getResultClass()");
         Callable<T> reconciler = callable.reconciler();
-        CallStep step = context.beginCall(id, reconciler != null, callable.semantics(), defaultSemantics);
+        CallStep step = context.runnerCalls().beginCall(id, reconciler != null, callable.semantics(), defaultSemantics);
         if (step.kind == CallStep.REPLAY) {
             return replay(id, step.result, step.exception, resultClass, userClassLoader(callable));
         }
-        OutcomeRecorder recorder = (result, exception) -> context.completeCall(id, result, exception);
+        OutcomeRecorder recorder = (result, exception) -> context.runnerCalls().completeCall(id, result, exception);
         DurableCall call = new DurableCall(context, id, -1);
         try {
             if (step.kind == CallStep.RECONCILE) {
@@ -272,7 +272,7 @@ public class RunnerContextImpl {
                 return collect(startAll(Collections.nCopies(callables.size(), Boolean.TRUE)));
             }
             // A durable call inside a body of the batch (or the batch inside a call) is refused as nested.
-            context.beginBatch(callables.size());
+            context.runnerCalls().beginBatch(callables.size());
             try {
                 return runJournaled();
             } finally {
@@ -287,14 +287,14 @@ public class RunnerContextImpl {
                 toRun.add(step == CallStep.RUN);
             }
             int running = Collections.frequency(toRun, Boolean.TRUE);
-            context.countBatch(Collections.frequency(steps, CallStep.REPLAY), running);
+            context.runnerCalls().countBatch(Collections.frequency(steps, CallStep.REPLAY), running);
             List<CompletableFuture<Object>> futures = startAll(toRun);
             Exception first = null;
             List<Object> results = new ArrayList<>();
             for (int i = 0; i < callables.size(); i++) {
                 try {
                     if (steps.get(i) == CallStep.INTERRUPTED) {
-                        throw context.interruptionAt(start + i, callables.get(i).getId());
+                        throw context.runnerCalls().interruptionAt(start + i, callables.get(i).getId());
                     }
                     results.add(futures.get(i) != null ? recordAt(i, futures.get(i)) : replayAt(i));
                 } catch (Exception e) {
@@ -311,7 +311,7 @@ public class RunnerContextImpl {
 
         /**
          * The journal's decision per call (run, or replay its slot): it keeps the recorded slots that
-         * match the batch in order and reserves the rest (see {@code DurableExecutionContext.beginBatchCalls}).
+         * match the batch in order and reserves the rest (see {@code RunnerCalls.decideBatch}).
          */
         private List<Integer> reserveOrReuse() {
             List<String> ids = new ArrayList<>();
@@ -323,11 +323,11 @@ public class RunnerContextImpl {
             CallSemantics jobDefault = defaultSemantics;
             List<Integer> steps = new ArrayList<>();
             if (jobDefault == null && Collections.frequency(declared, null) == declared.size()) {
-                for (boolean runs : context.beginBatchCalls(ids)) {
+                for (boolean runs : context.runnerCalls().decideBatch(ids)) {
                     steps.add(runs ? CallStep.RUN : CallStep.REPLAY);
                 }
             } else {
-                for (int step : context.beginBatchCalls(ids, declared, jobDefault)) {
+                for (int step : context.runnerCalls().decideBatch(ids, declared, jobDefault)) {
                     steps.add(step);
                 }
             }
