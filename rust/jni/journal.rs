@@ -1,4 +1,4 @@
-//! JNI exports of `io.durablejournal.NativeJournal`: one journal handle per
+//! JNI exports of `io.durablejournal.JournalJni`: one journal handle per
 //! `DurableExecutionContext`, every spec §2.1 primitive plus the
 //! begin/complete pair that runs the §2.2/§2.3 decision tables in Rust.
 
@@ -49,7 +49,7 @@ impl Persister for JavaPersister<'_, '_> {
         let failed = |e: jni::errors::Error| Error::PersistFailed(format!("the Java persister failed: {e}"));
         let persist_snapshot = classes(self.env).map_err(failed)?.persist_snapshot;
         let json = self.env.byte_array_from_slice(&state.to_json()).map_err(failed)?;
-        // SAFETY: the callback is a DurableExecutionContext (`NativeJournal`
+        // SAFETY: the callback is a DurableExecutionContext (`JournalJni`
         // declares it so) and `persistSnapshot` takes one byte[].
         let outcome = unsafe {
             self.env.call_method_unchecked(self.callback, persist_snapshot, JavaType::Primitive(Primitive::Void), &[JValue::Object(&json).as_jni()])
@@ -101,7 +101,7 @@ pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> 
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
+pub extern "system" fn Java_io_durablejournal_JournalJni_create<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, state_json: JByteArray<'l>) -> jlong {
     handle::create(env, |env| {
         let state = ActionState::from_json(&required_bytes(env, &state_json, "actionState")?)?;
         Ok(JournalHandle { journal: Journal::new(state), native_persister: None })
@@ -109,24 +109,24 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_create<'l>(env: EnvU
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_destroy<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_destroy<'l>(env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) {
     // SAFETY: `ptr` is a journal handle (from `create` or the store's
     // `openContext`), which its Java owner releases once and forgets.
     unsafe { handle::destroy::<JournalHandle>(env, ptr) }
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_currentCallIndex<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jint {
+pub extern "system" fn Java_io_durablejournal_JournalJni_currentCallIndex<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jint {
     env.with_env(|_| Ok(handle(ptr)?.journal.current_call_index() as jint)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_size<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jint {
+pub extern "system" fn Java_io_durablejournal_JournalJni_size<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> jint {
     env.with_env(|_| Ok(handle(ptr)?.journal.len() as jint)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_currentSlot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_currentSlot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
     env.with_env(|env| {
         let h = handle(ptr)?;
         journal_slot(env, h.journal.current_call_result())
@@ -141,7 +141,7 @@ fn slot_at<'l>(env: &mut Env<'l>, ptr: jlong, index: jint) -> BridgeResult<JObje
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_slotAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_slotAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint) -> JObject<'l> {
     env.with_env(|env| slot_at(env, ptr, index)).resolve::<ThrowJavaException>()
 }
 
@@ -154,7 +154,7 @@ fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>, digest: &J
 
 /// `argsDigest` (null allowed) goes into a divergence report only.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObject<'l> {
     env.with_env(|env| match_next(env, ptr, &id, &digest)).resolve::<ThrowJavaException>()
 }
 
@@ -166,7 +166,7 @@ fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> B
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_setDivergencePolicy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, policy: jint) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_setDivergencePolicy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, policy: jint) {
     env.with_env(|_| -> BridgeResult<()> {
         let policy = DivergencePolicy::from_i32(policy)
             .ok_or_else(|| Error::InvalidArgument(format!("no divergence policy numbered {policy}")))?;
@@ -187,7 +187,7 @@ fn take_divergence<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_takeUnreportedDivergence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_takeUnreportedDivergence<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
     env.with_env(|env| take_divergence(env, ptr)).resolve::<ThrowJavaException>()
 }
 
@@ -209,7 +209,7 @@ fn record_outcome<'l, R>(
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_recordCallCompletion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_recordCallCompletion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
     env.with_env(|env| record_outcome(env, ptr, &cb, &id, &result, &exception, Journal::record_call_completion))
         .resolve::<ThrowJavaException>()
 }
@@ -218,7 +218,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_recordCallCompletion
 /// reconciler just runs ([`Journal::next_call_just_runs`]), so Java can
 /// answer its `beginCall` without crossing.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) -> jboolean {
+pub extern "system" fn Java_io_durablejournal_JournalJni_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) -> jboolean {
     env.with_env(|env| {
         record_outcome(env, ptr, &cb, &id, &result, &exception, |j, id, outcome, p| {
             j.complete_call(id, outcome, p)?;
@@ -229,13 +229,13 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_completeCall<'l>(mut
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCurrentCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_finalizeCurrentCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
     env.with_env(|env| record_outcome(env, ptr, &cb, &id, &result, &exception, Journal::finalize_current_call))
         .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCallAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_finalizeCallAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
     env.with_env(|env| {
         let index = index_arg(index, "call result index")?;
         record_outcome(env, ptr, &cb, &id, &result, &exception, |j, id, outcome, p| j.finalize_call_at(index, id, outcome, p))
@@ -244,7 +244,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_finalizeCallAt<'l>(m
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_appendPendingCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_appendPendingCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>) {
     env.with_env(|env| {
         let id = required_utf8(env, &id, "functionId")?;
         mutate(env, ptr, &cb, |j, p| j.append_pending_call(&id, p))
@@ -253,13 +253,13 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_appendPendingCall<'l
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_clearCallResultsFromCurrentIndexAndPersist<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_clearCallResultsFromCurrentIndexAndPersist<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>) {
     env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.clear_call_results_from_current_index_and_persist(p)))
         .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_clearCallResultsFromAndPersist<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_clearCallResultsFromAndPersist<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint) {
     env.with_env(|env| {
         let index = index_arg(index, "call result index")?;
         mutate(env, ptr, &cb, |j, p| j.clear_call_results_from_and_persist(index, p))
@@ -274,12 +274,12 @@ fn reserve_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObj
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_reservePendingBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_reservePendingBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) {
     env.with_env(|env| reserve_batch(env, ptr, &cb, &ids)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_advanceCallIndexBy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, n: jint) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_advanceCallIndexBy<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, n: jint) {
     env.with_env(|_| {
         let n = index_arg(n, "advance count")?;
         Ok(handle(ptr)?.journal.advance_call_index_by(n)?)
@@ -288,7 +288,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_advanceCallIndexBy<'
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_markCompleted<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_markCompleted<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>) {
     env.with_env(|env| mutate(env, ptr, &cb, |j, p| j.mark_completed(p))).resolve::<ThrowJavaException>()
 }
 
@@ -343,7 +343,7 @@ fn call_step<'l>(env: &mut Env<'l>, kind: jint, result: Option<&JObject<'_>>, ex
 /// to run the call after the journal was cut at a divergence under the Warn
 /// policy (its JSON report in `divergence`).
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_beginCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, reconcilable: jboolean) -> JObject<'l> {
     env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable)).resolve::<ThrowJavaException>()
 }
 
@@ -360,12 +360,12 @@ fn begin_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObjec
 /// Starts a `durableExecuteAll` batch: per call, whether it runs (its slot
 /// reserved or left PENDING) or replays its recorded slot.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_beginBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) -> JBooleanArray<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_beginBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) -> JBooleanArray<'l> {
     env.with_env(|env| begin_batch(env, ptr, &cb, &ids)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_snapshot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_snapshot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JByteArray<'l> {
     env.with_env(|env| -> BridgeResult<JByteArray<'l>> {
         let json = handle(ptr)?.journal.state().to_json();
         Ok(env.byte_array_from_slice(&json)?)
@@ -376,7 +376,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_snapshot<'l>(mut env
 /// `patched(changeId)` ([`Journal::patched`]): the answer, with the marker
 /// recorded (and persisted) when the execution is new at this point.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_patched<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, change_id: JByteArray<'l>) -> jboolean {
+pub extern "system" fn Java_io_durablejournal_JournalJni_patched<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, change_id: JByteArray<'l>) -> jboolean {
     env.with_env(|env| {
         let change_id = required_utf8(env, &change_id, "changeId")?;
         mutate(env, ptr, &cb, |j, p| j.patched(&change_id, p))

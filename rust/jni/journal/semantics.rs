@@ -1,4 +1,4 @@
-//! JNI exports of `io.durablejournal.NativeJournal` for call semantics
+//! JNI exports of `io.durablejournal.JournalJni` for call semantics
 //! (at least once, at most once) and idempotency keys; the decisions are
 //! `Journal::begin_call_with_semantics`, `begin_batch_with_semantics` and
 //! `idempotency_key_at` (rust/journal/semantics.rs).
@@ -39,7 +39,7 @@ fn begin_call<'l>(
 /// a job default (0: none, at least once). An interrupted at-most-once call
 /// throws `CallInterruptedException`.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_beginCallWithSemantics<'l>(
+pub extern "system" fn Java_io_durablejournal_JournalJni_beginCallWithSemantics<'l>(
     mut env: EnvUnowned<'l>,
     _c: JClass<'l>,
     ptr: jlong,
@@ -86,7 +86,7 @@ fn begin_batch<'l>(
 /// `beginBatch` with one declared semantics per call: per call, run (0),
 /// replay (2) or interrupted (3, see `throwInterruption`).
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_beginBatchWithSemantics<'l>(
+pub extern "system" fn Java_io_durablejournal_JournalJni_beginBatchWithSemantics<'l>(
     mut env: EnvUnowned<'l>,
     _c: JClass<'l>,
     ptr: jlong,
@@ -101,7 +101,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_beginBatchWithSemant
 /// Throws the `CallInterruptedException` of the call `id` at `position`
 /// (a batch call `beginBatchWithSemantics` answered as interrupted).
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_throwInterruption<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, position: jint, id: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_throwInterruption<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, position: jint, id: JByteArray<'l>) {
     env.with_env(|env| -> BridgeResult<()> {
         let id = required_utf8(env, &id, "functionId")?;
         let position = index_arg(position, "call result index")?;
@@ -112,7 +112,7 @@ pub extern "system" fn Java_io_durablejournal_NativeJournal_throwInterruption<'l
 
 /// The idempotency key of the call `id` at absolute `position`.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_NativeJournal_idempotencyKey<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, position: jint, id: JByteArray<'l>) -> JString<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_idempotencyKey<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, position: jint, id: JByteArray<'l>) -> JString<'l> {
     env.with_env(|env| -> BridgeResult<JString<'l>> {
         let id = required_utf8(env, &id, "functionId")?;
         let position = index_arg(position, "call result index")?;

@@ -39,13 +39,13 @@ public class HandleOwnerBenchmark {
             if (handle == 0) {
                 throw new IllegalStateException("closed");
             }
-            return NativeJournal.currentCallIndex(handle);
+            return JournalJni.currentCallIndex(handle);
         }
 
         synchronized void close() {
             long closing = handle;
             handle = 0;
-            NativeJournal.destroy(closing);
+            JournalJni.destroy(closing);
         }
     }
 
@@ -56,21 +56,21 @@ public class HandleOwnerBenchmark {
         // A context opens its native journal at the first call that needs it; open it now so
         // getCurrentCallIndex() crosses to it.
         context.size();
-        synchronizedOwner = new SynchronizedOwner(NativeJournal.create(empty));
-        raw = NativeJournal.create(empty);
+        synchronizedOwner = new SynchronizedOwner(JournalJni.create(empty));
+        raw = JournalJni.create(empty);
     }
 
     @TearDown(Level.Trial)
     public void close() {
         context.close();
         synchronizedOwner.close();
-        NativeJournal.destroy(raw);
+        JournalJni.destroy(raw);
     }
 
     /** Baseline: the native call alone (Rust still borrows the journal for the call). */
     @Benchmark
     public int unguarded() {
-        return NativeJournal.currentCallIndex(raw);
+        return JournalJni.currentCallIndex(raw);
     }
 
     @Benchmark

@@ -34,7 +34,7 @@ final class DivergenceLog {
     /** After a call on journal {@code h} that may have cut a divergence under WARN: takes and reports it. */
     void reportIfAny(long h, DivergencePolicy policy) {
         if (policy == DivergencePolicy.WARN) {
-            byte[] diff = NativeJournal.takeUnreportedDivergence(h);
+            byte[] diff = JournalJni.takeUnreportedDivergence(h);
             if (diff != null) {
                 report(diff);
             }

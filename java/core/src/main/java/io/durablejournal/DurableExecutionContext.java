@@ -158,12 +158,12 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /** Number of slots in the journal. */
     public int size() {
-        return journal().applyAsInt(NativeJournal::size);
+        return journal().applyAsInt(JournalJni::size);
     }
 
     /** {@code [String functionId, String status, byte[] result, byte[] exception]} at the index, or null. */
     public Object[] getCurrentCallResultFields() {
-        JournalSlot slot = journal().apply(NativeJournal::currentSlot);
+        JournalSlot slot = journal().apply(JournalJni::currentSlot);
         return slot == null ? null : slot.toFields();
     }
 
@@ -176,7 +176,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     /** Absolute slot {@code index}, or null when out of range. */
     JournalSlot slotAt(int index) {
         checkIndex(index);
-        return journal().apply(h -> NativeJournal.slotAt(h, index));
+        return journal().apply(h -> JournalJni.slotAt(h, index));
     }
 
     /**
@@ -208,7 +208,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         byte[] id = Utf8.encode(functionId, "functionId");
         byte[] digest = argsDigest == null ? null : Utf8.encode(argsDigest, "argsDigest");
         JournalSlot hit = journal().apply(h -> {
-            JournalSlot found = NativeJournal.matchNextOrClearSubsequentCallResult(h, id, digest);
+            JournalSlot found = JournalJni.matchNextOrClearSubsequentCallResult(h, id, digest);
             if (found == null) {
                 divergences.reportIfAny(h, lazyJournal.divergencePolicy());
             }
@@ -241,7 +241,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     public Object[] beginCallWithSemantics(String functionId, CallSemantics declared, CallSemantics jobDefault) {
         byte[] id = Utf8.encode(functionId, "functionId");
         CallStep step = journal().apply(h -> {
-            CallStep decided = NativeJournal.beginCallWithSemantics(h, callback(), id, false,
+            CallStep decided = JournalJni.beginCallWithSemantics(h, callback(), id, false,
                     CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (decided != null && decided.divergence != null) {
                 divergences.report(decided.divergence);
@@ -253,50 +253,50 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> NativeJournal.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
+        journal().accept(h -> JournalJni.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
     }
 
     public void appendPendingCall(String functionId) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> NativeJournal.appendPendingCall(h, callback(), id));
+        journal().accept(h -> JournalJni.appendPendingCall(h, callback(), id));
     }
 
     public void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> NativeJournal.finalizeCurrentCall(h, callback(), id, resultPayload, exceptionPayload));
+        journal().accept(h -> JournalJni.finalizeCurrentCall(h, callback(), id, resultPayload, exceptionPayload));
     }
 
     public void clearCallResultsFromCurrentIndexAndPersist() {
-        journal().accept(h -> NativeJournal.clearCallResultsFromCurrentIndexAndPersist(h, callback()));
+        journal().accept(h -> JournalJni.clearCallResultsFromCurrentIndexAndPersist(h, callback()));
     }
 
     public void reservePendingBatch(List<String> functionIds) {
         Objects.requireNonNull(functionIds, "functionIds");
         byte[][] encoded = RunnerCalls.encodeIds(functionIds);
-        journal().accept(h -> NativeJournal.reservePendingBatch(h, callback(), encoded));
+        journal().accept(h -> JournalJni.reservePendingBatch(h, callback(), encoded));
     }
 
     public void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
         checkIndex(index);
         byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> NativeJournal.finalizeCallAt(h, callback(), index, id, resultPayload, exceptionPayload));
+        journal().accept(h -> JournalJni.finalizeCallAt(h, callback(), index, id, resultPayload, exceptionPayload));
     }
 
     public void advanceCallIndexBy(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("advance count must not be negative: " + n);
         }
-        journal().accept(h -> NativeJournal.advanceCallIndexBy(h, n));
+        journal().accept(h -> JournalJni.advanceCallIndexBy(h, n));
     }
 
     public void clearCallResultsFromAndPersist(int index) {
         checkIndex(index);
-        journal().accept(h -> NativeJournal.clearCallResultsFromAndPersist(h, callback(), index));
+        journal().accept(h -> JournalJni.clearCallResultsFromAndPersist(h, callback(), index));
     }
 
     /** Marks the action completed: the journal is dropped and the record persisted. */
     public void markCompleted() {
-        journal().accept(h -> NativeJournal.markCompleted(h, callback()));
+        journal().accept(h -> JournalJni.markCompleted(h, callback()));
     }
 
     /**
@@ -314,7 +314,7 @@ public final class DurableExecutionContext implements AutoCloseable {
         return journal.apply(h -> {
             guard.refuseWhileCallInProgress("patched('" + changeId + "')");
             runnerCalls.forgetJustRuns();
-            return NativeJournal.patched(h, callback(), id);
+            return JournalJni.patched(h, callback(), id);
         });
     }
 
@@ -336,7 +336,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     public String idempotencyKeyAt(int index, String functionId) {
         checkIndex(index);
         byte[] id = Utf8.encode(functionId, "functionId");
-        return journal().apply(h -> NativeJournal.idempotencyKey(h, index, id));
+        return journal().apply(h -> JournalJni.idempotencyKey(h, index, id));
     }
 
     /**

@@ -55,7 +55,7 @@ final class LazyJournal {
     /** A journal the native library just created, open from the start. */
     static LazyJournal open(Object owner, long nativeJournal) {
         LazyJournal open = new LazyJournal(owner, RecordedReplay.none(), null);
-        open.journal = new NativeHandle(owner, NAME, nativeJournal, NativeJournal::destroy);
+        open.journal = new NativeHandle(owner, NAME, nativeJournal, JournalJni::destroy);
         return open;
     }
 
@@ -78,8 +78,8 @@ final class LazyJournal {
                 }
                 NativeHandle opened;
                 if (opener == null) {
-                    opened = new NativeHandle(owner, NAME, NativeJournal.create(ActionStateSerde.serialize(recorded.state())),
-                            NativeJournal::destroy);
+                    opened = new NativeHandle(owner, NAME, JournalJni.create(ActionStateSerde.serialize(recorded.state())),
+                            JournalJni::destroy);
                 } else {
                     DurableExecutionContext from = Objects.requireNonNull(opener.get(), "the journal opener returned null");
                     opened = from.journal();
@@ -89,10 +89,10 @@ final class LazyJournal {
                 DivergencePolicy policy = divergencePolicy;
                 try {
                     if (answered > 0) {
-                        opened.accept(h -> NativeJournal.advanceCallIndexBy(h, answered));
+                        opened.accept(h -> JournalJni.advanceCallIndexBy(h, answered));
                     }
                     if (policy != DivergencePolicy.WARN) {
-                        opened.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
+                        opened.accept(h -> JournalJni.setDivergencePolicy(h, policy.number()));
                     }
                 } catch (RuntimeException e) {
                     opened.close();
@@ -129,7 +129,7 @@ final class LazyJournal {
             divergencePolicy = policy;
             NativeHandle open = journal;
             if (open != null) {
-                open.accept(h -> NativeJournal.setDivergencePolicy(h, policy.number()));
+                open.accept(h -> JournalJni.setDivergencePolicy(h, policy.number()));
             }
         }
     }
@@ -145,7 +145,7 @@ final class LazyJournal {
                 return recorded.answered();
             }
         }
-        return get().applyAsInt(NativeJournal::currentCallIndex);
+        return get().applyAsInt(JournalJni::currentCallIndex);
     }
 
     /** A snapshot of the journal; before it opens, a copy of the state it will open over. */
@@ -155,7 +155,7 @@ final class LazyJournal {
                 return recorded.state().copy();
             }
         }
-        return ActionStateSerde.fromCanonical(get().apply(NativeJournal::snapshot));
+        return ActionStateSerde.fromCanonical(get().apply(JournalJni::snapshot));
     }
 
     /** The hits answered before the journal opened plus the replays {@code counters} counted. */

@@ -27,7 +27,7 @@ final class RunnerCalls {
     private final DurableExecutionContext persister;
     /**
      * The journal whose last call was a {@link #completeCall} that left nothing for the next call to
-     * decide (see {@code NativeJournal.completeCall}), and its {@link NativeHandle#calls()} then:
+     * decide (see {@code JournalJni.completeCall}), and its {@link NativeHandle#calls()} then:
      * while no other call has touched it, a call without a reconciler just runs, and {@link
      * #beginCall} says so without crossing into the native library.
      */
@@ -65,8 +65,8 @@ final class RunnerCalls {
             guard.refuseWhileCallInProgress("durable call '" + functionId + "'");
             boolean declaresNothing = declared == null && jobDefault == null;
             CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
-                    : declaresNothing ? NativeJournal.beginCall(h, persister, id, reconcilable)
-                    : NativeJournal.beginCallWithSemantics(h, persister, id, reconcilable,
+                    : declaresNothing ? JournalJni.beginCall(h, persister, id, reconcilable)
+                    : JournalJni.beginCallWithSemantics(h, persister, id, reconcilable,
                             CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (step == null) {
                 step = CallStep.RUN_BODY;
@@ -89,7 +89,7 @@ final class RunnerCalls {
         NativeHandle journal = this.journal.get();
         journal.accept(h -> {
             guard.recorded();
-            if (NativeJournal.completeCall(h, persister, id, resultPayload, exceptionPayload)) {
+            if (JournalJni.completeCall(h, persister, id, resultPayload, exceptionPayload)) {
                 justRunsOn = journal;
                 justRunsAtCall = journal.calls();
             }
@@ -137,7 +137,7 @@ final class RunnerCalls {
     boolean[] decideBatch(List<String> functionIds) {
         byte[][] encoded = encodeIds(functionIds);
         return journal.get().apply(h -> {
-            boolean[] runs = NativeJournal.beginBatch(h, persister, encoded);
+            boolean[] runs = JournalJni.beginBatch(h, persister, encoded);
             divergences.reportIfAny(h, journal.divergencePolicy());
             return runs;
         });
@@ -155,7 +155,7 @@ final class RunnerCalls {
             numbers[i] = CallSemantics.numberOf(declared.get(i));
         }
         return journal.get().apply(h -> {
-            int[] kinds = NativeJournal.beginBatchWithSemantics(h, persister, encoded, numbers, CallSemantics.numberOf(jobDefault));
+            int[] kinds = JournalJni.beginBatchWithSemantics(h, persister, encoded, numbers, CallSemantics.numberOf(jobDefault));
             divergences.reportIfAny(h, journal.divergencePolicy());
             return kinds;
         });
@@ -170,7 +170,7 @@ final class RunnerCalls {
     CallInterruptedException interruptionAt(int index, String functionId) {
         byte[] id = Utf8.encode(functionId, "functionId");
         try {
-            journal.get().accept(h -> NativeJournal.throwInterruption(h, index, id));
+            journal.get().accept(h -> JournalJni.throwInterruption(h, index, id));
         } catch (CallInterruptedException e) {
             return e;
         }

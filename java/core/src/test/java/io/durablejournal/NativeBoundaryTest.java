@@ -48,14 +48,14 @@ class NativeBoundaryTest {
     @Test
     void nullArgumentsAtTheNativeBoundaryAreNullPointerExceptions() {
         NativeLibrary.load();
-        assertThrows(NullPointerException.class, () -> NativeJournal.create(null));
+        assertThrows(NullPointerException.class, () -> JournalJni.create(null));
         assertThrows(NullPointerException.class, () -> SerdeJni.normalizeActionState(null));
     }
 
     @Test
     void aZeroHandleIsRefusedNotDereferenced() {
         NativeLibrary.load();
-        JournalException e = assertThrows(JournalException.class, () -> NativeJournal.currentCallIndex(0));
+        JournalException e = assertThrows(JournalException.class, () -> JournalJni.currentCallIndex(0));
         assertEquals(JournalException.Code.CLOSED, e.getCode());
     }
 

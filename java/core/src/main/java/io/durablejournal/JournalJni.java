@@ -9,12 +9,12 @@ import io.durablejournal.internal.NativeLibrary;
  * object whose {@code persistSnapshot(byte[])} receives each persisted state, or null.
  * Function ids cross as UTF-8 bytes.
  */
-final class NativeJournal {
+final class JournalJni {
     static {
         NativeLibrary.load();
     }
 
-    private NativeJournal() {}
+    private JournalJni() {}
 
     static native long create(byte[] actionStateJson);
 
