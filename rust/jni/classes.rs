@@ -33,7 +33,7 @@ use std::ffi::c_void;
 use std::sync::OnceLock;
 
 use jni::ids::{JFieldID, JMethodID};
-use jni::objects::{JClass, JObject, JObjectArray};
+use jni::objects::{JClass, JObject};
 use jni::signature::{FieldSignature, MethodSignature};
 use jni::strings::JNIStr;
 use jni::sys::{jint, jlong, jvalue, jweak, JNI_VERSION_1_8};
@@ -62,7 +62,7 @@ impl LoaderClass {
 
     /// The class, for a JNI call made inside a native method of the
     /// library's class loader (or the bootstrap loader, for JDK classes).
-    fn get<'l>(&self, env: &Env<'l>) -> JClass<'l> {
+    pub fn get<'l>(&self, env: &Env<'l>) -> JClass<'l> {
         // SAFETY: a weak global reference to a class that cannot have been
         // unloaded (module docs); JNI functions accept weak references
         // wherever they accept references. The wrapper does not own it:
@@ -85,13 +85,6 @@ impl Constructible {
         });
         env.delete_local_ref(local);
         bound
-    }
-
-    /// `new Class[length]`, every element null.
-    pub fn new_array<'l>(&self, env: &mut Env<'l>, length: usize) -> jni::errors::Result<JObjectArray<'l>> {
-        let length = jint::try_from(length).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::InvalidArguments))?;
-        let class = self.class.get(env);
-        env.new_object_array(length, &class, JObject::null())
     }
 
     /// `new Class(args)`; `args` must match the signature bound for this class.
@@ -139,8 +132,11 @@ pub struct JvmClasses {
     pub persist_snapshot: JMethodID,
     /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
-    /// `store.internal.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits)`.
+    /// `store.internal.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[][] hitIds,
+    /// int[] hitStatuses, byte[][] hitResults, byte[][] hitExceptions)`.
     pub resuming_entry: Constructible,
+    /// `byte[]`, the element class of the `byte[][]` a crossing builds ([`super::arrays`]).
+    pub byte_array: LoaderClass,
     /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
     pub call_step: Constructible,
     /// `StoreStats(long × 10)`, in the order of `rust/jni/store.rs` `stats`.
@@ -232,7 +228,8 @@ impl JvmClasses {
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
-            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BI[Lio/durablejournal/JournalSlot;)V"))?,
+            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BI[[B[I[[B[[B)V"))?,
+            byte_array: bootstrap_class(env, jni_str!("[B"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
             log_store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/LogStoreStats"), jni_sig!("(JJJJJJ)V"))?,
@@ -257,6 +254,7 @@ impl JvmClasses {
         let constructibles = [
             &self.journal_exception,
             &self.non_deterministic_replay,
+            &self.call_interrupted,
             &self.null_pointer,
             &self.index_out_of_bounds,
             &self.execution_context,
@@ -266,11 +264,20 @@ impl JvmClasses {
             &self.store_stats,
             &self.log_store_stats,
         ];
-        for constructible in constructibles {
+        let classes = constructibles.into_iter().map(|constructible| &constructible.class).chain([&self.byte_array]);
+        for class in classes {
             // SAFETY: a weak global reference of this binding, deleted once.
-            unsafe { (jni.v1_2.DeleteWeakGlobalRef)(raw, constructible.class.0) };
+            unsafe { (jni.v1_2.DeleteWeakGlobalRef)(raw, class.0) };
         }
     }
+}
+
+/// A JDK class (of the bootstrap loader), held like the library's own.
+fn bootstrap_class(env: &mut Env<'_>, name: &JNIStr) -> jni::errors::Result<LoaderClass> {
+    let local = env.find_class(name)?;
+    let class = LoaderClass::new(env, &local);
+    env.delete_local_ref(local);
+    class
 }
 
 /// The ids of fields of one class, in the order asked.

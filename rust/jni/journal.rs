@@ -83,17 +83,27 @@ pub(crate) const SLOT_PENDING: jint = 0;
 pub(crate) const SLOT_SUCCEEDED: jint = 1;
 pub(crate) const SLOT_FAILED: jint = 2;
 
+/// A slot's call id as it crosses: UTF-8 (WTF-8 for an id holding a lone surrogate), None for null.
+pub(crate) fn slot_id(slot: &CallResult) -> Option<&[u8]> {
+    slot.call_id.as_ref().map(JsonString::as_wtf8)
+}
+
+/// A slot's status as it crosses (`JournalSlot`'s index into `CallResult.Status`).
+pub(crate) fn slot_status(slot: &CallResult) -> jint {
+    match slot.effective_status() {
+        CallStatus::Pending => SLOT_PENDING,
+        CallStatus::Succeeded => SLOT_SUCCEEDED,
+        CallStatus::Failed => SLOT_FAILED,
+    }
+}
+
 /// A slot as a new `JournalSlot(functionId (UTF-8 byte[]), status, result,
 /// exception)`, or null; Java turns the id bytes into its String.
 pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
     let Some(slot) = slot else { return Ok(JObject::null()) };
     // A null id stays null; one holding a lone surrogate crosses as WTF-8.
-    let id = byte_array_or_null(env, slot.call_id.as_ref().map(JsonString::as_wtf8))?;
-    let status = match slot.effective_status() {
-        CallStatus::Pending => SLOT_PENDING,
-        CallStatus::Succeeded => SLOT_SUCCEEDED,
-        CallStatus::Failed => SLOT_FAILED,
-    };
+    let id = byte_array_or_null(env, slot_id(slot))?;
+    let status = slot_status(slot);
     let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
     let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
     let args = [JValue::Object(&id).as_jni(), JValue::Int(status).as_jni(), JValue::Object(&result).as_jni(), JValue::Object(&exception).as_jni()];

@@ -36,6 +36,7 @@ use jni::{Env, JValue};
 use crate::error::Error;
 use classes::classes;
 
+pub mod arrays;
 pub mod classes;
 pub mod diagnostics;
 pub mod handle;

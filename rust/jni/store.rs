@@ -30,7 +30,8 @@ use jni::{Env, EnvUnowned, JValue};
 
 use super::classes::{byte_array_field, classes, int_field, long_field, object_field};
 use super::handle::{self, Borrowed};
-use super::journal::{journal_slot, JournalHandle};
+use super::arrays;
+use super::journal::{slot_id, slot_status, JournalHandle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::model::ActionState;
@@ -288,11 +289,11 @@ pub extern "system" fn Java_io_durablejournal_store_StoreJni_get<'l>(mut env: En
 
 /// The entry for a reader that answers its recorded calls itself (Flink
 /// Agents' adapter, for an action on the native journal), in one crossing: a
-/// `ResumingEntry(stateJsonWithoutCalls, callCount, JournalSlot[] hits)`.
-/// The JSON is Flink Agents' of the entry without its call results,
-/// `callCount` counts every slot, and the hits are the entry's
-/// [`ActionState::replayable_prefix`] (the core's replay rule), each built as
-/// the journal's primitives build a slot. Null on a miss.
+/// `ResumingEntry(stateJsonWithoutCalls, callCount, hitIds, hitStatuses,
+/// hitResults, hitExceptions)`. The JSON is Flink Agents' of the entry
+/// without its call results, `callCount` counts every slot, and the hits are
+/// the entry's [`ActionState::replayable_prefix`] (the core's replay rule),
+/// each slot's fields as the journal's primitives send them. Null on a miss.
 fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeResult<JObject<'l>> {
     let key = entry_key(env, key)?;
     let store = store_handle(ptr)?.clone();
@@ -304,24 +305,33 @@ fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeR
 
 fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JObject<'l>> {
     let hits = state.replayable_prefix();
-    let json = env.byte_array_from_slice(&state.to_json_without_calls())?;
+    let json = arrays::byte_array(env, &state.to_json_without_calls())?;
     let classes = classes(env)?;
-    let slots = classes.journal_slot.new_array(env, hits.len())?;
+    // The hits cross as parallel arrays, each element filled with one JNI call
+    // (see `arrays`); Java makes its JournalSlots of them.
+    let byte_array_class = classes.byte_array.get(env);
+    let ids = arrays::byte_arrays(env, &byte_array_class, hits.len())?;
+    let results = arrays::byte_arrays(env, &byte_array_class, hits.len())?;
+    let exceptions = arrays::byte_arrays(env, &byte_array_class, hits.len())?;
+    let statuses: Vec<jint> = hits.iter().map(slot_status).collect();
+    let statuses = arrays::int_array(env, &statuses)?;
     for (index, hit) in hits.iter().enumerate() {
-        // A frame per slot: each holds its payload arrays until it is in the array.
-        env.with_local_frame(SLOT_FRAME_CAPACITY, |env| -> BridgeResult<()> {
-            let slot = journal_slot(env, Some(hit))?;
-            Ok(slots.set_element(env, index, &slot)?)
-        })?;
+        arrays::set_byte_array_element(env, &ids, index, slot_id(hit))?;
+        arrays::set_byte_array_element(env, &results, index, hit.result_payload.as_deref())?;
+        arrays::set_byte_array_element(env, &exceptions, index, hit.exception_payload.as_deref())?;
     }
     let calls = state.call_results.len();
     let call_count = jint::try_from(calls).map_err(|_| Error::InvalidArgument(format!("{calls} call slots")))?;
-    let args = [JValue::Object(&json).as_jni(), JValue::Int(call_count).as_jni(), JValue::Object(&slots).as_jni()];
+    let args = [
+        JValue::Object(&json).as_jni(),
+        JValue::Int(call_count).as_jni(),
+        JValue::Object(&ids).as_jni(),
+        JValue::Object(&statuses).as_jni(),
+        JValue::Object(&results).as_jni(),
+        JValue::Object(&exceptions).as_jni(),
+    ];
     Ok(classes.resuming_entry.new_object(env, &args)?)
 }
-
-/// Local references one slot of [`get_resuming`] holds: the slot and its three arrays.
-const SLOT_FRAME_CAPACITY: usize = 4;
 
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_StoreJni_getResuming<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>) -> JObject<'l> {

@@ -2,6 +2,9 @@ package io.durablejournal;
 
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.internal.Utf8;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * One slot of the native journal as it crosses the boundary: built by the native library ({@code
@@ -9,7 +12,8 @@ import io.durablejournal.internal.Utf8;
  * the outcome (a replay) decodes nothing. Public only so that a store can hand a {@link
  * DurableExecutionContext#resuming(java.util.List, java.util.function.Supplier) resuming} context
  * the recorded hits the native library computed ({@link io.durablejournal.store.internal.ResumingEntry});
- * it has no public constructor.
+ * it has no public constructor, and its one factory ({@link #recorded}) takes what such a store
+ * read.
  */
 public final class JournalSlot {
     private static final CallResult.Status[] STATUSES = CallResult.Status.values();
@@ -36,6 +40,25 @@ public final class JournalSlot {
     }
 
     /** A slot of a state the native library read, as it would cross (the payloads are shared, not copied). */
+    /**
+     * The slots a native store read for a crossing, as parallel arrays (slot {@code i} is {@code
+     * (ids[i], statuses[i], results[i], exceptions[i])}, each field as the native constructor
+     * takes it): an unmodifiable list, in order. For the library's own crossings
+     * ({@link io.durablejournal.store.internal.ResumingEntry}).
+     */
+    public static List<JournalSlot> recorded(byte[][] ids, int[] statuses, byte[][] results, byte[][] exceptions) {
+        int count = ids.length;
+        if (statuses.length != count || results.length != count || exceptions.length != count) {
+            throw new IllegalArgumentException("slot arrays of different lengths: " + count + ", " + statuses.length + ", "
+                    + results.length + ", " + exceptions.length);
+        }
+        JournalSlot[] slots = new JournalSlot[count];
+        for (int i = 0; i < count; i++) {
+            slots[i] = new JournalSlot(ids[i], statuses[i], results[i], exceptions[i]);
+        }
+        return Collections.unmodifiableList(Arrays.asList(slots));
+    }
+
     static JournalSlot of(CallResult slot) {
         return new JournalSlot(Utf8.encodeOrNull(slot.getFunctionId(), "functionId"), slot.getStatus(), slot.recordedResult(),
                 slot.recordedException());

@@ -4,8 +4,6 @@ import io.durablejournal.CallResult;
 import io.durablejournal.JournalSlot;
 import io.durablejournal.internal.CalledFromNative;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -31,10 +29,16 @@ public final class ResumingEntry {
         this.hits = hits;
     }
 
-    /** A split entry, built by the native store ({@code get_resuming} in rust/jni/store.rs). */
+    /**
+     * A split entry, built by the native store ({@code resuming_entry} in rust/jni/store.rs): hit
+     * {@code i} is {@code (hitIds[i], hitStatuses[i], hitResults[i], hitExceptions[i])}, as the
+     * store read it. The hits cross as arrays rather than as slot objects because a Java
+     * allocation is far cheaper than a constructor call from native code.
+     */
     @CalledFromNative
-    private ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, JournalSlot[] hits) {
-        this(stateJsonWithoutCalls, callCount, Collections.unmodifiableList(Arrays.asList(hits)));
+    private ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[][] hitIds, int[] hitStatuses, byte[][] hitResults,
+            byte[][] hitExceptions) {
+        this(stateJsonWithoutCalls, callCount, JournalSlot.recorded(hitIds, hitStatuses, hitResults, hitExceptions));
     }
 
     /** An entry whose JSON holds everything, call results included. */
