@@ -130,7 +130,7 @@ pub struct JvmClasses {
     pub execution_context: Constructible,
     /// `DurableExecutionContext.persistSnapshot(byte[])`.
     pub persist_snapshot: JMethodID,
-    /// `JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception)`.
+    /// `JournalSlot(byte[] functionId, byte[] argsDigest, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
     /// `store.internal.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[][] hitIds,
     /// int[] hitStatuses, byte[][] hitResults, byte[][] hitExceptions)`.
@@ -227,7 +227,7 @@ impl JvmClasses {
             index_out_of_bounds: Constructible::bind(env, jni_str!("java/lang/IndexOutOfBoundsException"), jni_sig!("(Ljava/lang/String;)V"))?,
             execution_context: context,
             persist_snapshot,
-            journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([BI[B[B)V"))?,
+            journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([B[BI[B[B)V"))?,
             resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BI[[B[I[[B[[B)V"))?,
             byte_array: bootstrap_class(env, jni_str!("[B"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,

@@ -11,6 +11,7 @@ use super::classes::classes;
 use super::handle::{self, Borrowed};
 use super::{byte_array_or_null, for_each_element, index_arg, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
+use crate::identity;
 use crate::journal::{CallStep, DivergencePolicy, Journal, JournalChange, Persister};
 use crate::model::{ActionState, CallResult, CallStatus, JsonString, Outcome};
 
@@ -97,17 +98,67 @@ pub(crate) fn slot_status(slot: &CallResult) -> jint {
     }
 }
 
-/// A slot as a new `JournalSlot(functionId (UTF-8 byte[]), status, result,
-/// exception)`, or null; Java turns the id bytes into its String.
-pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>) -> BridgeResult<JObject<'l>> {
+/// A slot as a new `JournalSlot(functionId, argsDigest, status, result,
+/// exception)` (each `byte[]` UTF-8 or null), or null; Java turns the id
+/// bytes into its String. Read `split`, the id crosses as the core's split
+/// of it ([`split_slot_id`]): its function id part, and its args digest part
+/// (empty when it has none); read whole, the id is the function id and the
+/// digest is null.
+pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>, split: bool) -> BridgeResult<JObject<'l>> {
     let Some(slot) = slot else { return Ok(JObject::null()) };
     // A null id stays null; one holding a lone surrogate crosses as WTF-8.
-    let id = byte_array_or_null(env, slot_id(slot))?;
+    let (function_id, args_digest) = match (slot_id(slot), split) {
+        (Some(id), true) => {
+            let (function_id, args_digest) = split_slot_id(id);
+            (Some(function_id), Some(args_digest))
+        }
+        (None, true) => (None, Some(&b""[..])),
+        (id, false) => (id, None),
+    };
+    let id = byte_array_or_null(env, function_id)?;
+    let digest = byte_array_or_null(env, args_digest)?;
     let status = slot_status(slot);
     let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
     let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
-    let args = [JValue::Object(&id).as_jni(), JValue::Int(status).as_jni(), JValue::Object(&result).as_jni(), JValue::Object(&exception).as_jni()];
+    let args = [
+        JValue::Object(&id).as_jni(),
+        JValue::Object(&digest).as_jni(),
+        JValue::Int(status).as_jni(),
+        JValue::Object(&result).as_jni(),
+        JValue::Object(&exception).as_jni(),
+    ];
     Ok(classes(env)?.journal_slot.new_object(env, &args)?)
+}
+
+/// A slot's id (UTF-8, or WTF-8) as its function id and args digest parts,
+/// by [`identity::split_call_id`]; an id holding a lone surrogate is not
+/// Unicode, so it has no digest and stays whole (as
+/// `DurableIds.functionIdOfCallId` has it).
+fn split_slot_id(id: &[u8]) -> (&[u8], &[u8]) {
+    match std::str::from_utf8(id) {
+        Ok(id) => {
+            let (function_id, args_digest) = identity::split_call_id(id);
+            (function_id.as_bytes(), args_digest.as_bytes())
+        }
+        Err(_) => (id, b""),
+    }
+}
+
+/// The id of a call its caller names by two parts, joined by the core
+/// ([`identity::call_id_with_digest`]): the function id alone when the args
+/// digest is null or empty. A caller that has the whole id passes it as the
+/// function id with a null digest, so every primitive takes one shape.
+pub(crate) fn call_id(env: &Env<'_>, function_id: &JByteArray<'_>, args_digest: &JByteArray<'_>) -> BridgeResult<String> {
+    let function_id = required_utf8(env, function_id, "functionId")?;
+    Ok(joined(function_id, optional_utf8(env, args_digest, "argsDigest")?))
+}
+
+/// [`call_id`] of decoded parts.
+fn joined(function_id: String, args_digest: Option<String>) -> String {
+    match args_digest {
+        Some(digest) if !digest.is_empty() => identity::call_id_with_digest(&function_id, &digest),
+        _ => function_id,
+    }
 }
 
 #[no_mangle]
@@ -136,36 +187,42 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_size<'l>(mut env: EnvUn
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_currentSlot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong) -> JObject<'l> {
+pub extern "system" fn Java_io_durablejournal_JournalJni_currentSlot<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, split: jboolean) -> JObject<'l> {
     env.with_env(|env| {
         let h = handle(ptr)?;
-        journal_slot(env, h.journal.current_call_result())
+        journal_slot(env, h.journal.current_call_result(), split)
     })
     .resolve::<ThrowJavaException>()
 }
 
-fn slot_at<'l>(env: &mut Env<'l>, ptr: jlong, index: jint) -> BridgeResult<JObject<'l>> {
+fn slot_at<'l>(env: &mut Env<'l>, ptr: jlong, index: jint, split: jboolean) -> BridgeResult<JObject<'l>> {
     let h = handle(ptr)?;
     let index = index_arg(index, "call result index")?;
-    journal_slot(env, h.journal.call_result_at(index))
+    journal_slot(env, h.journal.call_result_at(index), split)
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_slotAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint) -> JObject<'l> {
-    env.with_env(|env| slot_at(env, ptr, index)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_JournalJni_slotAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, index: jint, split: jboolean) -> JObject<'l> {
+    env.with_env(|env| slot_at(env, ptr, index, split)).resolve::<ThrowJavaException>()
 }
 
-fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, id: &JByteArray<'l>, digest: &JByteArray<'l>) -> BridgeResult<JObject<'l>> {
-    let id = required_utf8(env, id, "functionId")?;
-    let digest = optional_utf8(env, digest, "argsDigest")?;
-    let hit = handle(ptr)?.journal.match_next_or_clear_subsequent_with_digest(&id, digest.as_deref())?;
-    journal_slot(env, hit.as_ref())
+fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, function_id: &JByteArray<'l>, digest: &JByteArray<'l>, digest_in_id: jboolean) -> BridgeResult<JObject<'l>> {
+    // The digest is either a part of the call's id, or only reported.
+    let (id, reported) = if digest_in_id {
+        (call_id(env, function_id, digest)?, None)
+    } else {
+        (required_utf8(env, function_id, "functionId")?, optional_utf8(env, digest, "argsDigest")?)
+    };
+    let hit = handle(ptr)?.journal.match_next_or_clear_subsequent_with_digest(&id, reported.as_deref())?;
+    journal_slot(env, hit.as_ref(), false)
 }
 
-/// `argsDigest` (null allowed) goes into a divergence report only.
+/// `digestInId`: the call's id is `functionId` joined with `argsDigest`
+/// ([`call_id`]); else it is `functionId`, and `argsDigest` (null allowed)
+/// goes into a divergence report only.
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObject<'l> {
-    env.with_env(|env| match_next(env, ptr, &id, &digest)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_JournalJni_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>, digest_in_id: jboolean) -> JObject<'l> {
+    env.with_env(|env| match_next(env, ptr, &id, &digest, digest_in_id)).resolve::<ThrowJavaException>()
 }
 
 fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Option<String>> {
@@ -201,26 +258,28 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_takeUnreportedDivergenc
     env.with_env(|env| take_divergence(env, ptr)).resolve::<ThrowJavaException>()
 }
 
-/// Decodes the arguments every "record an outcome" primitive takes (the
-/// call's id, its result and exception payloads, each byte[] or null) and
-/// applies `record` to them with the handle's persister.
+/// Decodes the payloads every "record an outcome" primitive takes (its
+/// result and exception, each byte[] or null) and applies `record` to them
+/// and the call's `id` with the handle's persister.
 fn record_outcome<'l, R>(
     env: &mut Env<'l>,
     ptr: jlong,
     cb: &JObject<'l>,
-    id: &JByteArray<'_>,
+    id: String,
     result: &JByteArray<'_>,
     exception: &JByteArray<'_>,
     record: impl FnOnce(&mut Journal, &str, Outcome, &mut dyn Persister) -> Result<R>,
 ) -> BridgeResult<R> {
-    let id = required_utf8(env, id, "functionId")?;
     let outcome = Outcome { result: optional_bytes(env, result)?, exception: optional_bytes(env, exception)? };
     mutate(env, ptr, cb, |j, p| record(j, &id, outcome, p))
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_recordCallCompletion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
-    env.with_env(|env| record_outcome(env, ptr, &cb, &id, &result, &exception, Journal::record_call_completion))
+pub extern "system" fn Java_io_durablejournal_JournalJni_recordCallCompletion<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, digest: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+    env.with_env(|env| {
+        let id = call_id(env, &id, &digest)?;
+        record_outcome(env, ptr, &cb, id, &result, &exception, Journal::record_call_completion)
+    })
         .resolve::<ThrowJavaException>()
 }
 
@@ -230,7 +289,8 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_recordCallCompletion<'l
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_JournalJni_completeCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) -> jboolean {
     env.with_env(|env| {
-        record_outcome(env, ptr, &cb, &id, &result, &exception, |j, id, outcome, p| {
+        let id = required_utf8(env, &id, "functionId")?;
+        record_outcome(env, ptr, &cb, id, &result, &exception, |j, id, outcome, p| {
             j.complete_call(id, outcome, p)?;
             Ok(j.next_call_just_runs())
         })
@@ -239,24 +299,28 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_completeCall<'l>(mut en
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_finalizeCurrentCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
-    env.with_env(|env| record_outcome(env, ptr, &cb, &id, &result, &exception, Journal::finalize_current_call))
+pub extern "system" fn Java_io_durablejournal_JournalJni_finalizeCurrentCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, digest: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+    env.with_env(|env| {
+        let id = call_id(env, &id, &digest)?;
+        record_outcome(env, ptr, &cb, id, &result, &exception, Journal::finalize_current_call)
+    })
         .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_finalizeCallAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint, id: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_finalizeCallAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, index: jint, id: JByteArray<'l>, digest: JByteArray<'l>, result: JByteArray<'l>, exception: JByteArray<'l>) {
     env.with_env(|env| {
         let index = index_arg(index, "call result index")?;
-        record_outcome(env, ptr, &cb, &id, &result, &exception, |j, id, outcome, p| j.finalize_call_at(index, id, outcome, p))
+        let id = call_id(env, &id, &digest)?;
+        record_outcome(env, ptr, &cb, id, &result, &exception, |j, id, outcome, p| j.finalize_call_at(index, id, outcome, p))
     })
     .resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_appendPendingCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>) {
+pub extern "system" fn Java_io_durablejournal_JournalJni_appendPendingCall<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, id: JByteArray<'l>, digest: JByteArray<'l>) {
     env.with_env(|env| {
-        let id = required_utf8(env, &id, "functionId")?;
+        let id = call_id(env, &id, &digest)?;
         mutate(env, ptr, &cb, |j, p| j.append_pending_call(&id, p))
     })
     .resolve::<ThrowJavaException>()
@@ -277,15 +341,24 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_clearCallResultsFromAnd
     .resolve::<ThrowJavaException>()
 }
 
-fn reserve_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
-    let decoded = for_each_element(env, ids, "functionIds", |env, element| required_utf8(env, element, "functionIds element"))?;
+/// `digests` null: each of `ids` is a whole call id; else call `i` is
+/// `ids[i]` joined with `digests[i]` ([`call_id`]), the arrays of one length.
+fn reserve_batch<'l>(env: &mut Env<'l>, ptr: jlong, cb: &JObject<'l>, ids: &JObjectArray<'l, JByteArray<'l>>, digests: &JObjectArray<'l, JByteArray<'l>>) -> BridgeResult<()> {
+    let mut decoded = for_each_element(env, ids, "functionIds", |env, element| required_utf8(env, element, "functionIds element"))?;
+    if !digests.is_null() {
+        let digests = for_each_element(env, digests, "argsDigests", |env, element| optional_utf8(env, element, "argsDigests element"))?;
+        if digests.len() != decoded.len() {
+            return Err(Error::InvalidArgument(format!("{} function ids but {} args digests", decoded.len(), digests.len())).into());
+        }
+        decoded = decoded.into_iter().zip(digests).map(|(id, digest)| joined(id, digest)).collect();
+    }
     let refs: Vec<&str> = decoded.iter().map(String::as_str).collect();
     mutate(env, ptr, cb, |j, p| j.reserve_pending_batch(&refs, p))
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_JournalJni_reservePendingBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>) {
-    env.with_env(|env| reserve_batch(env, ptr, &cb, &ids)).resolve::<ThrowJavaException>()
+pub extern "system" fn Java_io_durablejournal_JournalJni_reservePendingBatch<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, cb: JObject<'l>, ids: JObjectArray<'l, JByteArray<'l>>, digests: JObjectArray<'l, JByteArray<'l>>) {
+    env.with_env(|env| reserve_batch(env, ptr, &cb, &ids, &digests)).resolve::<ThrowJavaException>()
 }
 
 #[no_mangle]

@@ -7,8 +7,9 @@ use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray, JString
 use jni::sys::{jboolean, jint, jlong};
 use jni::{Env, EnvUnowned};
 
-use super::{handle, mutate, step_object};
-use crate::jni::{for_each_element, index_arg, required_utf8, BridgeResult, ThrowJavaException};
+use super::{call_id, handle, mutate, step_object};
+use crate::jni::classes::classes;
+use crate::jni::{arrays, for_each_element, index_arg, required_utf8, BridgeResult, ThrowJavaException};
 use crate::journal::{BatchStep, CallSemantics};
 
 /// `BatchStep` codes of `beginBatchWithSemantics`: `CallStep.java`'s kinds.
@@ -21,11 +22,12 @@ fn begin_call<'l>(
     ptr: jlong,
     cb: &JObject<'l>,
     id: &JByteArray<'l>,
+    digest: &JByteArray<'l>,
     reconcilable: jboolean,
     declared: jint,
     job_default: jint,
 ) -> BridgeResult<JObject<'l>> {
-    let id = required_utf8(env, id, "functionId")?;
+    let id = call_id(env, id, digest)?;
     let declared = CallSemantics::from_i32(declared)?;
     let job_default = CallSemantics::from_i32(job_default)?;
     let step = mutate(env, ptr, cb, |j, p| {
@@ -36,7 +38,8 @@ fn begin_call<'l>(
 }
 
 /// `beginCall` for a call that declares its semantics (0: not declared) under
-/// a job default (0: none, at least once). An interrupted at-most-once call
+/// a job default (0: none, at least once). The call's id is `id` joined with
+/// `digest` (null: `id` is the whole id). An interrupted at-most-once call
 /// throws `CallInterruptedException`.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_JournalJni_beginCallWithSemantics<'l>(
@@ -45,11 +48,12 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_beginCallWithSemantics<
     ptr: jlong,
     cb: JObject<'l>,
     id: JByteArray<'l>,
+    digest: JByteArray<'l>,
     reconcilable: jboolean,
     declared: jint,
     job_default: jint,
 ) -> JObject<'l> {
-    env.with_env(|env| begin_call(env, ptr, &cb, &id, reconcilable, declared, job_default)).resolve::<ThrowJavaException>()
+    env.with_env(|env| begin_call(env, ptr, &cb, &id, &digest, reconcilable, declared, job_default)).resolve::<ThrowJavaException>()
 }
 
 fn begin_batch<'l>(
@@ -118,6 +122,25 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_idempotencyKey<'l>(mut 
         let position = index_arg(position, "call result index")?;
         let key = handle(ptr)?.journal.idempotency_key_at(position, &id)?;
         Ok(env.new_string(key)?)
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+/// The call `id` joined with `digest` (null: `id` is the whole id) and its
+/// idempotency key at absolute `position`, as `byte[][] {callId, key}` (each
+/// UTF-8): what a bridge that names calls by two parts hands the call's
+/// body, in one crossing.
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_JournalJni_callIdAndIdempotencyKey<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, position: jint, id: JByteArray<'l>, digest: JByteArray<'l>) -> JObjectArray<'l, JByteArray<'l>> {
+    env.with_env(|env| -> BridgeResult<JObjectArray<'l, JByteArray<'l>>> {
+        let id = call_id(env, &id, &digest)?;
+        let position = index_arg(position, "call result index")?;
+        let key = handle(ptr)?.journal.idempotency_key_at(position, &id)?;
+        let byte_array_class = classes(env)?.byte_array.get(env);
+        let answer = arrays::byte_arrays(env, &byte_array_class, 2)?;
+        arrays::set_byte_array_element(env, &answer, 0, Some(id.as_bytes()))?;
+        arrays::set_byte_array_element(env, &answer, 1, Some(key.as_bytes()))?;
+        Ok(answer)
     })
     .resolve::<ThrowJavaException>()
 }

@@ -15,7 +15,8 @@ import java.util.Objects;
  * native journal. Around that, package-private helpers do one job each: {@link LazyJournal} opens
  * the journal on first need, and until then {@link RecordedReplay} answers the recorded hits the
  * library found (below); {@link RunnerCalls} takes the journal steps of {@link RunnerContextImpl}'s
- * calls and batches; {@link CallGuard} refuses nested and concurrent
+ * calls and batches; {@link SplitIdPrimitives} crosses the primitives that take a call's id
+ * (given whole, or in two parts that the native core joins); {@link CallGuard} refuses nested and concurrent
  * calls, {@link CallCounters} counts the calls and {@link DivergenceLog} logs the divergences the
  * journal reports.
  *
@@ -56,6 +57,8 @@ public final class DurableExecutionContext implements AutoCloseable {
     private final DivergenceLog divergences = new DivergenceLog();
     private final CallGuard guard = new CallGuard();
     private final RunnerCalls runnerCalls;
+    /** The primitives' crossings, for ids given whole (here) or in two parts ({@link #splitIdPrimitives()}). */
+    private final SplitIdPrimitives primitives = new SplitIdPrimitives(this, divergences);
 
     /**
      * @param state the record to resume from (a new {@code ActionState()} for a first run); the
@@ -123,6 +126,15 @@ public final class DurableExecutionContext implements AutoCloseable {
         return lazyJournal.get();
     }
 
+    /**
+     * The primitives of this context for a caller that names each call by a function id and an
+     * args digest (Flink Agents' bridge): the native core joins the two into the call's id on the
+     * primitive's own crossing, and splits a slot's id back ({@link SplitIdPrimitives}).
+     */
+    public SplitIdPrimitives splitIdPrimitives() {
+        return primitives;
+    }
+
     /** The journal steps of the durable calls and batches {@link RunnerContextImpl} makes on this context. */
     RunnerCalls runnerCalls() {
         return runnerCalls;
@@ -163,7 +175,7 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /** {@code [String functionId, String status, byte[] result, byte[] exception]} at the index, or null. */
     public Object[] getCurrentCallResultFields() {
-        JournalSlot slot = journal().apply(JournalJni::currentSlot);
+        JournalSlot slot = journal().apply(h -> JournalJni.currentSlot(h, false));
         return slot == null ? null : slot.toFields();
     }
 
@@ -175,8 +187,8 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     /** Absolute slot {@code index}, or null when out of range. */
     JournalSlot slotAt(int index) {
-        checkIndex(index);
-        return journal().apply(h -> JournalJni.slotAt(h, index));
+        SplitIdPrimitives.checkIndex(index);
+        return journal().apply(h -> JournalJni.slotAt(h, index, false));
     }
 
     /**
@@ -200,21 +212,14 @@ public final class DurableExecutionContext implements AutoCloseable {
     /**
      * As {@link #matchNextOrClearSubsequentCallResult(String)} for a caller that has the call's args
      * digest (Flink Agents' primitives pass one): matching stays on the id alone, the digest only
-     * goes into a divergence report.
+     * goes into a divergence report. (A caller whose digest is part of the call's id uses {@link
+     * #splitIdPrimitives()}.)
      *
      * @param argsDigest the new call's args digest, or null
      */
     public Object[] matchNextOrClearSubsequentCallResult(String functionId, String argsDigest) {
-        byte[] id = Utf8.encode(functionId, "functionId");
         byte[] digest = argsDigest == null ? null : Utf8.encode(argsDigest, "argsDigest");
-        JournalSlot hit = journal().apply(h -> {
-            JournalSlot found = JournalJni.matchNextOrClearSubsequentCallResult(h, id, digest);
-            if (found == null) {
-                divergences.reportIfAny(h, lazyJournal.divergencePolicy());
-            }
-            return found;
-        });
-        return hit == null ? null : new Object[] {Boolean.TRUE, hit.result, hit.exception};
+        return primitives.matchNext(SplitIdPrimitives.id(functionId), digest, false);
     }
 
     /**
@@ -239,31 +244,19 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @throws CallInterruptedException when the call is at most once and an earlier run left its slot PENDING
      */
     public Object[] beginCallWithSemantics(String functionId, CallSemantics declared, CallSemantics jobDefault) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        CallStep step = journal().apply(h -> {
-            CallStep decided = JournalJni.beginCallWithSemantics(h, callback(), id, false,
-                    CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
-            if (decided != null && decided.divergence != null) {
-                divergences.report(decided.divergence);
-            }
-            return decided;
-        });
-        return step == null || step.kind != CallStep.REPLAY ? null : new Object[] {Boolean.TRUE, step.result, step.exception};
+        return primitives.beginCallWithSemantics(SplitIdPrimitives.id(functionId), null, declared, jobDefault);
     }
 
     public void recordCallCompletion(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> JournalJni.recordCallCompletion(h, callback(), id, resultPayload, exceptionPayload));
+        primitives.recordCallCompletion(SplitIdPrimitives.id(functionId), null, resultPayload, exceptionPayload);
     }
 
     public void appendPendingCall(String functionId) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> JournalJni.appendPendingCall(h, callback(), id));
+        primitives.appendPendingCall(SplitIdPrimitives.id(functionId), null);
     }
 
     public void finalizeCurrentCall(String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> JournalJni.finalizeCurrentCall(h, callback(), id, resultPayload, exceptionPayload));
+        primitives.finalizeCurrentCall(SplitIdPrimitives.id(functionId), null, resultPayload, exceptionPayload);
     }
 
     public void clearCallResultsFromCurrentIndexAndPersist() {
@@ -272,14 +265,12 @@ public final class DurableExecutionContext implements AutoCloseable {
 
     public void reservePendingBatch(List<String> functionIds) {
         Objects.requireNonNull(functionIds, "functionIds");
-        byte[][] encoded = RunnerCalls.encodeIds(functionIds);
-        journal().accept(h -> JournalJni.reservePendingBatch(h, callback(), encoded));
+        primitives.reservePendingBatch(RunnerCalls.encodeIds(functionIds), null);
     }
 
     public void finalizeCallAt(int index, String functionId, byte[] resultPayload, byte[] exceptionPayload) {
-        checkIndex(index);
-        byte[] id = Utf8.encode(functionId, "functionId");
-        journal().accept(h -> JournalJni.finalizeCallAt(h, callback(), index, id, resultPayload, exceptionPayload));
+        SplitIdPrimitives.checkIndex(index);
+        primitives.finalizeCallAt(index, SplitIdPrimitives.id(functionId), null, resultPayload, exceptionPayload);
     }
 
     public void advanceCallIndexBy(int n) {
@@ -290,7 +281,7 @@ public final class DurableExecutionContext implements AutoCloseable {
     }
 
     public void clearCallResultsFromAndPersist(int index) {
-        checkIndex(index);
+        SplitIdPrimitives.checkIndex(index);
         journal().accept(h -> JournalJni.clearCallResultsFromAndPersist(h, callback(), index));
     }
 
@@ -334,8 +325,8 @@ public final class DurableExecutionContext implements AutoCloseable {
      * @throws JournalException {@code ILLEGAL_STATE} when the journal belongs to no store entry
      */
     public String idempotencyKeyAt(int index, String functionId) {
-        checkIndex(index);
-        byte[] id = Utf8.encode(functionId, "functionId");
+        SplitIdPrimitives.checkIndex(index);
+        byte[] id = SplitIdPrimitives.id(functionId);
         return journal().apply(h -> JournalJni.idempotencyKey(h, index, id));
     }
 
@@ -383,7 +374,7 @@ public final class DurableExecutionContext implements AutoCloseable {
      * The object native code hands each persisted state to. Without a persister there is none, so
      * the native side does not serialize the state only for it to be dropped.
      */
-    private DurableExecutionContext callback() {
+    DurableExecutionContext callback() {
         return persister == null ? null : this;
     }
 
@@ -404,12 +395,6 @@ public final class DurableExecutionContext implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             throw new JournalException(JournalException.Code.PERSIST_FAILED, "the ActionStatePersister failed: " + e, e);
-        }
-    }
-
-    private static void checkIndex(int index) {
-        if (index < 0) {
-            throw new IndexOutOfBoundsException("call result index must not be negative: " + index);
         }
     }
 }

@@ -18,8 +18,16 @@ import java.util.List;
 public final class JournalSlot {
     private static final CallResult.Status[] STATUSES = CallResult.Status.values();
 
-    /** The call's id in UTF-8 (WTF-8 for an id holding a lone surrogate), or null. */
+    /**
+     * The call's id in UTF-8 (WTF-8 for an id holding a lone surrogate), or null; in a slot read
+     * split ({@link #argsDigest} not null), the function id part of it.
+     */
     final byte[] functionId;
+    /**
+     * Null for a slot read whole; in a slot read split, the args digest part of its id (UTF-8,
+     * empty when it has none): the native core split the id ({@code identity::split_call_id}).
+     */
+    final byte[] argsDigest;
     final CallResult.Status status;
     /** The recorded result (JSON), or null. */
     final byte[] result;
@@ -28,12 +36,13 @@ public final class JournalSlot {
 
     /** {@code status}: the ordinal of {@link CallResult.Status} ({@code SLOT_*} in rust/jni/journal.rs). */
     @CalledFromNative
-    private JournalSlot(byte[] functionId, int status, byte[] result, byte[] exception) {
-        this(functionId, STATUSES[status], result, exception);
+    private JournalSlot(byte[] functionId, byte[] argsDigest, int status, byte[] result, byte[] exception) {
+        this(functionId, argsDigest, STATUSES[status], result, exception);
     }
 
-    private JournalSlot(byte[] functionId, CallResult.Status status, byte[] result, byte[] exception) {
+    private JournalSlot(byte[] functionId, byte[] argsDigest, CallResult.Status status, byte[] result, byte[] exception) {
         this.functionId = functionId;
+        this.argsDigest = argsDigest;
         this.status = status;
         this.result = result;
         this.exception = exception;
@@ -54,19 +63,32 @@ public final class JournalSlot {
         }
         JournalSlot[] slots = new JournalSlot[count];
         for (int i = 0; i < count; i++) {
-            slots[i] = new JournalSlot(ids[i], statuses[i], results[i], exceptions[i]);
+            slots[i] = new JournalSlot(ids[i], null, statuses[i], results[i], exceptions[i]);
         }
         return Collections.unmodifiableList(Arrays.asList(slots));
     }
 
     static JournalSlot of(CallResult slot) {
-        return new JournalSlot(Utf8.encodeOrNull(slot.getFunctionId(), "functionId"), slot.getStatus(), slot.recordedResult(),
+        return new JournalSlot(Utf8.encodeOrNull(slot.getFunctionId(), "functionId"), null, slot.getStatus(), slot.recordedResult(),
                 slot.recordedException());
     }
 
     /** The spec's 4-tuple {@code [String functionId, String status, byte[] result, byte[] exception]}. */
     Object[] toFields() {
         return new Object[] {functionId == null ? null : Utf8.decode(functionId), status.name(), result, exception};
+    }
+
+    /**
+     * A slot read split: {@code [String functionId, String argsDigest, String status, byte[] result,
+     * byte[] exception]}, the id's parts as the native core split it ({@code argsDigest} {@code ""}
+     * when it has none; a null id is a null function id).
+     */
+    Object[] toSplitFields() {
+        if (argsDigest == null) {
+            throw new IllegalStateException("the slot was read whole, not split");
+        }
+        return new Object[] {functionId == null ? null : Utf8.decode(functionId), Utf8.decode(argsDigest), status.name(), result,
+            exception};
     }
 
     /** The slot as a {@link CallResult} (with no args digest), for a reader that lists recorded hits. */

@@ -66,7 +66,7 @@ final class RunnerCalls {
             boolean declaresNothing = declared == null && jobDefault == null;
             CallStep step = declaresNothing && !reconcilable && nextCallJustRuns(journal) ? null
                     : declaresNothing ? JournalJni.beginCall(h, persister, id, reconcilable)
-                    : JournalJni.beginCallWithSemantics(h, persister, id, reconcilable,
+                    : JournalJni.beginCallWithSemantics(h, persister, id, null, reconcilable,
                             CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
             if (step == null) {
                 step = CallStep.RUN_BODY;

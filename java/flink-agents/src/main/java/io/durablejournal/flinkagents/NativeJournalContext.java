@@ -2,7 +2,7 @@ package io.durablejournal.flinkagents;
 
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.JournalSlot;
-import io.durablejournal.identity.DurableIds;
+import io.durablejournal.SplitIdPrimitives;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -34,10 +34,10 @@ import org.apache.flink.agents.runtime.context.RunnerContextImpl;
  * <p><b>Call identity.</b> The core matches a slot by one id (spec §3, "there is no separate args
  * digest"); Flink Agents passes a function id and an args digest. A call is therefore filed under
  * {@code functionId} when the digest is empty or null (Java's {@code DurableCallable}, as Flink
- * Agents writes it) and under {@code functionId + "::" + argsDigest} otherwise, the shape of the
- * core's {@code identity::call_id_with_digest}. {@link #getCurrentCallResult()} splits an id that ends
- * in {@code "::"} and 16 lowercase hex digits back into the two, so Python's comparison of both
- * fields holds.
+ * Agents writes it) and under {@code functionId + "::" + argsDigest} otherwise: the native core
+ * joins the two ({@code identity::call_id_with_digest}) on the crossing of the primitive itself
+ * ({@link SplitIdPrimitives}), and {@link #getCurrentCallResult()} gets a slot's id split back by
+ * the core ({@code identity::split_call_id}), so Python's comparison of both fields holds.
  *
  * <p>Used on the operator's mailbox thread, like the class it replaces.
  */
@@ -190,43 +190,50 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
         return !opened && !split ? served : ActionStates.fromJson(io.durablejournal.ActionStateSerde.serialize(journal().getActionState()));
     }
 
-    @Override
-    public CallResult getCurrentCallResult() {
-        return callResultOf(journal().getCurrentCallResultFields());
+    /** The journal's primitives that take a call's function id and args digest (the core joins them). */
+    private SplitIdPrimitives primitives() {
+        return journal().splitIdPrimitives();
     }
 
-    /** A slot's core fields ({@code [id, status, result, exception]}) as Flink Agents' CallResult; null stays null. */
+    @Override
+    public CallResult getCurrentCallResult() {
+        return callResultOf(primitives().getCurrentCallResultFields());
+    }
+
+    /**
+     * A slot read split ({@code [functionId, argsDigest, status, result, exception]}, {@link
+     * SplitIdPrimitives}) as Flink Agents' CallResult; null stays null.
+     */
     private static CallResult callResultOf(Object[] fields) {
         if (fields == null) {
             return null;
         }
-        String id = (String) fields[0];
-        String functionId = functionIdOf(id);
-        String argsDigest = argsDigestOf(id);
-        if ("PENDING".equals(fields[1])) {
+        String functionId = (String) fields[0];
+        String argsDigest = (String) fields[1];
+        if ("PENDING".equals(fields[2])) {
             return CallResult.pending(functionId, argsDigest);
         }
-        return new CallResult(functionId, argsDigest, (byte[]) fields[2], (byte[]) fields[3]);
+        return new CallResult(functionId, argsDigest, (byte[]) fields[3], (byte[]) fields[4]);
     }
 
     @Override
     public Object[] matchNextOrClearSubsequentCallResult(String functionId, String argsDigest) {
-        return journal().matchNextOrClearSubsequentCallResult(callId(functionId, argsDigest));
+        return primitives().matchNextOrClearSubsequentCallResult(functionId, argsDigest);
     }
 
     @Override
     public void recordCallCompletion(String functionId, String argsDigest, byte[] resultPayload, byte[] exceptionPayload) {
-        journal().recordCallCompletion(callId(functionId, argsDigest), resultPayload, exceptionPayload);
+        primitives().recordCallCompletion(functionId, argsDigest, resultPayload, exceptionPayload);
     }
 
     @Override
     public void appendPendingCall(String functionId, String argsDigest) {
-        journal().appendPendingCall(callId(functionId, argsDigest));
+        primitives().appendPendingCall(functionId, argsDigest);
     }
 
     @Override
     public void finalizeCurrentCall(String functionId, String argsDigest, byte[] resultPayload, byte[] exceptionPayload) {
-        journal().finalizeCurrentCall(callId(functionId, argsDigest), resultPayload, exceptionPayload);
+        primitives().finalizeCurrentCall(functionId, argsDigest, resultPayload, exceptionPayload);
     }
 
     @Override
@@ -244,9 +251,9 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
      * the call goes through {@link #beginCallWithSemantics} (one crossing per call all the same).
      */
     public Object[] currentCall(String functionId, String argsDigest) {
-        String id = callId(functionId, argsDigest);
         int index = journal().getCurrentCallIndex();
-        return new Object[] {id, index, journal().idempotencyKeyAt(index, id), defaultCallSemantics() != null};
+        String[] idAndKey = primitives().callIdAndIdempotencyKeyAt(index, functionId, argsDigest);
+        return new Object[] {idAndKey[0], index, idAndKey[1], defaultCallSemantics() != null};
     }
 
     /**
@@ -271,7 +278,7 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
     public Object[] beginCallWithSemantics(String functionId, String argsDigest, String declared) {
         io.durablejournal.CallSemantics semantics = declared == null ? null : io.durablejournal.CallSemantics.valueOf(declared);
         try {
-            return journal().beginCallWithSemantics(callId(functionId, argsDigest), semantics, defaultCallSemantics());
+            return primitives().beginCallWithSemantics(functionId, argsDigest, semantics, defaultCallSemantics());
         } catch (io.durablejournal.CallInterruptedException e) {
             return new Object[] {Boolean.FALSE, e.getMessage(), e.getCallId(), e.getPosition(), e.getIdempotencyKey(), e.getKey(),
                 e.getSequenceNumber(), e.getActionName()};
@@ -287,27 +294,17 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
 
     /** The slot at {@code index}, or null past the last (#926). */
     public CallResult getCallResultAt(int index) {
-        return callResultOf(journal().getCallResultFieldsAt(index));
+        return callResultOf(primitives().getCallResultFieldsAt(index));
     }
 
     /** Appends a PENDING slot per call, in order, in one record (#926's batch of async calls). */
     public void reservePendingBatch(List<String> functionIds, List<String> argsDigests) {
-        Objects.requireNonNull(functionIds, "functionIds");
-        Objects.requireNonNull(argsDigests, "argsDigests");
-        if (functionIds.size() != argsDigests.size()) {
-            throw new IllegalArgumentException("functionIds size (" + functionIds.size() + ") must match argsDigests size ("
-                    + argsDigests.size() + ")");
-        }
-        List<String> callIds = new java.util.ArrayList<>(functionIds.size());
-        for (int i = 0; i < functionIds.size(); i++) {
-            callIds.add(callId(functionIds.get(i), argsDigests.get(i)));
-        }
-        journal().reservePendingBatch(callIds);
+        primitives().reservePendingBatch(functionIds, argsDigests);
     }
 
     /** Completes the PENDING slot at {@code index}, which must be this call's (#926). */
     public void finalizeCallAt(int index, String functionId, String argsDigest, byte[] resultPayload, byte[] exceptionPayload) {
-        journal().finalizeCallAt(index, callId(functionId, argsDigest), resultPayload, exceptionPayload);
+        primitives().finalizeCallAt(index, functionId, argsDigest, resultPayload, exceptionPayload);
     }
 
     /** Moves the call index past {@code count} slots a batch answered (#926). */
@@ -326,22 +323,6 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
      */
     public void clearCallResultsFrom(int index) {
         clearCallResultsFromAndPersist(index);
-    }
-
-    /** The core's id of a call: the function id, with the args digest when there is one ({@link DurableIds}). */
-    static String callId(String functionId, String argsDigest) {
-        Objects.requireNonNull(functionId, "functionId");
-        return DurableIds.callIdWithDigest(functionId, argsDigest);
-    }
-
-    /** The function id part of a core call id ({@link #callId}); null stays null. */
-    static String functionIdOf(String callId) {
-        return callId == null ? null : DurableIds.functionIdOfCallId(callId);
-    }
-
-    /** The args digest part of a core call id, {@code ""} when it has none (as Flink Agents' Java writes it). */
-    static String argsDigestOf(String callId) {
-        return callId == null ? "" : DurableIds.argsDigestOfCallId(callId);
     }
 
     /**
