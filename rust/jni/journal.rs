@@ -466,3 +466,6 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_patched<'l>(mut env: En
     })
     .resolve::<ThrowJavaException>()
 }
+
+#[cfg(test)]
+mod tests;
