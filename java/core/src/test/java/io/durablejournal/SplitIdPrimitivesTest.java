@@ -67,6 +67,34 @@ class SplitIdPrimitivesTest {
         }
     }
 
+    /**
+     * The recorded hits of a resuming context are compared in Java by the whole id; a call named
+     * by parts never meets them: its primitive opens the native journal, which matches the id it
+     * joins, so neither naming of the same id ({@code ("f", digest)}, {@code ("f::" + digest, "")})
+     * can get a wrong answer from a hit.
+     */
+    @Test
+    void aCallNamedByPartsIsDecidedByTheNativeJournalNeverByTheRecordedHits() {
+        String id = "f::" + DIGEST;
+        for (String[] parts : new String[][] {{"f", DIGEST}, {id, ""}, {id, null}}) {
+            ActionState entry = new ActionState();
+            entry.addCallResult(new CallResult(id, ONE, null));
+            entry.addCallResult(new CallResult(id, ONE, null));
+            java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+            List<JournalSlot> hits = JournalSlot.recorded(new byte[][] {id.getBytes(StandardCharsets.UTF_8)},
+                    new int[] {CallResult.Status.SUCCEEDED.ordinal()}, new byte[][] {ONE}, new byte[][] {null});
+            try (DurableExecutionContext journal = DurableExecutionContext.resuming(hits, () -> {
+                opened.incrementAndGet();
+                return new DurableExecutionContext(entry, null);
+            })) {
+                Object[] hit = journal.splitIdPrimitives().matchNextOrClearSubsequentCallResult(parts[0], parts[1]);
+                assertEquals(Boolean.TRUE, hit[0], Arrays.toString(parts));
+                assertEquals(1, opened.get(), "the native journal decided " + Arrays.toString(parts));
+                assertNull(journal.splitIdPrimitives().matchNextOrClearSubsequentCallResult("f", "fedcba9876543210"));
+            }
+        }
+    }
+
     @Test
     void aSlotReadForTheBridgeComesBackWithItsIdSplitByTheCore() {
         ActionState state = new ActionState();
