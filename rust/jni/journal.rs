@@ -213,13 +213,21 @@ fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, function_id: &JByteArray<'l>, d
     } else {
         (required_utf8(env, function_id, "functionId")?, optional_utf8(env, digest, "argsDigest")?)
     };
-    let hit = handle(ptr)?.journal.match_next_or_clear_subsequent_with_digest(&id, reported.as_deref())?;
-    journal_slot(env, hit.as_ref(), false)
+    let step = {
+        let mut held = handle(ptr)?;
+        match held.journal.match_next_or_clear_subsequent_with_digest(&id, reported.as_deref())? {
+            Some(hit) => (CallStep::Replay(hit), None),
+            None => (CallStep::Execute, held.journal.take_unreported_divergence()),
+        }
+    };
+    step_object(env, step)
 }
 
-/// `digestInId`: the call's id is `functionId` joined with `argsDigest`
-/// ([`call_id`]); else it is `functionId`, and `argsDigest` (null allowed)
-/// goes into a divergence report only.
+/// The hit as a `CallStep` (`REPLAY` with its outcome); a miss is null, or
+/// `RUN` with the divergence it cut under the Warn policy, so reporting it
+/// takes no second crossing. `digestInId`: the call's id is `functionId`
+/// joined with `argsDigest` ([`call_id`]); else it is `functionId`, and
+/// `argsDigest` (null allowed) goes into a divergence report only.
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_JournalJni_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>, digest_in_id: jboolean) -> JObject<'l> {
     env.with_env(|env| match_next(env, ptr, &id, &digest, digest_in_id)).resolve::<ThrowJavaException>()

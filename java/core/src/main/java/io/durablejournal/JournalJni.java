@@ -34,11 +34,12 @@ final class JournalJni {
     static native JournalSlot slotAt(long handle, int index, boolean split);
 
     /**
-     * The hit, or null. {@code digestInId}: the call's id is {@code functionId} joined with {@code
-     * argsDigest} by the native core; else it is {@code functionId}, and {@code argsDigest} (null
-     * allowed) only goes into a divergence report.
+     * The hit as a {@link CallStep#REPLAY} step; a miss is null, or a {@link CallStep#RUN} step with
+     * the divergence it cut under WARN. {@code digestInId}: the call's id is {@code functionId}
+     * joined with {@code argsDigest} by the native core; else it is {@code functionId}, and {@code
+     * argsDigest} (null allowed) only goes into a divergence report.
      */
-    static native JournalSlot matchNextOrClearSubsequentCallResult(long handle, byte[] functionId, byte[] argsDigest,
+    static native CallStep matchNextOrClearSubsequentCallResult(long handle, byte[] functionId, byte[] argsDigest,
             boolean digestInId);
 
     /** {@code policy}: {@link DivergencePolicy#number()}. */

@@ -110,26 +110,26 @@ public final class SplitIdPrimitives {
     // The crossings, for both callers: `digest` null means `id` is the call's whole id.
 
     Object[] matchNext(byte[] id, byte[] digest, boolean digestInId) {
-        JournalSlot hit = context.journal().apply(h -> {
-            JournalSlot found = JournalJni.matchNextOrClearSubsequentCallResult(h, id, digest, digestInId);
-            if (found == null) {
-                divergences.reportIfAny(h, context.getDivergencePolicy());
-            }
-            return found;
-        });
-        return hit == null ? null : new Object[] {Boolean.TRUE, hit.result, hit.exception};
+        return context.journal().apply(h -> replayed(JournalJni.matchNextOrClearSubsequentCallResult(h, id, digest, digestInId)));
     }
 
     Object[] beginCallWithSemantics(byte[] id, byte[] digest, CallSemantics declared, CallSemantics jobDefault) {
-        CallStep step = context.journal().apply(h -> {
-            CallStep decided = JournalJni.beginCallWithSemantics(h, context.callback(), id, digest, false,
-                    CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault));
-            if (decided != null && decided.divergence != null) {
-                divergences.report(decided.divergence);
-            }
-            return decided;
-        });
-        return step == null || step.kind != CallStep.REPLAY ? null : new Object[] {Boolean.TRUE, step.result, step.exception};
+        return context.journal().apply(h -> replayed(JournalJni.beginCallWithSemantics(h, context.callback(), id, digest, false,
+                CallSemantics.numberOf(declared), CallSemantics.numberOf(jobDefault))));
+    }
+
+    /**
+     * A primitive's step as it answers: {@code [true, result, exception]} for a replay, else null;
+     * the divergence it cut is reported (it came on the same crossing).
+     */
+    private Object[] replayed(CallStep step) {
+        if (step == null) {
+            return null;
+        }
+        if (step.divergence != null) {
+            divergences.report(step.divergence);
+        }
+        return step.kind == CallStep.REPLAY ? new Object[] {Boolean.TRUE, step.result, step.exception} : null;
     }
 
     void recordCallCompletion(byte[] id, byte[] digest, byte[] resultPayload, byte[] exceptionPayload) {

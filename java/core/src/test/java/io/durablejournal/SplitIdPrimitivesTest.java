@@ -64,6 +64,7 @@ class SplitIdPrimitivesTest {
             assertEquals(Boolean.TRUE, calls.matchNextOrClearSubsequentCallResult("f::" + DIGEST, "")[0]);
             assertNull(calls.matchNextOrClearSubsequentCallResult("g", DIGEST), "g::digest is not g");
             assertEquals(2, journal.size(), "the miss cut the journal there");
+            assertEquals(1, journal.getDivergedCallCount(), "the divergence came back on the miss's crossing and was reported");
         }
     }
 
@@ -91,6 +92,7 @@ class SplitIdPrimitivesTest {
                 assertEquals(Boolean.TRUE, hit[0], Arrays.toString(parts));
                 assertEquals(1, opened.get(), "the native journal decided " + Arrays.toString(parts));
                 assertNull(journal.splitIdPrimitives().matchNextOrClearSubsequentCallResult("f", "fedcba9876543210"));
+                assertEquals(1, journal.getDivergedCallCount());
             }
         }
     }
