@@ -21,13 +21,11 @@ fn begin_call<'l>(
     env: &mut Env<'l>,
     ptr: jlong,
     cb: &JObject<'l>,
-    id: &JByteArray<'l>,
-    digest: &JByteArray<'l>,
+    id: String,
     reconcilable: jboolean,
     declared: jint,
     job_default: jint,
 ) -> BridgeResult<JObject<'l>> {
-    let id = call_id(env, id, digest)?;
     let declared = CallSemantics::from_i32(declared)?;
     let job_default = CallSemantics::from_i32(job_default)?;
     let step = mutate(env, ptr, cb, |j, p| {
@@ -53,7 +51,11 @@ pub extern "system" fn Java_io_durablejournal_JournalJni_beginCallWithSemantics<
     declared: jint,
     job_default: jint,
 ) -> JObject<'l> {
-    env.with_env(|env| begin_call(env, ptr, &cb, &id, &digest, reconcilable, declared, job_default)).resolve::<ThrowJavaException>()
+    env.with_env(|env| {
+        let id = call_id(env, &id, &digest)?;
+        begin_call(env, ptr, &cb, id, reconcilable, declared, job_default)
+    })
+    .resolve::<ThrowJavaException>()
 }
 
 fn begin_batch<'l>(
