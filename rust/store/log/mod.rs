@@ -289,7 +289,7 @@ impl ActionStateStore for LogStore {
         self.finish_marker(basis)
     }
 
-    /// Continues the checkpoint's history ([`LogStore::restore`]), checked
+    /// Continues the checkpoint's history (`LogStore::restore`), checked
     /// against where the log ends now, read from the sink; load the owned
     /// key groups next.
     fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
