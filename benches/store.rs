@@ -9,11 +9,15 @@
 //! Then measures appends per second of a 1 KB call record with an fsync per
 //! put and with group commit, and the cost of a whole-state put in memory
 //! against parsing that state's JSON, which every such put pays first.
+//! Last, the reopening of a store holding in-flight actions (what a
+//! restarted task's `rebuildState` pays before it replays them).
 
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput};
-use durable_journal::store::{ActionStateStore, Durability, FileStore, FileStoreOptions, MemoryStore};
+use durable_journal::store::{
+    ActionStateStore, BusinessKey, Durability, EventIdentity, FileStore, FileStoreOptions, MemoryStore, StateKey,
+};
 use durable_journal::{ActionState, JournalChange};
 
 #[path = "../tests/support/action_bytes.rs"]
@@ -125,10 +129,40 @@ fn whole_state_put_cost(c: &mut Criterion) {
     group.finish();
 }
 
+/// Reopening a store of `actions` in-flight actions, each of one key and
+/// 10 calls of `payload` bytes (the Flink Agents recovery benchmark's shape):
+/// the segments read back and every record applied to the table.
+fn reopen_in_flight(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reopen_in_flight");
+    group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
+    for (actions, payload) in [(1000usize, 100usize), (1000, 10240)] {
+        let dir = tempfile::tempdir().unwrap();
+        let options = FileStoreOptions { durability: Durability::GroupCommit { max_batch: usize::MAX }, ..Default::default() };
+        {
+            let mut store = FileStore::open_with(dir.path(), options.clone()).unwrap();
+            for action in 0..actions {
+                let key = StateKey::new(BusinessKey::Str(format!("user-{action}")), 1, "process", EventIdentity::Occurrence(format!("occ-{action}")));
+                store.put(&key, &initial_state()).unwrap();
+                for call in 0..10 {
+                    let slot = durable_journal::CallResult::completed(action_bytes::slot_id(call), durable_journal::Outcome::success(Some(vec![b'x'; payload])));
+                    store.apply(&key, JournalChange::Put { index: call, slot: &slot }).unwrap();
+                }
+            }
+            store.sync().unwrap();
+        }
+        group.throughput(Throughput::Elements(actions as u64));
+        group.bench_function(BenchmarkId::new(format!("{actions}_actions"), format!("{payload}B")), |b| {
+            b.iter(|| FileStore::open_with(dir.path(), options.clone()).unwrap())
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     print_bytes_table();
     let mut criterion = Criterion::default().configure_from_args();
     append_throughput(&mut criterion);
     whole_state_put_cost(&mut criterion);
+    reopen_in_flight(&mut criterion);
     criterion.final_summary();
 }

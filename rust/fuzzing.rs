@@ -212,6 +212,10 @@ impl LogSink for NullLog {
         Ok(Box::new(Acknowledged(Ok(offsets))))
     }
 
+    fn end_offsets(&mut self) -> crate::Result<Vec<u64>> {
+        Ok(self.0.clone())
+    }
+
     fn name(&self) -> &str {
         "fuzz log"
     }

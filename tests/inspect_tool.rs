@@ -199,7 +199,7 @@ fn inspect_sees_every_entry_as_the_store_holds_it() {
     let store = busy_store(dir.path());
     let inspected = FileStore::inspect(dir.path()).unwrap();
     assert_eq!(inspected.store_id, file(&store).store_id());
-    assert_eq!(inspected.position, file(&store).get_recovery_marker().unwrap().position);
+    assert_eq!(inspected.position, file(&store).get_recovery_marker().unwrap().as_position().unwrap().position);
     assert_eq!(inspected.torn_tail, None);
     let keys: Vec<StateKey> = inspected.entries.iter().map(|e| e.key.clone()).collect();
     assert_eq!(keys, [chat_key(), plan_key()]);

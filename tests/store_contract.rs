@@ -20,20 +20,20 @@
 #[path = "support/exact_state.rs"]
 mod exact_state;
 
-use std::fmt::Debug;
 use std::marker::PhantomData;
 
+use durable_journal::store::log::{Lineage, LogLayout};
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, EventIdentity, SharedStore, SharedStorePersister, StateKey, DEFAULT_MAX_RECORD_BYTES,
+    ActionStateStore, BusinessKey, EventIdentity, LogMarker, PositionMarker, RecoveryMarker, SharedStore, SharedStorePersister,
+    StateKey, StoreId, DEFAULT_MAX_RECORD_BYTES,
 };
 use durable_journal::{ActionState, CallResult, CallStep, ErrorCode, Journal, JournalChange, Outcome, Result};
 use serde_json::json;
 
-/// How the contract opens, checkpoints and restores one kind of store.
+/// How the contract opens and restores one kind of store. Markers need
+/// nothing of the backend: every store answers them through the shared
+/// store, as the bindings take them ([`SharedStore::recovery_marker`]).
 pub trait Backend: Sized {
-    /// What a Flink checkpoint holds of the store.
-    type Marker: Clone + Debug + PartialEq;
-
     /// A new, empty store over a medium of its own (a directory, a log),
     /// shared as the bindings hold it; the backend keeps what it needs to
     /// open that medium again.
@@ -46,21 +46,16 @@ pub trait Backend: Sized {
         Ok(())
     }
 
-    /// The store's marker now, as the operator checkpoints it.
-    fn marker(&mut self, store: &SharedStore) -> Result<Self::Marker>;
-
     /// What a Flink restore from `markers` does: a backend that persists
-    /// closes `store` and opens its medium again; the in-memory store, which
-    /// forgets everything when dropped, checks them on the store itself.
-    fn restore(&mut self, store: SharedStore, markers: &[Self::Marker]) -> Result<SharedStore>;
-
-    /// The marker as bytes (what the checkpoint stores), and back.
-    fn marker_bytes(marker: &Self::Marker) -> Vec<u8>;
-    fn marker_from_bytes(bytes: &[u8]) -> Result<Self::Marker>;
+    /// closes `store` and opens its medium again
+    /// (`ActionStateStore::rebuild_state`, then whatever loading the store
+    /// needs); the in-memory store, which forgets everything when dropped,
+    /// checks them on the store itself.
+    fn restore(&mut self, store: SharedStore, markers: &[RecoveryMarker]) -> Result<SharedStore>;
 
     /// `marker` as if the store had written one record more than it has:
     /// the marker of a store that lost acknowledged records.
-    fn ahead(marker: &Self::Marker) -> Self::Marker;
+    fn ahead(marker: &RecoveryMarker) -> RecoveryMarker;
 }
 
 /// Runs every case of the contract against `$backend`, each as a `#[test]`
@@ -84,6 +79,7 @@ macro_rules! store_contract {
             a_record_over_the_default_limit_is_refused_writes_nothing_and_the_store_goes_on,
             a_restore_from_its_own_markers_keeps_every_entry_those_written_after_them_too,
             a_marker_ahead_of_the_store_is_refused,
+            a_marker_of_another_kind_of_store_is_refused_and_the_store_goes_on,
             close_is_idempotent_and_every_later_call_fails_with_closed,
         );
     };
@@ -182,11 +178,12 @@ impl<B: Backend> Store<B> {
         op(self.shared.lock().unwrap().store())
     }
 
-    fn marker(&self, backend: &mut B) -> Result<B::Marker> {
-        backend.marker(&self.shared)
+    /// The store's marker now, as the operator checkpoints it.
+    fn marker(&self) -> Result<RecoveryMarker> {
+        self.shared.recovery_marker()
     }
 
-    fn restore(self, backend: &mut B, markers: &[B::Marker]) -> Result<Store<B>> {
+    fn restore(self, backend: &mut B, markers: &[RecoveryMarker]) -> Result<Store<B>> {
         backend.restore(self.shared, markers).map(Store::over)
     }
 }
@@ -435,7 +432,7 @@ fn a_record_over_the_default_limit_is_refused_writes_nothing_and_the_store_goes_
     assert!(journal.is_empty(), "the call is not recorded: it runs again on replay");
     journal.record_call_completion("after", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
     assert_eq!(ids(&store.get(&k).unwrap().unwrap()), ["after"]);
-    let marker = store.marker(&mut backend).unwrap();
+    let marker = store.marker().unwrap();
     let restored = store.restore(&mut backend, &[marker]).unwrap();
     assert_eq!(ids(&restored.get(&k).unwrap().unwrap()), ["after"], "the refused record left nothing behind");
 }
@@ -456,13 +453,13 @@ fn a_restore_from_its_own_markers_keeps_every_entry_those_written_after_them_too
     let hidden = |seq| key(BusinessKey::Bytes(vec![0, 0xff]), seq);
     store.put(&hidden(2), &state_with_event("hidden")).unwrap();
     assert_eq!(store.get(&hidden(1)).unwrap(), None, "a miss that hides seq 2");
-    let first = store.marker(&mut backend).unwrap();
+    let first = store.marker().unwrap();
 
     let k = user(2);
     store.put(&k, &state_with_event("in flight")).unwrap();
     let (mut journal, mut persister) = store.open_journal(&k);
     journal.record_call_completion("before", Outcome::success(Some(b"1".to_vec())), &mut persister).unwrap();
-    let second = store.marker(&mut backend).unwrap();
+    let second = store.marker().unwrap();
     journal.record_call_completion("after", Outcome::success(Some(b"2".to_vec())), &mut persister).unwrap();
     journal.append_pending_call("pending", &mut persister).unwrap();
 
@@ -481,15 +478,39 @@ fn a_restore_from_its_own_markers_keeps_every_entry_those_written_after_them_too
 fn a_marker_ahead_of_the_store_is_refused<B: Backend>() {
     let (mut backend, store) = Store::<B>::open_new();
     store.put(&user(1), &ActionState::default()).unwrap();
-    let marker = store.marker(&mut backend).unwrap();
-    assert_eq!(B::marker_from_bytes(&B::marker_bytes(&marker)).unwrap(), marker, "a marker survives its bytes");
-    assert!(B::marker_from_bytes(&[1, 2, 3]).is_err(), "three bytes are no marker");
+    let marker = store.marker().unwrap();
+    assert_eq!(RecoveryMarker::from_bytes(&marker.to_bytes()).unwrap(), marker, "a marker survives its bytes");
+    assert!(RecoveryMarker::from_bytes(&[1, 2, 3]).is_err(), "three bytes are no marker");
     let err = store.restore(&mut backend, &[B::ahead(&marker)]).err().expect("a store behind its checkpoint is refused");
     assert_eq!(err.code(), ErrorCode::IllegalState, "{err}");
 }
 
-fn close_is_idempotent_and_every_later_call_fails_with_closed<B: Backend>() {
+/// A log store's marker handed to a store that counts positions, or a
+/// position handed to the log store (a job restored over another kind of
+/// store): refused as bad input, and the store is as it was.
+fn a_marker_of_another_kind_of_store_is_refused_and_the_store_goes_on<B: Backend>() {
     let (mut backend, store) = Store::<B>::open_new();
+    store.put(&user(1), &state_with_event("kept")).unwrap();
+    let foreign = match store.marker().unwrap() {
+        RecoveryMarker::Position(_) => RecoveryMarker::Log(LogMarker {
+            lineage: Lineage([3; 16]),
+            layout: LogLayout { log_id: [4; 16], partitions: 1, max_parallelism: 8 },
+            positions: vec![0],
+            starts: vec![0],
+        }),
+        RecoveryMarker::Log(_) => RecoveryMarker::Position(PositionMarker { store_id: StoreId([5; 16]), position: 0 }),
+    };
+    let err = store.with(|s| s.rebuild_state(&[foreign])).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::InvalidArgument, "{err}");
+    assert!(err.to_string().contains("not a recovery marker of"), "{err}");
+    assert_eq!(input(store.get(&user(1)).unwrap().unwrap()), "kept");
+    let own = store.marker().unwrap();
+    let restored = store.restore(&mut backend, &[own]).unwrap();
+    assert_eq!(input(restored.get(&user(1)).unwrap().unwrap()), "kept", "its own marker still restores it");
+}
+
+fn close_is_idempotent_and_every_later_call_fails_with_closed<B: Backend>() {
+    let (_backend, store) = Store::<B>::open_new();
     store.put(&user(1), &ActionState::default()).unwrap();
     let (mut journal, mut persister) = store.open_journal(&user(1));
     store.with(|s| s.close()).unwrap();
@@ -503,7 +524,7 @@ fn close_is_idempotent_and_every_later_call_fails_with_closed<B: Backend>() {
         store.with(|s| s.rebuild_state(&[])).unwrap_err(),
         store.with(|s| s.sync()).unwrap_err(),
         store.with(|s| s.stats()).err().expect("stats of a closed store"),
-        store.marker(&mut backend).unwrap_err(),
+        store.marker().unwrap_err(),
         store.shared.open_journal(user(2), None).err().expect("a journal over a closed store"),
         journal.record_call_completion("a", Outcome::success(None), &mut persister).unwrap_err(),
     ];

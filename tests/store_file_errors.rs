@@ -138,7 +138,7 @@ fn group_commit_syncs_once_per_batch_and_on_demand() {
     assert_eq!(store.stats().unwrap().syncs, 2);
     let marker = store.get_recovery_marker().unwrap();
     assert_eq!(store.stats().unwrap().syncs, 3, "a marker never points past what is durable");
-    assert_eq!(marker.position, 10);
+    assert_eq!(marker.as_position().unwrap().position, 10);
     store.put(&key(11), &ActionState::default()).unwrap();
     store.close().unwrap();
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use durable_journal::store::file::FORMAT_VERSION;
 use durable_journal::store::{
-    ActionStateStore, BusinessKey, EventIdentity, FileStore, MemoryStore, RecoveryMarker, StateKey, StoreId,
+    ActionStateStore, BusinessKey, EventIdentity, FileStore, MemoryStore, PositionMarker, RecoveryMarker, StateKey, StoreId,
 };
 use durable_journal::{ActionState, Error, Outcome};
 use serde_json::json;
@@ -144,7 +144,7 @@ fn assert_holds_fixture_content(store: &mut FileStore) {
 fn fixture_marker(position: u64) -> RecoveryMarker {
     let hex = fixture::STORE_ID_HEX.trim();
     let id: Vec<u8> = (0..16).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()).collect();
-    RecoveryMarker { store_id: StoreId(id.try_into().unwrap()), position }
+    PositionMarker { store_id: StoreId(id.try_into().unwrap()), position }.into()
 }
 
 #[test]

@@ -86,6 +86,11 @@ def test_a_restore_plan_is_the_native_librarys_and_a_finished_or_failed_action_s
     assert restore_plan("WARN", 2, None, None) == {
         "replayed": 2, "consequence": "completes", "text": "a restore replays 2 recorded calls and completes without running a call"}
     assert restore_plan("FAIL", 1, None, "ValueError: no")["text"] == "a restore replays 1 recorded call, then the action throws ValueError: no"
+    # Memory the replay cannot rebuild: the native library says the plan stops there, under every policy.
+    for policy in ("WARN", "CUT", "FAIL"):
+        assert restore_plan(policy, 1, None, None, "memory not reconstructible: seq 0 is missing") == {
+            "replayed": 1, "consequence": "unplanned",
+            "text": "a restore replays 1 recorded call, then the plan cannot follow the action: memory not reconstructible: seq 0 is missing"}
     with pytest.raises(ValueError, match="no divergence policy 'LOUD'"):
         restore_plan("LOUD", 0, None, None)
 

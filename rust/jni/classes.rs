@@ -149,6 +149,8 @@ pub struct JvmClasses {
     pub transport_submit: JMethodID,
     /// `LogTransport.Appending.await()`.
     pub appending_await: JMethodID,
+    /// `LogTransport.endOffsets()`.
+    pub transport_end_offsets: JMethodID,
     /// `Throwable.toString()`.
     pub throwable_to_string: JMethodID,
     /// `identity.PendingCall.functionIdUtf8()`, returning `byte[]`.
@@ -215,6 +217,7 @@ impl JvmClasses {
         let transport_submit = method_of(env, jni_str!("io/durablejournal/store/LogTransport"), jni_str!("submit"),
             jni_sig!("([I[[B[[B)Lio/durablejournal/store/LogTransport$Appending;"))?;
         let appending_await = method_of(env, jni_str!("io/durablejournal/store/LogTransport$Appending"), jni_str!("await"), jni_sig!("()[J"))?;
+        let transport_end_offsets = method_of(env, jni_str!("io/durablejournal/store/LogTransport"), jni_str!("endOffsets"), jni_sig!("()[J"))?;
         let throwable_to_string = method_of(env, jni_str!("java/lang/Throwable"), jni_str!("toString"), jni_sig!("()Ljava/lang/String;"))?;
         let pending_call = jni_str!("io/durablejournal/identity/PendingCall");
         let pending_call_function_id = method_of(env, pending_call, jni_str!("functionIdUtf8"), jni_sig!("()[B"))?;
@@ -237,6 +240,7 @@ impl JvmClasses {
             entry_key: EntryKeyFields { business, seq, action, event_kind, event },
             transport_submit,
             appending_await,
+            transport_end_offsets,
             throwable_to_string,
             pending_call_function_id,
             pending_call_tree,

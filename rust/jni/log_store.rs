@@ -4,17 +4,22 @@
 //! The store lives in the same handle type as the other native stores
 //! (`AnyStore::Log` in a `SharedStore`), so `StoreJni`'s put, get, openContext, prune,
 //! sync and close work on it unchanged (and journals persist into it through
-//! the same shared persister). The exports here are what only a log-backed
-//! store has: its history (start, continue, restore from markers), loading
-//! records read from the log, key groups, exact prunes and markers.
+//! the same shared persister), and so do its markers and restore
+//! (`StoreJni.recoveryMarker` and `rebuildState`: the end offsets they
+//! need come from the transport, `LogTransport.endOffsets`). The exports
+//! here are what only a log-backed store has: its history (start or
+//! continue without a checkpoint), loading records read from the log, key
+//! groups and exact prunes.
 //!
-//! Java owns the transport (Kafka's client); Rust owns the records. A write
-//! calls back into Java twice, on the thread that runs the store operation
-//! (inside a JNI call already): `LogTransport.submit` under the store's lock,
-//! then `LogTransport.Appending.await` for the log's acknowledgement with the
-//! lock released (`rust/store/shared.rs`), so the writes of many actions share
-//! the log's requests. A Java exception from either becomes a `STORE_IO` error
-//! naming the log, and the mutation is undone.
+//! Java owns the transport (Kafka's client); Rust owns the records. Each
+//! call back into Java runs on the thread of the store operation (inside a
+//! JNI call already). A marker or restore calls `LogTransport.endOffsets`
+//! once, with the store locked. A write calls back twice:
+//! `LogTransport.submit` under the store's lock, then
+//! `LogTransport.Appending.await` for the log's acknowledgement with the
+//! lock released (`rust/store/shared.rs`), so the writes of many actions
+//! share the log's requests. A Java exception from any of them becomes a
+//! `STORE_IO` error naming the log, and the operation is undone.
 
 use jni::objects::{Global, JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::signature::JavaType;
@@ -25,7 +30,7 @@ use super::classes::classes;
 use super::store::{business_key, into_raw, store_handle};
 use super::{for_each_element, optional_bytes, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
-use crate::store::log::{Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogMarker, LogRecord, LogSink, LogStore};
+use crate::store::log::{Acknowledgement, KeyGroupRange, Lineage, LogLayout, LogRecord, LogSink, LogStore};
 use crate::store::{AnyStore, MAX_LIMIT_BYTES};
 
 /// A Java `io.durablejournal.store.LogTransport` as the store's sink.
@@ -35,19 +40,18 @@ pub(super) struct JavaTransport {
     name: String,
 }
 
-impl JavaTransport {
-    /// `transport.submit(partitions, keys, values)`: the `LogTransport.Appending`
-    /// to wait on, or what went wrong (a Java exception as `class: message`).
-    fn call_submit(&self, records: &[LogRecord]) -> std::result::Result<Global<JObject<'static>>, String> {
-        let outcome = self.vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<Global<JObject<'static>>, String>> {
-            match submit_through(env, self.transport.as_obj(), records) {
-                Ok(appending) => Ok(Ok(appending)),
-                Err(jni::errors::Error::JavaException) => Ok(Err(take_java_exception(env)?)),
-                Err(other) => Err(other),
-            }
-        });
-        outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}")))
-    }
+/// Runs `call` on this thread (attached already: a store operation runs
+/// inside a JNI call); a Java exception it raised, or a call that could not
+/// be made, becomes a `STORE_IO` error naming the log `name`.
+fn through_java<T>(vm: &JavaVM, name: &str, call: impl FnOnce(&mut Env<'_>) -> jni::errors::Result<T>) -> Result<T> {
+    let outcome = vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<T, String>> {
+        match call(env) {
+            Ok(value) => Ok(Ok(value)),
+            Err(jni::errors::Error::JavaException) => Ok(Err(take_java_exception(env)?)),
+            Err(other) => Err(other),
+        }
+    });
+    outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}"))).map_err(|cause| store_io(name, cause))
 }
 
 impl JavaTransport {
@@ -104,14 +108,30 @@ fn await_through(env: &mut Env<'_>, appending: &JObject<'_>) -> jni::errors::Res
     // SAFETY: `appending` is what `LogTransport.submit` returned: an
     // Appending, never null (`submit_through` refuses null).
     let offsets = unsafe { env.call_method_unchecked(appending, await_offsets, JavaType::Array, &[]) }?.l()?;
-    if offsets.is_null() {
-        return Err(jni::errors::Error::NullPtr("LogTransport.Appending.await returned null"));
+    let offsets = long_array(env, offsets, "LogTransport.Appending.await returned null")?;
+    Ok(offsets.into_iter().map(|o| o as u64).collect())
+}
+
+/// `transport.endOffsets()`: per partition, the offset of the log's next record.
+fn end_offsets_through(env: &mut Env<'_>, transport: &JObject<'_>) -> jni::errors::Result<Vec<i64>> {
+    let end_offsets = classes(env)?.transport_end_offsets;
+    // SAFETY: `transport` is the LogTransport the store was opened with
+    // (checked non-null there), `end_offsets` its method taking nothing.
+    let offsets = unsafe { env.call_method_unchecked(transport, end_offsets, JavaType::Array, &[]) }?.l()?;
+    long_array(env, offsets, "LogTransport.endOffsets returned null")
+}
+
+/// The `long[]` a transport method returned (its local reference freed),
+/// or `NullPtr(when_null)`.
+fn long_array(env: &mut Env<'_>, array: JObject<'_>, when_null: &'static str) -> jni::errors::Result<Vec<i64>> {
+    if array.is_null() {
+        return Err(jni::errors::Error::NullPtr(when_null));
     }
-    let offsets = env.cast_local::<JLongArray>(offsets)?;
-    let mut out = vec![0i64; offsets.len(env)?];
-    offsets.get_region(env, 0, &mut out)?;
-    env.delete_local_ref(offsets);
-    Ok(out.into_iter().map(|o| o as u64).collect())
+    let array = env.cast_local::<JLongArray>(array)?;
+    let mut out = vec![0i64; array.len(env)?];
+    array.get_region(env, 0, &mut out)?;
+    env.delete_local_ref(array);
+    Ok(out)
 }
 
 /// Takes (and clears) the pending Java exception and describes it as its
@@ -137,8 +157,20 @@ const TAKE_EXCEPTION_FRAME_CAPACITY: usize = 4;
 
 impl LogSink for JavaTransport {
     fn submit(&mut self, records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
-        let appending = self.call_submit(records).map_err(|cause| store_io(&self.name, cause))?;
+        let appending = through_java(&self.vm, &self.name, |env| submit_through(env, self.transport.as_obj(), records))?;
         Ok(Box::new(JavaAppending { vm: self.vm.clone(), appending, name: self.name.clone() }))
+    }
+
+    /// `LogTransport.endOffsets()`, on the thread taking the marker or
+    /// restoring (its Java caller holds the transport's reader for it).
+    fn end_offsets(&mut self) -> Result<Vec<u64>> {
+        let ends = through_java(&self.vm, &self.name, |env| end_offsets_through(env, self.transport.as_obj()))?;
+        ends.into_iter()
+            .map(|end| {
+                u64::try_from(end)
+                    .map_err(|_| store_io(&self.name, format!("LogTransport.endOffsets returned a negative offset {end}")))
+            })
+            .collect()
     }
 
     fn name(&self) -> &str {
@@ -156,14 +188,7 @@ struct JavaAppending {
 
 impl Acknowledgement for JavaAppending {
     fn wait(self: Box<Self>) -> Result<Vec<u64>> {
-        let outcome = self.vm.attach_current_thread(|env| -> jni::errors::Result<std::result::Result<Vec<u64>, String>> {
-            match await_through(env, self.appending.as_obj()) {
-                Ok(offsets) => Ok(Ok(offsets)),
-                Err(jni::errors::Error::JavaException) => Ok(Err(take_java_exception(env)?)),
-                Err(other) => Err(other),
-            }
-        });
-        outcome.unwrap_or_else(|e| Err(format!("calling the transport failed: {e}"))).map_err(|cause| store_io(&self.name, cause))
+        through_java(&self.vm, &self.name, |env| await_through(env, self.appending.as_obj()))
     }
 }
 
@@ -222,16 +247,6 @@ fn longs(env: &Env<'_>, array: &JLongArray<'_>, name: &'static str) -> BridgeRes
     out.into_iter()
         .map(|v| u64::try_from(v).map_err(|_| Error::InvalidArgument(format!("{name} holds a negative offset {v}")).into()))
         .collect()
-}
-
-fn restore<'l>(env: &mut Env<'l>, ptr: jlong, markers: &JObjectArray<'l, JByteArray<'l>>, end_offsets: &JLongArray<'l>) -> BridgeResult<()> {
-    let mut decoded = Vec::new();
-    for marker in byte_arrays(env, markers, "recoveryMarkers")? {
-        let marker = marker.ok_or(BridgeError::NullArgument("recoveryMarkers element"))?;
-        decoded.push(LogMarker::from_bytes(&marker)?);
-    }
-    let ends = longs(env, end_offsets, "endOffsets")?;
-    with_log(ptr, |store| store.restore(&decoded, &ends))
 }
 
 fn begin_load<'l>(env: &mut Env<'l>, ptr: jlong, first: jint, last: jint) -> BridgeResult<JIntArray<'l>> {
@@ -340,11 +355,6 @@ pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_continueHistory<
 }
 
 #[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_restore<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, markers: JObjectArray<'l, JByteArray<'l>>, end_offsets: JLongArray<'l>) {
-    env.with_env(|env| restore(env, ptr, &markers, &end_offsets)).resolve::<ThrowJavaException>()
-}
-
-#[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_beginLoad<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, first: jint, last: jint) -> JIntArray<'l> {
     env.with_env(|env| begin_load(env, ptr, first, last)).resolve::<ThrowJavaException>()
 }
@@ -372,20 +382,6 @@ pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_bindNamedKeyGrou
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_pruneAt<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, key: JObject<'l>, seq: jlong) {
     env.with_env(|env| prune_at(env, ptr, &key, seq)).resolve::<ThrowJavaException>()
-}
-
-/// The marker, once the writes submitted before `end_offsets` were fetched
-/// have settled (see `LogStore::marker`).
-fn marker<'l>(env: &mut Env<'l>, ptr: jlong, end_offsets: &JLongArray<'l>) -> BridgeResult<JByteArray<'l>> {
-    let ends = longs(env, end_offsets, "endOffsets")?;
-    let store = store_handle(ptr)?.clone();
-    let marker = store.with_settled(|s| as_log(s)?.marker(&ends))?;
-    Ok(env.byte_array_from_slice(&marker.to_bytes())?)
-}
-
-#[no_mangle]
-pub extern "system" fn Java_io_durablejournal_store_LogStoreJni_marker<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, end_offsets: JLongArray<'l>) -> JByteArray<'l> {
-    env.with_env(|env| marker(env, ptr, &end_offsets)).resolve::<ThrowJavaException>()
 }
 
 /// Per partition, the offset loading reads from.

@@ -377,8 +377,8 @@ pub extern "system" fn Java_io_durablejournal_store_StoreJni_prune<'l>(mut env: 
 }
 
 fn recovery_marker<'l>(env: &mut Env<'l>, ptr: jlong) -> BridgeResult<JByteArray<'l>> {
-    let handle = store_handle(ptr)?;
-    let marker = handle.lock()?.store().get_recovery_marker()?;
+    let store = store_handle(ptr)?.clone();
+    let marker = store.recovery_marker()?;
     Ok(env.byte_array_from_slice(&marker.to_bytes())?)
 }
 

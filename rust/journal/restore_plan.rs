@@ -20,13 +20,18 @@ pub enum ReplayEnd<'a> {
     /// At `position` the recording has `recorded_id` and the new code makes
     /// `candidate_id`, or finishes (None).
     Diverged { position: usize, recorded_id: &'a str, candidate_id: Option<&'a str> },
+    /// The new code asked for something a replay cannot give without
+    /// reaching outside (`why`: memory it cannot rebuild, a resource), so
+    /// no plan says what the restore does past the recorded calls.
+    NotReplayable { why: &'a str },
 }
 
 impl<'a> ReplayEnd<'a> {
     /// From the bindings' words for a replay's stop (their reports' `Stop`):
-    /// a `failure` wins (the action threw wherever it stood); otherwise
-    /// `kind` is `""` (no stop: completed), `"would-run"` (needs
-    /// `candidate_id`) or `"diverged"` (needs `recorded_id`).
+    /// `kind` `"not-replayable"` takes its reason in `failure`; otherwise a
+    /// `failure` wins (the action threw wherever it stood), and `kind` is
+    /// `""` (no stop: completed), `"would-run"` (needs `candidate_id`) or
+    /// `"diverged"` (needs `recorded_id`).
     pub fn from_parts(
         kind: &str,
         position: i64,
@@ -34,6 +39,10 @@ impl<'a> ReplayEnd<'a> {
         candidate_id: Option<&'a str>,
         failure: Option<&'a str>,
     ) -> Result<ReplayEnd<'a>> {
+        if kind == "not-replayable" {
+            let why = failure.ok_or_else(|| Error::InvalidArgument("a not-replayable stop needs its reason".into()))?;
+            return Ok(ReplayEnd::NotReplayable { why });
+        }
         if let Some(failure) = failure {
             return Ok(ReplayEnd::Threw { failure });
         }
@@ -47,7 +56,9 @@ impl<'a> ReplayEnd<'a> {
                 recorded_id: recorded_id.ok_or_else(|| missing("recorded id"))?,
                 candidate_id,
             }),
-            other => Err(Error::InvalidArgument(format!("no replay stop {other:?} (\"\", \"would-run\" or \"diverged\")"))),
+            other => Err(Error::InvalidArgument(format!(
+                "no replay stop {other:?} (\"\", \"would-run\", \"diverged\" or \"not-replayable\")"
+            ))),
         }
     }
 }
@@ -67,6 +78,8 @@ pub enum Consequence {
     CutsLogsAndCounts,
     /// CUT: the journal is cut at the difference.
     Cuts,
+    /// Unknown: the replay could not follow the new code to the end.
+    Unplanned,
 }
 
 impl Consequence {
@@ -78,6 +91,7 @@ impl Consequence {
             Consequence::FailsTheTask => "fails-the-task",
             Consequence::CutsLogsAndCounts => "cuts-logs-and-counts",
             Consequence::Cuts => "cuts",
+            Consequence::Unplanned => "unplanned",
         }
     }
 }
@@ -97,6 +111,7 @@ pub fn plan_restore(policy: DivergencePolicy, replayed: usize, end: &ReplayEnd<'
     let replays = format!("a restore replays {replayed} recorded call{}", if replayed == 1 { "" } else { "s" });
     let (consequence, text) = match *end {
         ReplayEnd::Threw { failure } => (Consequence::Throws, format!("{replays}, then the action throws {failure}")),
+        ReplayEnd::NotReplayable { why } => (Consequence::Unplanned, format!("{replays}, then the plan cannot follow the action: {why}")),
         ReplayEnd::Completed => (Consequence::Completes, format!("{replays} and completes without running a call")),
         ReplayEnd::WouldRun { position, call_id } => {
             (Consequence::Runs, format!("{replays}, then runs {call_id} at {position} and what follows"))

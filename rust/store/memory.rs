@@ -8,7 +8,7 @@ use super::diff::StateDelta;
 use super::record;
 use super::key::{BusinessKey, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
-use super::marker::{verify_covered, RecoveryMarker, StoreId};
+use super::marker::{position_markers, verify_covered, PositionMarker, RecoveryMarker, StoreId};
 use super::table::StateTable;
 use super::{ActionStateStore, StoreStats, STORE_NAME};
 use crate::error::{Error, Result};
@@ -125,7 +125,7 @@ impl ActionStateStore for MemoryStore {
 
     fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
         self.open()?;
-        Ok(RecoveryMarker { store_id: self.store_id, position: self.position })
+        Ok(PositionMarker { store_id: self.store_id, position: self.position }.into())
     }
 
     /// Checks markers of this very instance. Markers of another store are
@@ -133,7 +133,7 @@ impl ActionStateStore for MemoryStore {
     /// nothing to restore after a process restart, by its own choice.
     fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
         self.open()?;
-        let own: Vec<RecoveryMarker> = markers.iter().copied().filter(|m| m.store_id == self.store_id).collect();
+        let own: Vec<PositionMarker> = position_markers(markers)?.into_iter().filter(|m| m.store_id == self.store_id).collect();
         verify_covered(&own, self.store_id, self.position, "the in-memory store")
     }
 
@@ -158,10 +158,11 @@ mod tests {
 
     #[test]
     fn markers_of_another_instance_are_accepted_and_own_markers_checked() {
-        let foreign = MemoryStore::new().get_recovery_marker().unwrap();
+        let position = |store: &mut MemoryStore| *store.get_recovery_marker().unwrap().as_position().unwrap();
+        let foreign = position(&mut MemoryStore::new());
         let mut store = MemoryStore::new();
-        store.rebuild_state(&[RecoveryMarker { position: 99, ..foreign }]).unwrap();
-        let own = RecoveryMarker { position: 1, ..store.get_recovery_marker().unwrap() };
-        assert_eq!(store.rebuild_state(&[own]).unwrap_err().code(), crate::error::ErrorCode::IllegalState);
+        store.rebuild_state(&[PositionMarker { position: 99, ..foreign }.into()]).unwrap();
+        let own = PositionMarker { position: 1, ..position(&mut store) };
+        assert_eq!(store.rebuild_state(&[own.into()]).unwrap_err().code(), crate::error::ErrorCode::IllegalState);
     }
 }

@@ -49,7 +49,7 @@ pub use file::{
 pub use key::{BusinessKey, EventIdentity, StateKey};
 pub use limits::{StoreLimits, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_RECORD_BYTES, MAX_LIMIT_BYTES, RECORD_LIMIT_SETTING};
 pub use log::{Acknowledged, Acknowledgement, LogMarker, LogSink, LogStore, PendingWrite};
-pub use marker::{RecoveryMarker, StoreId, MARKER_LEN};
+pub use marker::{MarkerBasis, PositionMarker, RecoveryMarker, StoreId, MARKER_LEN};
 pub use memory::MemoryStore;
 pub use shared::{AnyStore, SharedStore, SharedStorePersister};
 
@@ -106,15 +106,34 @@ pub trait ActionStateStore: Send {
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()>;
 
     /// The store's current position, for Flink to checkpoint. Everything
-    /// before it is durable when this returns.
+    /// before it is durable when this returns. While pipelined writes may
+    /// be in flight, take it through [`SharedStore::recovery_marker`], which
+    /// waits for the ones the marker must see.
     fn get_recovery_marker(&mut self) -> Result<RecoveryMarker>;
 
     /// After a Flink restore: checks that the store still holds everything
     /// the checkpoint's markers saw, and fails with `IllegalState` if it is
-    /// behind or is a different store. Entries written after the markers are
-    /// kept: they are the journals of actions in flight across the
-    /// checkpoint, which the restored job replays.
+    /// behind or is a different store (`InvalidArgument` for a marker of
+    /// another kind of store). Entries written after the markers are kept:
+    /// they are the journals of actions in flight across the checkpoint,
+    /// which the restored job replays. (The log store then loads them: see
+    /// [`LogStore`].)
     fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()>;
+
+    /// Step one of a marker taken while pipelined writes may be in flight
+    /// ([`SharedStore::recovery_marker`]): what the store reads of its
+    /// medium first (the log store: where the log ends, from its
+    /// [`LogSink`]). Nothing, by default.
+    fn begin_marker(&mut self) -> Result<MarkerBasis> {
+        Ok(MarkerBasis::default())
+    }
+
+    /// Step two, once every pipelined write submitted before step one has
+    /// settled: the marker. By default [`ActionStateStore::get_recovery_marker`].
+    fn finish_marker(&mut self, basis: MarkerBasis) -> Result<RecoveryMarker> {
+        let _ = basis;
+        self.get_recovery_marker()
+    }
 
     /// Makes every record written so far durable.
     fn sync(&mut self) -> Result<()>;

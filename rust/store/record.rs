@@ -53,6 +53,17 @@ pub enum OwnedChange {
 }
 
 impl OwnedChange {
+    /// A copy of `change` that owns its slots.
+    pub fn copied(change: JournalChange<'_>) -> OwnedChange {
+        match change {
+            JournalChange::Put { index, slot } => OwnedChange::Put { index, slot: slot.clone() },
+            JournalChange::Replace { index, slot } => OwnedChange::Replace { index, slot: slot.clone() },
+            JournalChange::PutBatch { from, slots } => OwnedChange::PutBatch { from, slots: slots.to_vec() },
+            JournalChange::Truncate { from } => OwnedChange::Truncate { from },
+            JournalChange::Complete => OwnedChange::Complete,
+        }
+    }
+
     pub fn as_change(&self) -> JournalChange<'_> {
         match self {
             OwnedChange::Put { index, slot } => JournalChange::Put { index: *index, slot },
@@ -177,14 +188,7 @@ pub fn decode(payload: &[u8]) -> DecodeResult<Record> {
         TAG_PUT => Record::Put { key: StateKey::read(&mut r)?, state: read_action_state(&mut r)? },
         TAG_SLOT | TAG_FINALIZE | TAG_BATCH | TAG_TRUNCATE | TAG_COMPLETE => {
             let key = StateKey::read(&mut r)?;
-            let change = match tag {
-                TAG_SLOT => OwnedChange::Put { index: read_index(&mut r)?, slot: read_call_result(&mut r)? },
-                TAG_FINALIZE => OwnedChange::Replace { index: read_index(&mut r)?, slot: read_call_result(&mut r)? },
-                TAG_BATCH => OwnedChange::PutBatch { from: read_index(&mut r)?, slots: read_call_results(&mut r)? },
-                TAG_TRUNCATE => OwnedChange::Truncate { from: read_index(&mut r)? },
-                _ => OwnedChange::Complete,
-            };
-            Record::Change { key, change }
+            Record::Change { key, change: read_change(tag, &mut r)? }
         }
         TAG_EXTEND => Record::Extend { key: StateKey::read(&mut r)?, extension: read_extension(&mut r)? },
         TAG_DISCARD => Record::Discard { business_key: BusinessKey::read(&mut r)?, after_seq: r.i64()? },
@@ -193,6 +197,40 @@ pub fn decode(payload: &[u8]) -> DecodeResult<Record> {
     };
     r.finish("the record")?;
     Ok(record)
+}
+
+/// The journal mutation after the key of a change record tagged `tag`.
+fn read_change(tag: u8, r: &mut Reader<'_>) -> DecodeResult<OwnedChange> {
+    Ok(match tag {
+        TAG_SLOT => OwnedChange::Put { index: read_index(r)?, slot: read_call_result(r)? },
+        TAG_FINALIZE => OwnedChange::Replace { index: read_index(r)?, slot: read_call_result(r)? },
+        TAG_BATCH => OwnedChange::PutBatch { from: read_index(r)?, slots: read_call_results(r)? },
+        TAG_TRUNCATE => OwnedChange::Truncate { from: read_index(r)? },
+        _ => OwnedChange::Complete,
+    })
+}
+
+/// A key's encoding in records, for [`decode_change_at`].
+pub fn key_encoding(key: &StateKey) -> Vec<u8> {
+    let mut w = Writer::new();
+    key.write(&mut w);
+    w.into_bytes()
+}
+
+/// The change of `payload` when it is a change record of the key whose
+/// encoding is `key_encoding` ([`key_encoding`]), else None (decode it
+/// whole). A loader reading one action's records in a row decodes their
+/// shared key once: the key encoding is self-delimiting, so a record whose
+/// bytes after the tag start with a key's encoding holds that key.
+pub fn decode_change_at(payload: &[u8], key_encoding: &[u8]) -> DecodeResult<Option<OwnedChange>> {
+    let Some((&tag, rest)) = payload.split_first() else { return Ok(None) };
+    if !matches!(tag, TAG_SLOT | TAG_FINALIZE | TAG_BATCH | TAG_TRUNCATE | TAG_COMPLETE) || !rest.starts_with(key_encoding) {
+        return Ok(None);
+    }
+    let mut r = Reader::new(&rest[key_encoding.len()..]);
+    let change = read_change(tag, &mut r)?;
+    r.finish("the record")?;
+    Ok(Some(change))
 }
 
 #[cfg(test)]
@@ -218,6 +256,8 @@ mod tests {
         ];
         for change in changes {
             assert_eq!(change_len(&key(), change), encode_change(&key(), change).len() as u64);
+            // The loader's shortcut for a record of the key it just decoded reads the same change.
+            assert_eq!(decode_change_at(&encode_change(&key(), change), &key_encoding(&key())).unwrap().unwrap().as_change(), change);
             match decode(&encode_change(&key(), change)).unwrap() {
                 Record::Change { key: k, change: c } => {
                     assert_eq!(k, key());
@@ -249,6 +289,32 @@ mod tests {
             decode(&encode_discard(&BusinessKey::Int(1), 9)).unwrap(),
             Record::Discard { business_key: BusinessKey::Int(1), after_seq: 9 }
         );
+    }
+
+    /// The loader's shortcut (read for every change in
+    /// `every_record_type_round_trips`) is taken for the key it was given only.
+    #[test]
+    fn a_change_of_the_given_key_decodes_without_its_key() {
+        let slot = CallResult::completed("f", Outcome::success(Some(vec![1; 10])));
+        let encoding = key_encoding(&key());
+        let change = JournalChange::Put { index: 0, slot: &slot };
+        // Another key, one whose action starts with this key's, and a key that is this one's prefix.
+        let longer = StateKey::new(BusinessKey::Long(7), 3, "act2", EventIdentity::Occurrence("occ".into()));
+        let other = StateKey::new(BusinessKey::Long(8), 3, "act", EventIdentity::Occurrence("occ".into()));
+        for k in [&longer, &other] {
+            assert_eq!(decode_change_at(&encode_change(k, change), &encoding).unwrap(), None);
+            assert_eq!(decode_change_at(&encode_change(&key(), change), &key_encoding(k)).unwrap(), None);
+        }
+        // Records that are not changes go through the whole decode.
+        assert_eq!(decode_change_at(&encode_put(&key(), &ActionState::default()), &encoding).unwrap(), None);
+        assert_eq!(decode_change_at(&encode_prune(&BusinessKey::Long(7), 3), &encoding).unwrap(), None);
+        assert_eq!(decode_change_at(&[], &encoding).unwrap(), None);
+        // A matching key over a cut or padded body is as undecodable as in the whole decode.
+        let record = encode_change(&key(), change);
+        for bad in [&record[..record.len() - 1], &[&record[..], &[0u8][..]].concat()[..]] {
+            assert!(decode(bad).is_err());
+            assert!(decode_change_at(bad, &encoding).is_err());
+        }
     }
 
     #[test]

@@ -32,14 +32,14 @@ use super::key::StateKey;
 use super::key::BusinessKey;
 use super::log::{LogStore, PendingWrite};
 use super::memory::MemoryStore;
-use super::{ActionStateStore, Submitted};
+use super::{ActionStateStore, RecoveryMarker, Submitted};
 use crate::error::{Error, Result};
 use crate::journal::{Journal, JournalChange, Persister};
 use crate::model::ActionState;
 
 /// Any store, so each store's extras (the file store's stats and recovery
-/// report, the log store's loading and markers) stay reachable through one
-/// type.
+/// report, the log store's loading and key groups) stay reachable through
+/// one type.
 pub enum AnyStore {
     Memory(MemoryStore),
     File(Box<FileStore>),
@@ -139,16 +139,22 @@ impl SharedStore {
         })
     }
 
-    /// Runs `op` on the store once every write submitted before this call
-    /// has settled (later ones may still be in flight): what a log store's
-    /// marker needs (see [`super::LogStore::marker`]).
-    pub fn with_settled<T>(&self, op: impl FnOnce(&mut AnyStore) -> Result<T>) -> Result<T> {
+    /// The store's recovery marker, the same way for every store: the store
+    /// reads what the marker needs of its medium
+    /// ([`ActionStateStore::begin_marker`]: the log store's end offsets);
+    /// every pipelined write submitted before that read then settles (the
+    /// lock held from the read to counting the writes, so none slips in
+    /// between; writes submitted later may still be in flight, as they land
+    /// after the read); then the store takes the marker
+    /// ([`ActionStateStore::finish_marker`]).
+    pub fn recovery_marker(&self) -> Result<RecoveryMarker> {
         let mut guard = self.lock()?;
+        let basis = guard.store().begin_marker()?;
         let submitted = guard.store().writes_submitted();
         while !guard.store().settled_before(submitted) {
             guard = self.wait_for_a_write(guard)?;
         }
-        op(&mut guard)
+        guard.store().finish_marker(basis)
     }
 
     /// [`ActionStateStore::get`], after any write to `key` in flight.

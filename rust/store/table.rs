@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::diff::{StateDelta, StateExtension};
 use super::key::{BusinessKey, EventIdentity, StateKey};
+use super::record::OwnedChange;
 use crate::journal::JournalChange;
 use crate::model::ActionState;
 
@@ -152,6 +153,17 @@ impl StateTable {
     pub fn apply(&mut self, key: &StateKey, change: JournalChange<'_>, log_bytes: u64) -> Result<(), String> {
         let entry = self.entry_mut(key).ok_or_else(|| missing(key))?;
         check_change(&entry.state, change)?;
+        apply_change(entry, OwnedChange::copied(change), log_bytes);
+        self.live_bytes += log_bytes;
+        Ok(())
+    }
+
+    /// [`StateTable::apply`] of a change decoded from a record (a store
+    /// loading its log): its slots move into the entry instead of being
+    /// copied, which was a third of the allocations of reopening a store.
+    pub fn apply_decoded(&mut self, key: &StateKey, change: OwnedChange, log_bytes: u64) -> Result<(), String> {
+        let entry = self.entry_mut(key).ok_or_else(|| missing(key))?;
+        check_change(&entry.state, change.as_change())?;
         apply_change(entry, change, log_bytes);
         self.live_bytes += log_bytes;
         Ok(())
@@ -170,7 +182,7 @@ impl StateTable {
         let entry = self.entry_mut(key).ok_or_else(|| crate::error::Error::IllegalState(missing(key)))?;
         check_change(&entry.state, change).map_err(crate::error::Error::IllegalState)?;
         admit(entry.log_bytes.saturating_add(log_bytes))?;
-        apply_change(entry, change, log_bytes);
+        apply_change(entry, OwnedChange::copied(change), log_bytes);
         self.live_bytes += log_bytes;
         Ok(())
     }
@@ -261,20 +273,20 @@ fn check_change(state: &ActionState, change: JournalChange<'_>) -> Result<(), St
 }
 
 /// Applies a checked `change` to `entry`, which grows by a record of `log_bytes`.
-fn apply_change(entry: &mut Entry, change: JournalChange<'_>, log_bytes: u64) {
+fn apply_change(entry: &mut Entry, change: OwnedChange, log_bytes: u64) {
     let slots = &mut entry.state.call_results;
     match change {
-        JournalChange::Put { index, slot } => {
+        OwnedChange::Put { index, slot } => {
             slots.truncate(index);
-            slots.push(slot.clone());
+            slots.push(slot);
         }
-        JournalChange::Replace { index, slot } => slots[index] = slot.clone(),
-        JournalChange::PutBatch { from, slots: batch } => {
+        OwnedChange::Replace { index, slot } => slots[index] = slot,
+        OwnedChange::PutBatch { from, slots: batch } => {
             slots.truncate(from);
-            slots.extend_from_slice(batch);
+            slots.extend(batch);
         }
-        JournalChange::Truncate { from } => slots.truncate(from),
-        JournalChange::Complete => entry.state.mark_completed(),
+        OwnedChange::Truncate { from } => slots.truncate(from),
+        OwnedChange::Complete => entry.state.mark_completed(),
     }
     entry.log_bytes += log_bytes;
 }

@@ -13,16 +13,10 @@ pub struct File {
 }
 
 impl Backend for File {
-    type Marker = RecoveryMarker;
-
     fn open_new() -> (File, SharedStore) {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap();
         (File { dir }, SharedStore::new(AnyStore::File(Box::new(store))))
-    }
-
-    fn marker(&mut self, store: &SharedStore) -> Result<RecoveryMarker> {
-        store.lock()?.store().get_recovery_marker()
     }
 
     fn restore(&mut self, store: SharedStore, markers: &[RecoveryMarker]) -> Result<SharedStore> {
@@ -31,14 +25,6 @@ impl Backend for File {
         let mut reopened = FileStore::open(self.dir.path())?;
         reopened.rebuild_state(markers)?;
         Ok(SharedStore::new(AnyStore::File(Box::new(reopened))))
-    }
-
-    fn marker_bytes(marker: &RecoveryMarker) -> Vec<u8> {
-        Memory::marker_bytes(marker)
-    }
-
-    fn marker_from_bytes(bytes: &[u8]) -> Result<RecoveryMarker> {
-        Memory::marker_from_bytes(bytes)
     }
 
     fn ahead(marker: &RecoveryMarker) -> RecoveryMarker {

@@ -1,15 +1,16 @@
 //! The log-backed store under the contract, over the in-memory log its own
 //! tests use. The store owns every key group, and each keyed call first
 //! binds its business key's key group, as the Java store does before every
-//! call; a marker waits for the writes in flight as the Java store's does; a
-//! restore closes the store, restores a new one over the same log from the
-//! markers and loads what it owns, as the Kafka store does.
+//! call; its markers are every store's (the log's end offsets come from its
+//! sink); a restore closes the store, rebuilds a new one over the same log
+//! from the markers and loads what it owns, as the Kafka store does.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use durable_journal::store::log::{KeyGroupRange, Lineage, LogLayout, LogRecord};
 use durable_journal::store::{
-    Acknowledged, Acknowledgement, AnyStore, BusinessKey, LogMarker, LogSink, LogStore, SharedStore,
+    Acknowledged, Acknowledgement, ActionStateStore, AnyStore, BusinessKey, LogMarker, LogSink, LogStore, RecoveryMarker,
+    SharedStore,
 };
 use durable_journal::{Error, Result};
 
@@ -36,8 +37,6 @@ fn log_store(store: &mut AnyStore) -> &mut LogStore {
 }
 
 impl Backend for Log {
-    type Marker = LogMarker;
-
     fn open_new() -> (Log, SharedStore) {
         let backend = Log { log: SharedLog::new(3), layout: LogLayout::new([9; 16], 3, MAX_PARALLELISM).unwrap() };
         let mut store = LogStore::new(backend.log.sink(), backend.layout, ALL).unwrap();
@@ -56,29 +55,17 @@ impl Backend for Log {
         Ok(())
     }
 
-    fn marker(&mut self, store: &SharedStore) -> Result<LogMarker> {
-        let ends = self.log.end_offsets();
-        store.with_settled(|store| log_store(store).marker(&ends))
-    }
-
-    fn restore(&mut self, store: SharedStore, markers: &[LogMarker]) -> Result<SharedStore> {
+    fn restore(&mut self, store: SharedStore, markers: &[RecoveryMarker]) -> Result<SharedStore> {
         store.lock()?.store().close()?;
         let mut restored = LogStore::new(self.log.sink(), self.layout, ALL)?;
-        restored.restore(markers, &self.log.end_offsets())?;
+        restored.rebuild_state(markers)?;
         load(&mut restored, &self.log, ALL);
         Ok(SharedStore::new(AnyStore::Log(Box::new(restored))))
     }
 
-    fn marker_bytes(marker: &LogMarker) -> Vec<u8> {
-        marker.to_bytes()
-    }
-
-    fn marker_from_bytes(bytes: &[u8]) -> Result<LogMarker> {
-        LogMarker::from_bytes(bytes)
-    }
-
-    fn ahead(marker: &LogMarker) -> LogMarker {
-        LogMarker { positions: marker.positions.iter().map(|p| p + 1).collect(), ..marker.clone() }
+    fn ahead(marker: &RecoveryMarker) -> RecoveryMarker {
+        let marker = marker.as_log().expect("the log store's markers are log markers");
+        LogMarker { positions: marker.positions.iter().map(|p| p + 1).collect(), ..marker.clone() }.into()
     }
 }
 

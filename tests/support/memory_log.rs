@@ -110,6 +110,10 @@ impl LogSink for SharedLog {
         Ok(Box::new(Acknowledged(self.store_now(records))))
     }
 
+    fn end_offsets(&mut self) -> Result<Vec<u64>> {
+        Ok(SharedLog::end_offsets(self))
+    }
+
     fn name(&self) -> &str {
         "memory log"
     }

@@ -263,8 +263,8 @@ def _replay_one(recorded: RecordedAction, action: Any, ctx: Any, stubs: Mapping[
     else:
         outcome = "output-changed"
     detail = failure if failure is not None else (f"memory not reconstructible: {unreadable[0]}" if unreadable else None)
-    if restore_policy is not None and not unreadable:
-        detail = restore_plan(restore_policy, java.replayed_calls, stop, failure)["text"]
+    if restore_policy is not None:
+        detail = restore_plan(restore_policy, java.replayed_calls, stop, failure, detail if unreadable else None)["text"]
     return ActionReplay(
         recorded.key, recorded.seq, recorded.action, recorded.plan_digest, outcome, len(recorded.calls),
         replayed_calls=java.replayed_calls, stubbed_calls=java.stubbed_calls, stop=stop,

@@ -15,13 +15,17 @@ from .context import Stop
 POLICIES = {"CUT": 0, "WARN": 1, "FAIL": 2}
 
 
-def restore_plan(policy: str, replayed: int, stop: Optional[Stop], failure: Optional[str]) -> Dict[str, Any]:
+def restore_plan(policy: str, replayed: int, stop: Optional[Stop], failure: Optional[str],
+                 not_replayable: Optional[str] = None) -> Dict[str, Any]:
     """``{"replayed", "consequence", "text"}`` of a restore under ``policy``
     of an entry whose replay replayed ``replayed`` calls and stopped at
-    ``stop`` (None: it finished) or threw ``failure``."""
+    ``stop`` (None: it finished), threw ``failure``, or could not follow the
+    new code past ``not_replayable`` (why: memory it cannot rebuild)."""
     if policy not in POLICIES:
         raise ValueError(f"no divergence policy {policy!r} (policies: {', '.join(POLICIES)})")
-    kind = _native.utf8("" if stop is None else stop.kind, "stop kind")
+    if not_replayable is not None:
+        stop, failure = None, not_replayable
+    kind = _native.utf8("not-replayable" if not_replayable is not None else "" if stop is None else stop.kind, "stop kind")
     recorded_id = _native.utf8(None if stop is None else stop.recorded_id, "recorded id")
     candidate_id = _native.utf8(None if stop is None else stop.candidate_id, "candidate id")
     failed = _native.utf8(failure, "failure")

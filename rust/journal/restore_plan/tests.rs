@@ -28,6 +28,18 @@ fn a_new_call_runs_a_failure_throws_and_a_finished_action_completes_under_every_
 }
 
 #[test]
+fn a_replay_that_cannot_follow_the_new_code_plans_nothing_past_the_recorded_calls() {
+    let end = ReplayEnd::from_parts("not-replayable", -1, None, None, Some("memory not reconstructible: seq 0 is missing")).unwrap();
+    assert_eq!(end, ReplayEnd::NotReplayable { why: "memory not reconstructible: seq 0 is missing" });
+    for policy in [DivergencePolicy::Warn, DivergencePolicy::Cut, DivergencePolicy::Fail] {
+        let plan = plan_restore(policy, 2, &end);
+        assert_eq!(plan.consequence, Consequence::Unplanned);
+        assert_eq!(plan.text, "a restore replays 2 recorded calls, then the plan cannot follow the action: memory not reconstructible: seq 0 is missing");
+    }
+    assert!(ReplayEnd::from_parts("not-replayable", -1, None, None, None).unwrap_err().to_string().contains("needs its reason"));
+}
+
+#[test]
 fn a_removed_call_is_cut_and_nothing_new_runs() {
     let end = ReplayEnd::Diverged { position: 1, recorded_id: "tool:mail", candidate_id: None };
     assert_eq!(plan_restore(DivergencePolicy::Cut, 1, &end).text, "a restore replays 1 recorded call, then cuts the journal at 1 (recorded tool:mail, new code finishes)");

@@ -11,6 +11,7 @@ use crate::store::record::{self, Record};
 use super::segment::{SegmentHeader, HEADER_LEN};
 use crate::error::{Error, Result};
 use crate::store::table::StateTable;
+use crate::store::StateKey;
 
 /// The bytes dropped from the end of the log on open: a record whose write
 /// was interrupted by a crash, never acknowledged.
@@ -68,13 +69,14 @@ pub fn read(file: &File, path: &Path) -> Result<Loaded> {
     let mut len = file_len;
     let mut torn_tail = None;
     let format = header.frame_format();
+    let mut last_key = None;
     let mut scanner = FrameScanner::new(file, format, HEADER_LEN as u64, file_len).map_err(io_error(path))?;
     loop {
         match scanner.next_frame().map_err(io_error(path))? {
             Scanned::End => break,
             Scanned::Frame { offset, payload } => {
                 let frame_len = (format.header_len() + payload.len()) as u64;
-                replay(&mut table, &payload, frame_len, records < header.snapshot_records)
+                replay(&mut table, &payload, frame_len, records < header.snapshot_records, &mut last_key)
                     .map_err(|reason| corrupt(path, offset, reason))?;
                 records += 1;
             }
@@ -129,20 +131,37 @@ fn torn_tail_at(
     Ok(TornTail { path: path.to_path_buf(), offset, bytes: file_len - offset, reason })
 }
 
+/// The key of the last record that had one, with its encoding: an action's
+/// records mostly follow each other, and their key is decoded once.
+struct LastKey {
+    key: StateKey,
+    encoding: Vec<u8>,
+}
+
 fn replay(
     table: &mut StateTable,
     payload: &[u8],
     frame_len: u64,
     in_snapshot: bool,
+    last_key: &mut Option<LastKey>,
 ) -> std::result::Result<(), String> {
+    if let (Some(last), false) = (last_key.as_ref(), in_snapshot) {
+        if let Some(change) = record::decode_change_at(payload, &last.encoding).map_err(|e| format!("undecodable record: {e}"))? {
+            return table.apply_decoded(&last.key, change, frame_len).map_err(|e| format!("record does not apply: {e}"));
+        }
+    }
     let record = record::decode(payload).map_err(|e| format!("undecodable record: {e}"))?;
     if in_snapshot && !matches!(record, Record::Put { .. }) {
         return Err("the compaction snapshot holds a record that is not a whole state".into());
     }
     match record {
-        Record::Put { key, state } => table.put(&key, state, frame_len),
+        Record::Put { key, state } => {
+            table.put(&key, state, frame_len);
+            *last_key = Some(LastKey { encoding: record::key_encoding(&key), key });
+        }
         Record::Change { key, change } => {
-            table.apply(&key, change.as_change(), frame_len).map_err(|e| format!("record does not apply: {e}"))?
+            table.apply_decoded(&key, change, frame_len).map_err(|e| format!("record does not apply: {e}"))?;
+            *last_key = Some(LastKey { encoding: record::key_encoding(&key), key });
         }
         Record::Extend { key, extension } => {
             table.extend(&key, &extension, frame_len).map_err(|e| format!("record does not apply: {e}"))?

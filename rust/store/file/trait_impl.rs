@@ -8,7 +8,7 @@ use crate::model::ActionState;
 use crate::store::diff::StateDelta;
 use crate::store::record;
 use crate::store::key::{BusinessKey, StateKey};
-use crate::store::marker::{verify_covered, RecoveryMarker};
+use crate::store::marker::{position_markers, verify_covered, PositionMarker, RecoveryMarker};
 use crate::store::{ActionStateStore, StoreStats};
 
 impl ActionStateStore for FileStore {
@@ -88,13 +88,13 @@ impl ActionStateStore for FileStore {
         crash_point!("file.marker.before_sync");
         open.sync()?;
         crash_point!("file.marker.after_sync");
-        Ok(RecoveryMarker { store_id, position: open.position })
+        Ok(PositionMarker { store_id, position: open.position }.into())
     }
 
     fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
         let name = format!("the store in {}", self.dir.display());
         let position = self.opened()?.position;
-        verify_covered(markers, self.store_id, position, &name)
+        verify_covered(&position_markers(markers)?, self.store_id, position, &name)
     }
 
     fn sync(&mut self) -> Result<()> {

@@ -1,6 +1,7 @@
 //! A log store's history: which lineage it continues (fresh, continued or
 //! restored from checkpointed markers, checked against the log's shape and
-//! end) and the marker it checkpoints.
+//! end) and the marker it checkpoints. Both read the log's end from the
+//! sink through the store's `ActionStateStore` impl (`mod.rs`).
 
 use super::{Lineage, LogLayout, LogMarker, LogStore};
 use crate::error::{Error, Result};
@@ -26,7 +27,8 @@ impl LogStore {
     /// Refuses markers of different lineages, a log of another shape (or a
     /// topic created again), and a log that ends before an offset a marker
     /// saw (acknowledged records lost). Load the owned key groups next.
-    pub fn restore(&mut self, markers: &[LogMarker], end_offsets: &[u64]) -> Result<()> {
+    /// `ActionStateStore::rebuild_state` reads `end_offsets` from the sink.
+    pub(crate) fn restore(&mut self, markers: &[LogMarker], end_offsets: &[u64]) -> Result<()> {
         let name = self.sink.name().to_string();
         let first = markers.first().ok_or_else(|| {
             Error::IllegalState(format!("the checkpoint holds no recovery marker of {name}: nothing to restore from"))
@@ -109,12 +111,13 @@ impl LogStore {
 
     /// The marker to checkpoint: appends pending tombstones first, so that
     /// everything up to it is acknowledged. `end_offsets` are the log's end
-    /// offsets fetched before this call, with no write of this store in
-    /// flight that was submitted before they were fetched (see
-    /// [`LogStore::writes_submitted`]): a partition's start is then the
-    /// smallest of its end offset and the first offsets of the entries held
-    /// here, since every record written later lands at or after that end.
-    pub fn marker(&mut self, end_offsets: &[u64]) -> Result<LogMarker> {
+    /// offsets read before this call (`begin_marker`), with no write of
+    /// this store in flight that was submitted before they were read
+    /// ([`crate::store::SharedStore::recovery_marker`] waits for those): a
+    /// partition's start is then the smallest of its end offset and the
+    /// first offsets of the entries held here, since every record written
+    /// later lands at or after that end.
+    pub(crate) fn marker(&mut self, end_offsets: &[u64]) -> Result<LogMarker> {
         self.open()?;
         let lineage = self.require_lineage()?;
         if end_offsets.len() != self.positions.len() {

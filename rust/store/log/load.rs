@@ -65,7 +65,7 @@ impl LogStore {
         match record::decode(value).map_err(|e| corrupt(format!("record: {e}")))? {
             Record::Put { key: stored, state } if stored == state_key => self.table.put(&state_key, state, bytes),
             Record::Change { key: stored, change } if stored == state_key => {
-                self.table.apply(&state_key, change.as_change(), bytes).map_err(&corrupt)?;
+                self.table.apply_decoded(&state_key, change, bytes).map_err(&corrupt)?;
             }
             other => return Err(corrupt(format!("unexpected record for {state_key:?}: {other:?}"))),
         }

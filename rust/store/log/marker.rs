@@ -5,10 +5,12 @@
 
 use crate::error::{Error, Result};
 use crate::store::codec::{DecodeError, DecodeResult, Reader, Writer};
+use crate::store::marker::{of_kind, RecoveryMarker};
 
 use super::layout::{Lineage, LogLayout};
 
-const MAGIC: &[u8; 4] = b"DJLM";
+/// What a log marker's bytes start with (`RecoveryMarker::from_bytes` tells the kinds apart by it).
+pub(crate) const MAGIC: &[u8; 4] = b"DJLM";
 /// Version 1 had positions only (a restore read from offset 0).
 const VERSION_POSITIONS: u8 = 1;
 const VERSION: u8 = 2;
@@ -58,6 +60,12 @@ impl LogMarker {
         }
         read_body(&mut Reader::new(&bytes[5..]), bytes[4] == VERSION).map_err(|e| refuse(e.0))
     }
+}
+
+/// The log markers among `markers`: a log store refuses a store position,
+/// as it refuses any other bytes.
+pub(super) fn log_markers(markers: &[RecoveryMarker]) -> Result<Vec<LogMarker>> {
+    of_kind(markers, |m| m.as_log().cloned(), "a store position (DJRM), not a log-backed store's marker (DJLM)")
 }
 
 fn read_body(r: &mut Reader<'_>, with_starts: bool) -> DecodeResult<LogMarker> {

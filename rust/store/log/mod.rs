@@ -45,12 +45,13 @@ use std::collections::{BTreeMap, HashMap};
 
 pub use layout::{KeyGroupRange, Lineage, LogLayout, MAX_KEY_GROUPS};
 pub use marker::LogMarker;
+pub(crate) use marker::MAGIC as LOG_MARKER_MAGIC;
 pub use sink::{Acknowledged, Acknowledgement, LogRecord, LogSink};
 pub use write::PendingWrite;
 
 use super::key::{BusinessKey, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
-use super::marker::RecoveryMarker;
+use super::marker::{MarkerBasis, RecoveryMarker};
 use super::table::StateTable;
 use super::{ActionStateStore, StoreStats, Submitted, STORE_NAME};
 use crate::error::{Error, Result};
@@ -87,8 +88,9 @@ struct EntryLog {
 ///
 /// Lifecycle: [`LogStore::new`], then exactly one of
 /// [`LogStore::start_fresh`] (a new history), [`LogStore::continue_history`]
-/// or [`LogStore::restore`] (both followed by loading the owned key groups:
-/// [`LogStore::begin_load`], [`LogStore::ingest`], [`LogStore::finish_load`]).
+/// or [`ActionStateStore::rebuild_state`] from a checkpoint's markers (both
+/// followed by loading the owned key groups: [`LogStore::begin_load`],
+/// [`LogStore::ingest`], [`LogStore::finish_load`]).
 /// Keyed operations need the business key's key group bound first
 /// ([`LogStore::bind_key_group`]) and loaded.
 pub struct LogStore {
@@ -273,18 +275,41 @@ impl ActionStateStore for LogStore {
         self.remove(keys, true)
     }
 
-    /// A log-backed store's position is a [`LogMarker`] (per-partition
-    /// offsets), not a single counter: see [`LogStore::marker`]. Closed
-    /// first, as every method of a closed store is.
+    /// The marker of a store with no write in flight (a write begun and
+    /// not finished is refused: [`crate::store::SharedStore::recovery_marker`]
+    /// waits for it instead).
     fn get_recovery_marker(&mut self) -> Result<RecoveryMarker> {
-        self.open()?;
-        Err(Error::IllegalState("a log-backed store checkpoints log markers (LogStore::marker), not store positions".into()))
+        let basis = self.begin_marker()?;
+        if !self.settled_before(self.next_write) {
+            return Err(Error::IllegalState(
+                "a write to the log-backed store is in flight: take the marker through the shared store, which waits for it"
+                    .into(),
+            ));
+        }
+        self.finish_marker(basis)
     }
 
-    /// See [`LogStore::restore`], which takes log markers.
-    fn rebuild_state(&mut self, _markers: &[RecoveryMarker]) -> Result<()> {
+    /// Continues the checkpoint's history (`LogStore::restore`), checked
+    /// against where the log ends now, read from the sink; load the owned
+    /// key groups next.
+    fn rebuild_state(&mut self, markers: &[RecoveryMarker]) -> Result<()> {
         self.open()?;
-        Err(Error::IllegalState("a log-backed store restores from log markers (LogStore::restore)".into()))
+        let markers = marker::log_markers(markers)?;
+        let ends = self.sink.end_offsets()?;
+        self.restore(&markers, &ends)
+    }
+
+    /// Where the log ends, from the sink, read with the store locked: the
+    /// writes submitted before it are then those numbered below
+    /// [`LogStore::writes_submitted`].
+    fn begin_marker(&mut self) -> Result<MarkerBasis> {
+        self.open()?;
+        self.require_lineage()?;
+        Ok(MarkerBasis { end_offsets: self.sink.end_offsets()? })
+    }
+
+    fn finish_marker(&mut self, basis: MarkerBasis) -> Result<RecoveryMarker> {
+        self.marker(&basis.end_offsets).map(RecoveryMarker::Log)
     }
 
     /// Appends the pending tombstones. Every other record is acknowledged

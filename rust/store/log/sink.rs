@@ -32,6 +32,11 @@ pub trait LogSink: Send {
         self.submit(records)?.wait()
     }
 
+    /// Per partition, the offset the log's next record will get: where the
+    /// log ends now. A marker reads it once as it begins, a restore once to
+    /// check the log still holds what its markers saw.
+    fn end_offsets(&mut self) -> Result<Vec<u64>>;
+
     /// The log, for people (e.g. "Kafka topic 'journal'"), used in errors.
     fn name(&self) -> &str;
 }
@@ -41,6 +46,10 @@ pub(super) struct ClosedSink(pub(super) String);
 
 impl LogSink for ClosedSink {
     fn submit(&mut self, _records: &[LogRecord]) -> Result<Box<dyn Acknowledgement>> {
+        Err(Error::Closed(STORE_NAME))
+    }
+
+    fn end_offsets(&mut self) -> Result<Vec<u64>> {
         Err(Error::Closed(STORE_NAME))
     }
 

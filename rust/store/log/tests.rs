@@ -10,7 +10,7 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::journal::{Journal, Persister};
 use crate::model::{CallResult, Outcome};
-use crate::store::{AnyStore, EventIdentity};
+use crate::store::{AnyStore, EventIdentity, RecoveryMarker};
 
 /// The fake log, shared with the store contract (`tests/store_contract/log.rs`).
 #[path = "../../../tests/support/memory_log.rs"]
@@ -51,9 +51,12 @@ fn holding_an_entry_of(log: &SharedLog, n: u32) -> LogStore {
     store
 }
 
+/// A store over `log` owning `owned`, rebuilt from `markers` and loaded, as
+/// a binding restores one.
 fn restored(log: &SharedLog, owned: KeyGroupRange, markers: &[LogMarker]) -> LogStore {
     let mut store = LogStore::new(log.sink(), layout(), owned).unwrap();
-    store.restore(markers, &log.end_offsets()).unwrap();
+    let markers: Vec<RecoveryMarker> = markers.iter().cloned().map(RecoveryMarker::Log).collect();
+    store.rebuild_state(&markers).unwrap();
     load(&mut store, log, owned);
     store
 }
@@ -431,14 +434,39 @@ fn a_named_key_group_takes_the_keys_new_entries_and_its_earlier_entries_stay_fou
 }
 
 #[test]
-fn writes_need_a_history_and_markers_are_log_markers() {
+fn writes_and_markers_need_a_history_and_a_store_has_one() {
     let log = SharedLog::new(PARTITIONS);
     let mut store = LogStore::new(log.sink(), layout(), ALL).unwrap();
     bind(&mut store, 0);
     assert!(store.put(&key(0, 0), &ActionState::default()).unwrap_err().to_string().contains("no history"));
+    assert!(store.get_recovery_marker().unwrap_err().to_string().contains("no history"));
     store.start_fresh(Lineage([1; 16])).unwrap();
     assert!(store.start_fresh(Lineage([1; 16])).is_err(), "one history per store");
-    assert!(store.get_recovery_marker().is_err() && store.rebuild_state(&[]).is_err(), "log markers only");
+    let marker = store.get_recovery_marker().unwrap();
+    let err = store.rebuild_state(&[marker]).unwrap_err();
+    assert!(err.to_string().contains("already continues history"), "{err}");
+}
+
+/// The trait's markers are the log markers of `LogStore::marker`, at the
+/// end offsets the sink reports, and restore from the sink's end as
+/// `LogStore::restore` does.
+#[test]
+fn the_trait_takes_and_restores_log_markers_at_the_sinks_end() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = holding_an_entry_of(&log, 1);
+    let marker = store.get_recovery_marker().unwrap();
+    assert_eq!(marker, RecoveryMarker::Log(store.marker(&log.end_offsets()).unwrap()));
+    let mut restored = LogStore::new(log.sink(), layout(), ALL).unwrap();
+    restored.rebuild_state(&[marker.clone()]).unwrap();
+    load(&mut restored, &log, ALL);
+    bind(&mut restored, 1);
+    assert_eq!(restored.get(&key(1, 0)).unwrap(), Some(ActionState::default()));
+
+    let err = LogStore::new(log.sink(), layout(), ALL).unwrap().rebuild_state(&[]).unwrap_err();
+    assert!(err.to_string().contains("no recovery marker"), "{err}");
+    log.0.lock().unwrap().partitions[layout().partition_of(1) as usize].next_offset = 0;
+    let err = LogStore::new(log.sink(), layout(), ALL).unwrap().rebuild_state(&[marker]).unwrap_err();
+    assert!(err.to_string().contains("acknowledged journal records are gone"), "the sink's end is checked: {err}");
 }
 
 #[test]
@@ -516,6 +544,8 @@ fn an_entry_over_the_limit_is_refused_and_a_whole_put_starts_it_again() {
 struct GatedLog {
     log: SharedLog,
     gates: Arc<(Mutex<Vec<std::sync::mpsc::Sender<bool>>>, std::sync::Condvar)>,
+    /// How often the store read the log's end.
+    ends_read: Arc<(Mutex<usize>, std::sync::Condvar)>,
 }
 
 struct GatedAck {
@@ -542,6 +572,13 @@ impl LogSink for GatedLog {
         Ok(Box::new(GatedAck { offsets, gate }))
     }
 
+    fn end_offsets(&mut self) -> Result<Vec<u64>> {
+        let (count, read) = &*self.ends_read;
+        *count.lock().unwrap() += 1;
+        read.notify_all();
+        Ok(self.log.end_offsets())
+    }
+
     fn name(&self) -> &str {
         "gated log"
     }
@@ -549,7 +586,11 @@ impl LogSink for GatedLog {
 
 impl GatedLog {
     fn new() -> GatedLog {
-        GatedLog { log: SharedLog::new(PARTITIONS), gates: Arc::new((Mutex::new(Vec::new()), std::sync::Condvar::new())) }
+        GatedLog {
+            log: SharedLog::new(PARTITIONS),
+            gates: Arc::new((Mutex::new(Vec::new()), std::sync::Condvar::new())),
+            ends_read: Arc::new((Mutex::new(0), std::sync::Condvar::new())),
+        }
     }
 
     /// A shared store over this log, history started, every test key bound.
@@ -597,6 +638,15 @@ impl GatedLog {
     /// The partition test key 0 lives in.
     fn log_partition(&self) -> usize {
         layout().partition_of(0) as usize
+    }
+
+    /// Waits until the store read the log's end `n` times in all.
+    fn await_ends_read(&self, n: usize) {
+        let (count, read) = &*self.ends_read;
+        let mut count = count.lock().unwrap();
+        while *count < n {
+            count = read.wait(count).unwrap();
+        }
     }
 
     /// Releases batch `i` (0-based, in submission order).
@@ -654,6 +704,38 @@ fn a_read_of_an_entry_waits_for_its_write_and_sees_it() {
     outcome.unwrap();
     assert_eq!(len, 1);
     assert_eq!(ids(&reader.join().unwrap().unwrap().unwrap()), ["a"], "the read saw the acknowledged call");
+}
+
+/// The rule a marker's starts rest on: it is taken once every write
+/// submitted before it read the log's end has settled (so that write's
+/// record is accounted for), and a write submitted after that read does
+/// not hold it up.
+#[test]
+fn a_marker_waits_for_the_writes_submitted_before_it_read_the_logs_end_only() {
+    let gated = GatedLog::new();
+    let (store, _, caller) = gated.call_in_flight();
+    let (taken, marker_taken) = std::sync::mpsc::channel();
+    let marker = {
+        let store = store.clone();
+        std::thread::spawn(move || taken.send(store.recovery_marker()).unwrap())
+    };
+    gated.await_ends_read(1);
+    let later = {
+        let store = store.clone();
+        std::thread::spawn(move || store.put(&key(1, 0), &ActionState::default()))
+    };
+    gated.await_submitted(3);
+    gated.release(1, true);
+    let marker_result = marker_taken.recv_timeout(std::time::Duration::from_secs(30));
+    let Ok(Ok(RecoveryMarker::Log(marker_result))) = marker_result else {
+        panic!("no marker while the write submitted after its read was in flight: {marker_result:?}");
+    };
+    let partition = gated.log_partition();
+    assert_eq!(marker_result.positions[partition], 2, "the entry's put and the call in flight before the read");
+    gated.release(2, true);
+    later.join().unwrap().unwrap();
+    caller.join().unwrap().0.unwrap();
+    marker.join().unwrap();
 }
 
 #[test]

@@ -18,11 +18,13 @@ public final class RestorePlans {
 
     /**
      * @param replayed how many recorded calls the replay replayed
-     * @param stopKind {@code ""} (the action finished), {@code "would-run"} or {@code "diverged"}
+     * @param stopKind {@code ""} (the action finished), {@code "would-run"}, {@code "diverged"} or
+     *     {@code "not-replayable"} (the replay could not follow the new code: {@code failure} says why)
      * @param position where it stopped (ignored without a stop)
      * @param recordedId the recorded call there (a divergence), or null
      * @param candidateId the new code's call there, or null when it finished instead
      * @param failure the exception the action threw (class: message), or null; it wins over a stop
+     *     other than a not-replayable one, whose reason it is
      */
     public static String describe(DivergencePolicy policy, int replayed, String stopKind, int position,
             String recordedId, String candidateId, String failure) {

@@ -117,14 +117,12 @@ public final class LogActionStateStore extends NativeKeyedStore {
      */
     @Override
     public synchronized void rebuildState(List<byte[]> recoveryMarkers) {
-        Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
-        byte[][] markers = new byte[recoveryMarkers.size()][];
-        for (int i = 0; i < markers.length; i++) {
-            markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
+        byte[][] markers = StoreJni.markerArray(recoveryMarkers);
+        synchronized (loading) {
+            // The native restore reads the log's end through the transport, whose reader is held here.
+            store.accept(h -> StoreJni.rebuildState(h, markers));
+            loadUnderLock(firstKeyGroup, lastKeyGroup, endOffsets());
         }
-        long[] ends = endOffsets();
-        store.accept(h -> LogStoreJni.restore(h, markers, ends));
-        load(firstKeyGroup, lastKeyGroup, ends);
     }
 
     private long[] endOffsets() {
@@ -241,15 +239,14 @@ public final class LogActionStateStore extends NativeKeyedStore {
     /**
      * The marker: this history, the log's shape, the offsets reached (pending tombstones go out
      * first) and where a restore may start reading (the log's end, or the first record of an entry
-     * held here, whichever is earlier). Fetches the log's end offsets (one request).
+     * held here, whichever is earlier). The native store reads the log's end offsets through the
+     * transport (one request), as every native store takes its marker.
      */
     @Override
     public synchronized byte[] getRecoveryMarker() {
-        long[] ends;
         synchronized (loading) {
-            ends = endOffsets();
+            return store.apply(StoreJni::recoveryMarker);
         }
-        return store.apply(h -> LogStoreJni.marker(h, ends));
     }
 
     /** Appends the tombstones of pruned entries now (they otherwise go out with the next record). */

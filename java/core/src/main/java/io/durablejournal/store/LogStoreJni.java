@@ -5,7 +5,8 @@ import io.durablejournal.internal.NativeLibrary;
 /**
  * JNI entry points of rust/jni/log_store.rs: the native log-backed store's own. Its handle is an
  * ordinary native store handle: {@link StoreJni}'s put, get, openContext, prune, sync and close
- * work on it too. Keys cross as in {@link StoreJni}. The owner ({@link
+ * work on it too, and so do recoveryMarker and rebuildState
+ * (the native store reads the log's end through its transport). Keys cross as in {@link StoreJni}. The owner ({@link
  * LogActionStateStore}) checks for close and never passes 0.
  */
 final class LogStoreJni {
@@ -26,8 +27,6 @@ final class LogStoreJni {
 
     static native void continueHistory(long handle, byte[] lineage);
 
-    static native void restore(long handle, byte[][] markers, long[] endOffsets);
-
     /** The partitions to read to load key groups {@code first..last}. */
     static native int[] beginLoad(long handle, int firstKeyGroup, int lastKeyGroup);
 
@@ -46,12 +45,6 @@ final class LogStoreJni {
     static native int bindNamedKeyGroup(long handle, BusinessKey key, int keyGroup);
 
     static native void pruneAt(long handle, BusinessKey key, long seq);
-
-    /**
-     * The marker, given the log's end offsets fetched just before: it waits for the writes
-     * submitted before the fetch to settle.
-     */
-    static native byte[] marker(long handle, long[] endOffsets);
 
     /** Per partition, the offset loading reads from (after a restore, its markers' smallest start). */
     static native long[] readFrom(long handle);

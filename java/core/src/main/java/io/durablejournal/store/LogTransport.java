@@ -52,7 +52,10 @@ public interface LogTransport extends AutoCloseable {
         return () -> offsets;
     }
 
-    /** Per partition, the offset the next record will get. */
+    /**
+     * Per partition, the offset the next record will get. The native store calls it for a marker
+     * and a restore (once each), with the store locked.
+     */
     long[] endOffsets() throws Exception;
 
     /**

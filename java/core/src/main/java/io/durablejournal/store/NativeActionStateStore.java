@@ -85,11 +85,7 @@ public final class NativeActionStateStore extends NativeKeyedStore {
 
     @Override
     public void rebuildState(List<byte[]> recoveryMarkers) {
-        Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
-        byte[][] markers = new byte[recoveryMarkers.size()][];
-        for (int i = 0; i < markers.length; i++) {
-            markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
-        }
+        byte[][] markers = StoreJni.markerArray(recoveryMarkers);
         store.accept(h -> StoreJni.rebuildState(h, markers));
     }
 

@@ -3,6 +3,8 @@ package io.durablejournal.store;
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.internal.NativeLibrary;
 import io.durablejournal.store.internal.ResumingEntry;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * JNI entry points of rust/jni/store.rs: the native store's. An entry crosses as one {@link EntryKey},
@@ -55,9 +57,24 @@ final class StoreJni {
 
     static native void prune(long handle, BusinessKey key, long seqUpTo);
 
+    /**
+     * Every store's marker, the same way: the log store's reads the log's end through its
+     * transport and waits for the writes submitted before that read (rust/store/shared.rs).
+     */
     static native byte[] recoveryMarker(long handle);
 
+    /** Every store's restore; the log store's reads the log's end through its transport. */
     static native void rebuildState(long handle, byte[][] markers);
+
+    /** A checkpoint's markers as {@link #rebuildState} takes them, each checked non-null. */
+    static byte[][] markerArray(List<byte[]> recoveryMarkers) {
+        Objects.requireNonNull(recoveryMarkers, "recoveryMarkers");
+        byte[][] markers = new byte[recoveryMarkers.size()][];
+        for (int i = 0; i < markers.length; i++) {
+            markers[i] = Objects.requireNonNull(recoveryMarkers.get(i), "recoveryMarkers[" + i + "]");
+        }
+        return markers;
+    }
 
     static native void sync(long handle);
 

@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A {@link LogTransport} that breaks its contract (null where an acknowledgement or its offsets
- * belong) fails the write it was called for with {@code STORE_IO} naming what it returned, and
- * the store stays usable: the native library calls the transport through cached method ids,
- * which must never be handed a null object.
+ * belong, end offsets it cannot give) fails the write, marker or restore it was called for with
+ * {@code STORE_IO} naming what went wrong, and the store stays usable: the native library calls
+ * the transport through cached method ids, which must never be handed a null object.
  */
 class BrokenTransportTest {
     private static final EventIdentity EVENT = EventIdentity.occurrence("input-1");
@@ -37,6 +37,61 @@ class BrokenTransportTest {
             }
             long[] offsets = append(partitions, keys, values);
             return () -> broken ? null : offsets;
+        }
+    }
+
+    /** {@code endOffsets} throws, or returns null or a negative offset, while {@link #broken} names how. */
+    private static final class BrokenEndLog extends MemoryLog {
+        private volatile String broken;
+
+        BrokenEndLog() {
+            super("broken-end log", 1);
+        }
+
+        @Override
+        public synchronized long[] endOffsets() {
+            if (broken == null) {
+                return super.endOffsets();
+            }
+            switch (broken) {
+                case "null":
+                    return null;
+                case "negative":
+                    return new long[] {-1};
+                default:
+                    throw new IllegalStateException("the log's end is unknown");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"null", "negative", "throws"})
+    void aLogEndTheTransportCannotGiveFailsTheMarkerAndTheRestoreAndLosesNothing(String how) {
+        String expected = how.equals("null") ? "LogTransport.endOffsets returned null"
+                : how.equals("negative") ? "LogTransport.endOffsets returned a negative offset -1"
+                : "java.lang.IllegalStateException: the log's end is unknown";
+        BrokenEndLog log = new BrokenEndLog();
+        byte[] marker;
+        try (LogActionStateStore store = LogActionStateStore.open(log, 1, 0, 0, key -> 0)) {
+            store.startFresh(new byte[16]);
+            store.put("user", 0, "act", EVENT, new ActionState());
+            log.broken = how;
+            JournalException e = assertThrows(JournalException.class, store::getRecoveryMarker);
+            assertSame(JournalException.Code.STORE_IO, e.getCode());
+            assertTrue(e.getMessage().contains(expected) && e.getMessage().contains("broken-end log"), e.getMessage());
+            log.broken = null;
+            marker = store.getRecoveryMarker();
+        }
+        try (LogActionStateStore restored = LogActionStateStore.open(log, 1, 0, 0, key -> 0)) {
+            log.broken = how;
+            JournalException e = assertThrows(JournalException.class, () -> restored.rebuildState(java.util.List.of(marker)));
+            assertSame(JournalException.Code.STORE_IO, e.getCode());
+            assertTrue(e.getMessage().contains(expected), e.getMessage());
+        }
+        log.broken = null;
+        try (LogActionStateStore restored = LogActionStateStore.open(log, 1, 0, 0, key -> 0)) {
+            restored.rebuildState(java.util.List.of(marker));
+            assertEquals(1, restored.stats().entries(), "the entry before the marker is restored");
         }
     }
 

@@ -15,7 +15,10 @@ import io.durablejournal.store.internal.ResumingEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -122,6 +125,29 @@ class WholeStatePutTest extends StoreFixture {
         assertTrue(completed.recordedHits().isEmpty());
 
         assertNull(store.getResuming("user", 2, "act", EVENT));
+    }
+
+    /**
+     * An entry of many more hits than a native method may hold local references (sixteen, and
+     * -Xcheck:jni warns past 32): every hit crosses, in order, each with its own id and payload.
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void getResumingHandsEveryHitOfALongEntry(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        int calls = 300;
+        String[] slots = new String[calls];
+        List<CallResult> expected = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            String result = "\"r" + i + "\"";
+            slots[i] = slot("tool-call:" + i, "SUCCEEDED", Base64.getEncoder().encodeToString(result.getBytes(StandardCharsets.UTF_8)));
+            expected.add(new CallResult("tool-call:" + i, result.getBytes(StandardCharsets.UTF_8), null));
+        }
+        store.putJson("user", 5, "act", EVENT, stateJson(false, "", slots));
+
+        ResumingEntry entry = store.getResuming("user", 5, "act", EVENT);
+        assertEquals(calls, entry.callCount());
+        assertEquals(expected, entry.recordedHits());
     }
 
     @Test

@@ -470,6 +470,11 @@ class AgentReplayerTest {
         assertEquals("a restore replays 1 recorded call and completes without running a call", candidate("remove-call")
                 .planRestore(inFlight, DivergencePolicy.FAIL, ReplaySelection.all()).getActions().get(0).getDetail());
 
+        // What a replay cannot give (long-term memory) ends the plan; the sentence is the native library's.
+        assertEquals("a restore replays 0 recorded calls, then the plan cannot follow the action: long-term memory is not"
+                + " available in a replay", candidate("long-term").planRestore(inFlight, DivergencePolicy.WARN, ReplaySelection.all())
+                .getActions().get(0).getDetail());
+
         Map<DivergencePolicy, String> reordered = new java.util.EnumMap<>(DivergencePolicy.class);
         for (DivergencePolicy policy : DivergencePolicy.values()) {
             ActionReplay plan = candidate("reorder").planRestore(inFlight, policy, ReplaySelection.all()).getActions().get(0);

@@ -315,7 +315,7 @@ public final class AgentReplayer {
             int replayed = calling.getReplayedSlotCount();
             String detail = unavailable != null ? unavailable : failure;
             if (restorePolicy != null) {
-                detail = unavailable != null ? RestorePlan.unplannable(replayed, unavailable)
+                detail = unavailable != null ? RestorePlan.unplannable(restorePolicy, replayed, unavailable)
                         : RestorePlan.describe(restorePolicy, replayed, stop, failure);
             }
             return new ActionReplay(recorded.key(), recorded.seq(), recorded.name(), recorded.retained.getPlanDigest(), outcome,

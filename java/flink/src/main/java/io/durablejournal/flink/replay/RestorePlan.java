@@ -28,13 +28,9 @@ public final class RestorePlan {
 
     /**
      * A journal in flight the plan cannot follow past {@code why} (what the new code asked for that
-     * a plan cannot give without reaching outside) after {@code replayed} recorded slots.
+     * a replay cannot give without reaching outside) after {@code replayed} recorded slots.
      */
-    public static String unplannable(int replayed, String why) {
-        return replays(replayed) + ", then the plan cannot follow the action: " + why;
-    }
-
-    private static String replays(int replayed) {
-        return "a restore replays " + replayed + " recorded call" + (replayed == 1 ? "" : "s");
+    public static String unplannable(DivergencePolicy policy, int replayed, String why) {
+        return RestorePlans.describe(policy, replayed, "not-replayable", -1, null, null, why);
     }
 }
