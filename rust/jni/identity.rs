@@ -11,7 +11,7 @@ use jni::{Env, EnvUnowned};
 
 use super::classes::classes;
 use super::handle::{self, Borrowed};
-use super::{required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
+use super::{optional_utf8, required_bytes, required_utf8, BridgeError, BridgeResult, ThrowJavaException};
 use crate::identity::{self, CallDescription, ExecutionIdentity};
 
 /// Runs an export whose answer is a string, handed to Java as a UTF-8
@@ -23,14 +23,6 @@ fn utf8_answer<'l>(mut env: EnvUnowned<'l>, compute: impl FnOnce(&mut Env<'l>) -
         Ok(env.byte_array_from_slice(answer.as_bytes())?)
     })
     .resolve::<ThrowJavaException>()
-}
-
-fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Option<String>> {
-    if array.is_null() {
-        Ok(None)
-    } else {
-        required_utf8(env, array, name).map(Some)
-    }
 }
 
 /// The execution identity a `IdentityJni` handle points at (the type the

@@ -9,14 +9,22 @@ use jni::{Env, EnvUnowned, JValue};
 
 use super::classes::classes;
 use super::handle::{self, Borrowed};
-use super::{byte_array_or_null, for_each_element, index_arg, optional_bytes, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
+use super::{byte_array_or_null, for_each_element, index_arg, optional_bytes, optional_utf8, required_bytes, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::{Error, Result};
-use crate::identity;
 use crate::journal::{CallStep, DivergencePolicy, Journal, JournalChange, Persister};
-use crate::model::{ActionState, CallResult, CallStatus, JsonString, Outcome};
+use crate::model::{ActionState, Outcome};
 
 /// The exports of at-most-once calls and idempotency keys.
 mod semantics;
+/// The shapes a slot and a call's id cross in.
+mod crossing;
+
+pub(crate) use crossing::{call_id, journal_slot, slot_id, slot_status};
+#[cfg(test)]
+pub(crate) use crossing::{SLOT_FAILED, SLOT_PENDING, SLOT_SUCCEEDED};
+use crossing::joined;
+#[cfg(test)]
+use crossing::split_slot_id;
 
 /// What a Java handle points at: the journal and, when it persists into a
 /// native store, that store's persister. Without one, every persisted
@@ -76,89 +84,6 @@ fn mutate<'l, R>(
         None => op(journal, &mut JavaPersister { env, callback }),
     };
     Ok(outcome?)
-}
-
-/// `JournalSlot` status codes: the order of Java's `CallResult.Status`
-/// (`journal_slot_statuses` in tests/vectors/constants.json).
-pub(crate) const SLOT_PENDING: jint = 0;
-pub(crate) const SLOT_SUCCEEDED: jint = 1;
-pub(crate) const SLOT_FAILED: jint = 2;
-
-/// A slot's call id as it crosses: UTF-8 (WTF-8 for an id holding a lone surrogate), None for null.
-pub(crate) fn slot_id(slot: &CallResult) -> Option<&[u8]> {
-    slot.call_id.as_ref().map(JsonString::as_wtf8)
-}
-
-/// A slot's status as it crosses (`JournalSlot`'s index into `CallResult.Status`).
-pub(crate) fn slot_status(slot: &CallResult) -> jint {
-    match slot.effective_status() {
-        CallStatus::Pending => SLOT_PENDING,
-        CallStatus::Succeeded => SLOT_SUCCEEDED,
-        CallStatus::Failed => SLOT_FAILED,
-    }
-}
-
-/// A slot as a new `JournalSlot(functionId, argsDigest, status, result,
-/// exception)` (each `byte[]` UTF-8 or null), or null; Java turns the id
-/// bytes into its String. Read `split`, the id crosses as the core's split
-/// of it ([`split_slot_id`]): its function id part, and its args digest part
-/// (empty when it has none); read whole, the id is the function id and the
-/// digest is null.
-pub(crate) fn journal_slot<'l>(env: &mut Env<'l>, slot: Option<&CallResult>, split: bool) -> BridgeResult<JObject<'l>> {
-    let Some(slot) = slot else { return Ok(JObject::null()) };
-    // A null id stays null; one holding a lone surrogate crosses as WTF-8.
-    let (function_id, args_digest) = match (slot_id(slot), split) {
-        (Some(id), true) => {
-            let (function_id, args_digest) = split_slot_id(id);
-            (Some(function_id), Some(args_digest))
-        }
-        (None, true) => (None, Some(&b""[..])),
-        (id, false) => (id, None),
-    };
-    let id = byte_array_or_null(env, function_id)?;
-    let digest = byte_array_or_null(env, args_digest)?;
-    let status = slot_status(slot);
-    let result = byte_array_or_null(env, slot.result_payload.as_deref())?;
-    let exception = byte_array_or_null(env, slot.exception_payload.as_deref())?;
-    let args = [
-        JValue::Object(&id).as_jni(),
-        JValue::Object(&digest).as_jni(),
-        JValue::Int(status).as_jni(),
-        JValue::Object(&result).as_jni(),
-        JValue::Object(&exception).as_jni(),
-    ];
-    Ok(classes(env)?.journal_slot.new_object(env, &args)?)
-}
-
-/// A slot's id (UTF-8, or WTF-8) as its function id and args digest parts,
-/// by [`identity::split_call_id`]; an id holding a lone surrogate is not
-/// Unicode, so it has no digest and stays whole (as
-/// `DurableIds.functionIdOfCallId` has it).
-fn split_slot_id(id: &[u8]) -> (&[u8], &[u8]) {
-    match std::str::from_utf8(id) {
-        Ok(id) => {
-            let (function_id, args_digest) = identity::split_call_id(id);
-            (function_id.as_bytes(), args_digest.as_bytes())
-        }
-        Err(_) => (id, b""),
-    }
-}
-
-/// The id of a call its caller names by two parts, joined by the core
-/// ([`identity::call_id_with_digest`]): the function id alone when the args
-/// digest is null or empty. A caller that has the whole id passes it as the
-/// function id with a null digest, so every primitive takes one shape.
-pub(crate) fn call_id(env: &Env<'_>, function_id: &JByteArray<'_>, args_digest: &JByteArray<'_>) -> BridgeResult<String> {
-    let function_id = required_utf8(env, function_id, "functionId")?;
-    Ok(joined(function_id, optional_utf8(env, args_digest, "argsDigest")?))
-}
-
-/// [`call_id`] of decoded parts.
-fn joined(function_id: String, args_digest: Option<String>) -> String {
-    match args_digest {
-        Some(digest) if !digest.is_empty() => identity::call_id_with_digest(&function_id, &digest),
-        _ => function_id,
-    }
 }
 
 #[no_mangle]
@@ -231,13 +156,6 @@ fn match_next<'l>(env: &mut Env<'l>, ptr: jlong, function_id: &JByteArray<'l>, d
 #[no_mangle]
 pub extern "system" fn Java_io_durablejournal_JournalJni_matchNextOrClearSubsequentCallResult<'l>(mut env: EnvUnowned<'l>, _c: JClass<'l>, ptr: jlong, id: JByteArray<'l>, digest: JByteArray<'l>, digest_in_id: jboolean) -> JObject<'l> {
     env.with_env(|env| match_next(env, ptr, &id, &digest, digest_in_id)).resolve::<ThrowJavaException>()
-}
-
-fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Option<String>> {
-    if array.is_null() {
-        return Ok(None);
-    }
-    Ok(Some(required_utf8(env, array, name)?))
 }
 
 #[no_mangle]

@@ -191,6 +191,14 @@ pub fn required_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) 
     utf8(required_bytes(env, array, name)?, name)
 }
 
+/// An optional UTF-8 string passed as `byte[]`: None for null.
+pub fn optional_utf8(env: &Env<'_>, array: &JByteArray<'_>, name: &'static str) -> BridgeResult<Option<String>> {
+    if array.is_null() {
+        return Ok(None);
+    }
+    required_utf8(env, array, name).map(Some)
+}
+
 /// Bytes that must be UTF-8, named `name` in the error.
 pub fn utf8(bytes: Vec<u8>, name: &'static str) -> BridgeResult<String> {
     String::from_utf8(bytes)
