@@ -12,7 +12,7 @@ mod semantics;
 
 pub use divergence::{CallIdentity, Divergence, DivergencePolicy, EntryAddress};
 pub use patch::{patch_marker_id, patch_step, PatchStep, PATCH_MARKER_PREFIX};
-pub use restore_plan::{plan_restore, Consequence, ReplayEnd, RestorePlan};
+pub use restore_plan::{describe_stop, plan_restore, Consequence, ReplayEnd, RestorePlan};
 pub use semantics::{BatchStep, CallSemantics, Interruption};
 
 use crate::error::{Error, Result};

@@ -31,13 +31,13 @@ pub use model::{ActionState, CallResult, CallStatus, Outcome};
 /// The version of the JNI exports (`rust/jni/`): bumped whenever a `Java_*`
 /// export, its signature, or a Java class or member the boundary binds
 /// changes; checked by the Java loader (`NativeLibrary`).
-pub const JNI_VERSION: i32 = 15;
+pub const JNI_VERSION: i32 = 16;
 
 /// The version of the C ABI (`rust/capi.rs`): bumped whenever a
 /// `durable_journal_*` export or its signature changes; checked by the Python
 /// loader (`python/durable_journal/_native.py`). Independent of
 /// [`JNI_VERSION`]: a change to one boundary leaves the other's users alone.
-pub const C_ABI_VERSION: u32 = 10;
+pub const C_ABI_VERSION: u32 = 11;
 
 #[cfg(test)]
 mod shared_constants_tests;

@@ -24,7 +24,7 @@ LIBRARY_FILE = {"darwin": LIBRARY_STEM + ".dylib", "win32": "durable_journal.dll
     sys.platform, LIBRARY_STEM + ".so"
 )
 #: The C ABI version (constants.json ``c_abi_version``; JNI has a version of its own).
-ABI_VERSION = 10
+ABI_VERSION = 11
 
 
 class ErrorCode(enum.IntEnum):
@@ -147,6 +147,7 @@ _RESPONDING_FUNCTIONS = {
     "durable_journal_read_retained": [_c_bytes, _c_size],
     "durable_journal_read_retained_dump": [_c_bytes, _c_size],
     "durable_journal_read_in_flight": [_c_bytes, _c_size],
+    "durable_journal_describe_stop": [_c_bytes, _c_size, ctypes.c_int64, _c_bytes, _c_size, _c_bytes, _c_size, _c_bytes, _c_size],
     "durable_journal_plan_restore": [ctypes.c_int32, ctypes.c_uint64, _c_bytes, _c_size, ctypes.c_int64,
                                      _c_bytes, _c_size, _c_bytes, _c_size, _c_bytes, _c_size],
     "durable_journal_replay_journal_new": [_c_bytes, _c_size, ctypes.POINTER(ctypes.c_void_p)],

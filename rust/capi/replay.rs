@@ -7,7 +7,7 @@
 //! persisted: the journal lives in memory and is freed by its owner.
 
 use super::*;
-use crate::journal::{plan_restore, DivergencePolicy, Journal, NoPersist, ReplayEnd};
+use crate::journal::{describe_stop, plan_restore, DivergencePolicy, Journal, NoPersist, ReplayEnd};
 use crate::model::{ActionState, Outcome};
 use crate::store::file::{in_flight_to_json, retained_to_json, FileStore};
 use crate::store::log::inspect::read_dump;
@@ -73,6 +73,24 @@ out_buffer_exports! {
         let replayed = usize::try_from(replayed).map_err(|_| Error::InvalidArgument(format!("replayed count {replayed} too large")))?;
         let end = ReplayEnd::from_parts(stop_kind, position, recorded_id, candidate_id, failure)?;
         Ok(plan_restore(policy, replayed, &end).to_json())
+    }
+
+    /// Where a replay stopped, in words ([`describe_stop`]): `stop_kind`
+    /// `"would-run"` (needs `candidate_id`) or `"diverged"` (needs
+    /// `recorded_id`; `recorded_status` is that slot's status).
+    ///
+    /// # Safety
+    /// Pointer arguments follow the module conventions; null optional texts are absent.
+    fn durable_journal_describe_stop(
+        stop_kind: text(stop_kind_len) "stop kind",
+        position: i64,
+        recorded_id: optional_text(recorded_id_len) "recorded id",
+        recorded_status: optional_text(recorded_status_len) "recorded status",
+        candidate_id: optional_text(candidate_id_len) "candidate id",
+    ) {
+        let end = ReplayEnd::from_parts(stop_kind, position, recorded_id, candidate_id, None)?;
+        describe_stop(&end, recorded_status.unwrap_or(""))
+            .ok_or_else(|| Error::InvalidArgument(format!("a {stop_kind:?} stop is no stop at a call")))
     }
 
     /// A journal over the calls of `state` (an ActionState's JSON, as

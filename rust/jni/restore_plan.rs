@@ -1,5 +1,6 @@
-//! JNI export of `io.durablejournal.RestorePlans`: what a restore does to a
-//! journal in flight (`rust/journal/restore_plan.rs`), for the Java replayers.
+//! JNI exports of `io.durablejournal.RestorePlans`: what a restore does to a
+//! journal in flight, and where a replay stopped, in words
+//! (`rust/journal/restore_plan.rs`), for the Java replayers.
 
 use jni::objects::{JByteArray, JClass};
 use jni::sys::jint;
@@ -7,7 +8,7 @@ use jni::EnvUnowned;
 
 use super::{optional_bytes, required_utf8, utf8, BridgeResult, ThrowJavaException};
 use crate::error::Error;
-use crate::journal::{plan_restore, DivergencePolicy, ReplayEnd};
+use crate::journal::{describe_stop, plan_restore, DivergencePolicy, ReplayEnd};
 
 #[allow(clippy::too_many_arguments)]
 #[no_mangle]
@@ -30,6 +31,31 @@ pub extern "system" fn Java_io_durablejournal_RestorePlans_describeNative<'l>(
         let (recorded_id, candidate_id, failure) = (text(&recorded_id, "recordedId")?, text(&candidate_id, "candidateId")?, text(&failure, "failure")?);
         let end = ReplayEnd::from_parts(&kind, i64::from(position), recorded_id.as_deref(), candidate_id.as_deref(), failure.as_deref())?;
         Ok(env.byte_array_from_slice(plan_restore(policy, replayed, &end).text.as_bytes())?)
+    })
+    .resolve::<ThrowJavaException>()
+}
+
+/// A replay's stop in words ([`describe_stop`]); `stopKind` is `"would-run"`
+/// (needs `candidateId`) or `"diverged"` (needs `recordedId`).
+#[no_mangle]
+pub extern "system" fn Java_io_durablejournal_RestorePlans_describeStopNative<'l>(
+    mut env: EnvUnowned<'l>,
+    _c: JClass<'l>,
+    stop_kind: JByteArray<'l>,
+    position: jint,
+    recorded_id: JByteArray<'l>,
+    recorded_status: JByteArray<'l>,
+    candidate_id: JByteArray<'l>,
+) -> JByteArray<'l> {
+    env.with_env(|env| -> BridgeResult<JByteArray<'l>> {
+        let kind = required_utf8(env, &stop_kind, "stopKind")?;
+        let text = |array: &JByteArray<'_>, name| optional_bytes(env, array)?.map(|bytes| utf8(bytes, name)).transpose();
+        let (recorded_id, recorded_status, candidate_id) =
+            (text(&recorded_id, "recordedId")?, text(&recorded_status, "recordedStatus")?, text(&candidate_id, "candidateId")?);
+        let end = ReplayEnd::from_parts(&kind, i64::from(position), recorded_id.as_deref(), candidate_id.as_deref(), None)?;
+        let described = describe_stop(&end, recorded_status.as_deref().unwrap_or(""))
+            .ok_or_else(|| Error::InvalidArgument(format!("a {kind:?} stop is no stop at a call")))?;
+        Ok(env.byte_array_from_slice(described.as_bytes())?)
     })
     .resolve::<ThrowJavaException>()
 }

@@ -134,6 +134,21 @@ pub fn plan_restore(policy: DivergencePolicy, replayed: usize, end: &ReplayEnd<'
     RestorePlan { replayed, consequence, text }
 }
 
+/// Where a replay left the recording, in words, for the replayers' reports
+/// (Java's `ActionReplay.Stop`, Python's `Stop`): a would-run or a divergence
+/// (`recorded_status`: the recorded slot's status there); None for a replay
+/// that did not stop at a call.
+pub fn describe_stop(end: &ReplayEnd<'_>, recorded_status: &str) -> Option<String> {
+    match *end {
+        ReplayEnd::WouldRun { position, call_id } => Some(format!("would run {call_id} at {position} (not recorded; no stub)")),
+        ReplayEnd::Diverged { position, recorded_id, candidate_id } => Some(format!(
+            "diverged at {position}: recorded {recorded_id} ({recorded_status}), candidate {}",
+            candidate_id.unwrap_or("finished")
+        )),
+        ReplayEnd::Completed | ReplayEnd::Threw { .. } | ReplayEnd::NotReplayable { .. } => None,
+    }
+}
+
 impl RestorePlan {
     /// `{"replayed":n,"consequence":"cuts",...,"text":"..."}`.
     pub fn to_json(&self) -> String {

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
+from .. import _native
 from .journal import ReplayJournal
 from .memory import ReplayMemory
 
@@ -42,10 +43,16 @@ class Stop:
         self.candidate_args_digest = candidate_args_digest
 
     def describe(self) -> str:
-        if self.kind == "would-run":
-            return f"would run {self.candidate_id} at {self.position} (not recorded; no stub)"
-        candidate = "finished" if self.candidate_id is None else self.candidate_id
-        return f"diverged at {self.position}: recorded {self.recorded_id} ({self.recorded_status}), candidate {candidate}"
+        """In the native library's words (``durable_journal_describe_stop``), as the Java replayer's."""
+        kind = _native.utf8(self.kind, "stop kind")
+        recorded_id = _native.utf8(self.recorded_id, "recorded id")
+        recorded_status = _native.utf8(self.recorded_status, "recorded status")
+        candidate_id = _native.utf8(self.candidate_id, "candidate id")
+        return _native.call(
+            "durable_journal_describe_stop", kind, _native.length(kind), self.position, recorded_id,
+            _native.length(recorded_id), recorded_status, _native.length(recorded_status), candidate_id,
+            _native.length(candidate_id),
+        )
 
 
 class _NoMetrics:

@@ -40,6 +40,16 @@ fn a_replay_that_cannot_follow_the_new_code_plans_nothing_past_the_recorded_call
 }
 
 #[test]
+fn a_stop_reads_the_same_in_every_report() {
+    assert_eq!(describe_stop(&DIVERGED, "SUCCEEDED").unwrap(), "diverged at 0: recorded llm (SUCCEEDED), candidate tool:lookup");
+    let removed = ReplayEnd::Diverged { position: 2, recorded_id: "tool:mail", candidate_id: None };
+    assert_eq!(describe_stop(&removed, "PENDING").unwrap(), "diverged at 2: recorded tool:mail (PENDING), candidate finished");
+    let new_call = ReplayEnd::WouldRun { position: 1, call_id: "tool:lookup" };
+    assert_eq!(describe_stop(&new_call, "").unwrap(), "would run tool:lookup at 1 (not recorded; no stub)");
+    assert_eq!(describe_stop(&ReplayEnd::Completed, ""), None);
+}
+
+#[test]
 fn a_removed_call_is_cut_and_nothing_new_runs() {
     let end = ReplayEnd::Diverged { position: 1, recorded_id: "tool:mail", candidate_id: None };
     assert_eq!(plan_restore(DivergencePolicy::Cut, 1, &end).text, "a restore replays 1 recorded call, then cuts the journal at 1 (recorded tool:mail, new code finishes)");

@@ -34,6 +34,24 @@ public final class RestorePlans {
                 Utf8.encodeOrNull(failure, "failure")));
     }
 
+    /**
+     * Where a replay left the recording, in words, for a replayer's report: {@code "would run X at
+     * i (not recorded; no stub)"} or {@code "diverged at i: recorded R (STATUS), candidate C"}.
+     *
+     * @param stopKind {@code "would-run"} (needs {@code candidateId}) or {@code "diverged"} (needs
+     *     {@code recordedId})
+     * @param recordedStatus the recorded slot's status at a divergence, or null
+     * @param candidateId the new code's call there, or null when it finished instead
+     */
+    public static String describeStop(String stopKind, int position, String recordedId, String recordedStatus,
+            String candidateId) {
+        return Utf8.decode(describeStopNative(Utf8.encode(stopKind, "stopKind"), position, Utf8.encodeOrNull(recordedId, "recordedId"),
+                Utf8.encodeOrNull(recordedStatus, "recordedStatus"), Utf8.encodeOrNull(candidateId, "candidateId")));
+    }
+
+    private static native byte[] describeStopNative(byte[] stopKind, int position, byte[] recordedId, byte[] recordedStatus,
+            byte[] candidateId);
+
     private static native byte[] describeNative(int policy, int replayed, byte[] stopKind, int position,
             byte[] recordedId, byte[] candidateId, byte[] failure);
 }

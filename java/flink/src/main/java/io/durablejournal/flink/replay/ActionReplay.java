@@ -1,5 +1,6 @@
 package io.durablejournal.flink.replay;
 
+import io.durablejournal.RestorePlans;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -64,13 +65,10 @@ public final class ActionReplay {
             return new Stop(Outcome.WOULD_RUN, position, null, null, candidateId);
         }
 
-        /** For people: "diverged at 1: recorded tool:a (SUCCEEDED), candidate tool:b". */
+        /** For people: "diverged at 1: recorded tool:a (SUCCEEDED), candidate tool:b", in the native library's words. */
         public String describe() {
-            if (kind == Outcome.WOULD_RUN) {
-                return "would run " + candidateId + " at " + position + " (not recorded; no stub)";
-            }
-            return "diverged at " + position + ": recorded " + recordedId + " (" + recordedStatus + "), candidate "
-                    + (candidateId == null ? "finished" : candidateId);
+            return RestorePlans.describeStop(kind == Outcome.WOULD_RUN ? "would-run" : "diverged", position, recordedId,
+                    recordedStatus, candidateId);
         }
     }
 
