@@ -6,6 +6,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The bound of a test that runs a job twice (a restore from a retained checkpoint, a rescale) or
@@ -16,5 +17,6 @@ import org.junit.jupiter.api.Timeout;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@ExtendWith(ThreadsBeforeTimeout.class)
 public @interface LongJobTimeout {
 }
