@@ -51,27 +51,45 @@ impl LogStore {
         if key_group >= self.layout.max_parallelism || self.layout.partition_of(key_group) != partition {
             return Err(corrupt(format!("key group {key_group} does not belong in this partition")));
         }
-        let (state_key, ordinal) = record_key::entry(key).map_err(|e| corrupt(format!("record key: {e}")))?;
+        let (state_key, ordinal) = self.last_loaded.entry(key).map_err(|e| corrupt(format!("record key: {e}")))?;
         // A business key may have entries in two key groups: the one a caller
         // names (`bind_named_key_group`) and the one of its hash, where an
         // earlier build put them. Each entry keeps its own key group.
-        self.key_groups.entry(state_key.business_key.clone()).or_insert(key_group);
+        if !self.key_groups.contains_key(&state_key.business_key) {
+            self.key_groups.insert(state_key.business_key.clone(), key_group);
+        }
         let Some(value) = value else {
+            let state_key = state_key.clone();
             self.forget(&state_key);
             self.stats.records_loaded += 1;
             return Ok(());
         };
         let bytes = (key.len() + value.len()) as u64;
-        match record::decode(value).map_err(|e| corrupt(format!("record: {e}")))? {
-            Record::Put { key: stored, state } if stored == state_key => self.table.put(&state_key, state, bytes),
-            Record::Change { key: stored, change } if stored == state_key => {
-                self.table.apply_decoded(&state_key, change, bytes).map_err(&corrupt)?;
-            }
-            other => return Err(corrupt(format!("unexpected record for {state_key:?}: {other:?}"))),
+        // A change record's body repeats the key its record key holds: when its bytes are the
+        // record key's, the key is not decoded a second time (the encoding is self-delimiting).
+        let shortcut = match record_key::state_key_bytes(key) {
+            Some(key_bytes) => record::decode_change_at(value, key_bytes).map_err(|e| corrupt(format!("record: {e}")))?,
+            None => None,
+        };
+        match shortcut {
+            Some(change) => self.table.apply_decoded(state_key, change, bytes).map_err(&corrupt)?,
+            None => match record::decode(value).map_err(|e| corrupt(format!("record: {e}")))? {
+                Record::Put { key: stored, state } if stored == *state_key => self.table.put(state_key, state, bytes),
+                Record::Change { key: stored, change } if stored == *state_key => {
+                    self.table.apply_decoded(state_key, change, bytes).map_err(&corrupt)?;
+                }
+                other => return Err(corrupt(format!("unexpected record for {state_key:?}: {other:?}"))),
+            },
         }
-        let entry = self.entries.entry(state_key).or_insert(EntryLog { key_group, records: 0, first_offset: offset });
-        entry.records = entry.records.max(ordinal + 1);
-        entry.first_offset = entry.first_offset.min(offset);
+        match self.entries.get_mut(state_key) {
+            Some(entry) => {
+                entry.records = entry.records.max(ordinal + 1);
+                entry.first_offset = entry.first_offset.min(offset);
+            }
+            None => {
+                self.entries.insert(state_key.clone(), EntryLog { key_group, records: ordinal + 1, first_offset: offset });
+            }
+        }
         self.stats.records_loaded += 1;
         Ok(())
     }

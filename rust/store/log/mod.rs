@@ -122,6 +122,8 @@ pub struct LogStore {
     /// markers restored from (0 without markers).
     read_from: Vec<u64>,
     stats: LogStats,
+    /// The address of the last record loaded, decoded once per run of its records.
+    last_loaded: record_key::LastEntry,
     /// Copies of completed actions, when asked for (`retention.rs`).
     retained: retention::Retaining,
     closed: bool,
@@ -151,6 +153,7 @@ impl LogStore {
             next_write: 0,
             read_from: vec![0; layout.partitions as usize],
             stats: LogStats::default(),
+            last_loaded: record_key::LastEntry::default(),
             retained: retention::Retaining::default(),
             closed: false,
         })

@@ -53,6 +53,47 @@ pub fn entry(bytes: &[u8]) -> DecodeResult<(StateKey, u64)> {
     Ok((key, ordinal))
 }
 
+/// The StateKey's bytes inside a record key whose prefix was read: the
+/// encoding its record's body repeats ([`crate::store::record::decode_change_at`]).
+/// None for a key too short to hold one (its [`entry`] is an error).
+pub fn state_key_bytes(bytes: &[u8]) -> Option<&[u8]> {
+    bytes.get(PREFIX_LEN..bytes.len().checked_sub(8)?).filter(|key| !key.is_empty())
+}
+
+/// The entry address of the last record key read while loading. One
+/// action's records come in a row, under keys that differ only in their
+/// ordinal, so a loader decodes the address (three strings) once per run of
+/// records instead of once per record.
+#[derive(Default)]
+pub struct LastEntry {
+    bytes: Vec<u8>,
+    key: Option<StateKey>,
+}
+
+impl LastEntry {
+    /// [`entry`] of a record key whose prefix was read, the address
+    /// borrowed: the last one again when its bytes are the same (the
+    /// encoding is self-delimiting, so equal bytes are the equal address
+    /// and the ordinal is the key's last 8 bytes), else decoded.
+    pub fn entry(&mut self, bytes: &[u8]) -> DecodeResult<(&StateKey, u64)> {
+        let key_bytes = state_key_bytes(bytes);
+        let ordinal = match (&self.key, key_bytes) {
+            (Some(_), Some(key_bytes)) if key_bytes == self.bytes.as_slice() => {
+                u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
+            }
+            _ => {
+                self.key = None;
+                let (key, ordinal) = entry(bytes)?;
+                self.bytes.clear();
+                self.bytes.extend_from_slice(key_bytes.expect("a record key that decodes holds a StateKey"));
+                self.key = Some(key);
+                ordinal
+            }
+        };
+        Ok((self.key.as_ref().expect("set above"), ordinal))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,6 +106,17 @@ mod tests {
         let bytes = encode(&lineage, 99, &key, 12);
         assert_eq!(prefix(&bytes).unwrap(), (lineage, 99));
         assert_eq!(entry(&bytes).unwrap(), (key.clone(), 12));
+        assert_eq!(state_key_bytes(&bytes), Some(crate::store::record::key_encoding(&key).as_slice()));
+        assert_eq!(state_key_bytes(&bytes[..PREFIX_LEN + 3]), None);
+        assert_eq!(state_key_bytes(&bytes[..PREFIX_LEN + 8]), None);
+
+        let mut last = LastEntry::default();
+        assert_eq!(last.entry(&bytes).unwrap(), (&key, 12));
+        assert_eq!(last.entry(&encode(&lineage, 99, &key, 13)).unwrap(), (&key, 13), "the same address, the next ordinal");
+        let other = StateKey::new(BusinessKey::Str("u_2".into()), 4, "act", EventIdentity::Occurrence("occ:1".into()));
+        assert_eq!(last.entry(&encode(&lineage, 99, &other, 0)).unwrap(), (&other, 0), "another address is decoded");
+        assert!(last.entry(&bytes[..bytes.len() - 1]).is_err(), "a cut key is refused, not taken for the last one");
+        assert_eq!(last.entry(&bytes).unwrap(), (&key, 12));
         assert!(prefix(&bytes[..20]).is_err());
         let mut other_format = bytes.clone();
         other_format[0] = 2;

@@ -490,6 +490,56 @@ fn a_record_that_does_not_decode_is_reported_with_its_partition_and_offset() {
     assert_eq!(garbage.code(), ErrorCode::StoreCorrupt);
 }
 
+/// The record (partition, offset, key, value) holding entry `k`'s record number `ordinal`.
+fn record_of(log: &SharedLog, k: &StateKey, ordinal: u64) -> (u32, u64, Vec<u8>, Vec<u8>) {
+    let inner = log.0.lock().unwrap();
+    for (partition, records) in inner.partitions.iter().enumerate() {
+        for (offset, key, value) in &records.records {
+            if record_key::entry(key).ok() == Some((k.clone(), ordinal)) {
+                return (partition as u32, *offset, key.clone(), value.clone().expect("not a tombstone"));
+            }
+        }
+    }
+    panic!("no record {ordinal} of {k:?}");
+}
+
+#[test]
+fn a_change_record_is_applied_only_to_the_entry_its_body_names_and_only_whole() {
+    let log = SharedLog::new(PARTITIONS);
+    let mut store = fresh(&log, ALL);
+    run_calls(&mut store, &key(0, 0), &["a"]);
+    run_calls(&mut store, &key(1, 0), &["b"]);
+    let marker = store.marker(&log.end_offsets()).unwrap();
+    let (put_partition, put_offset, put_key, put_value) = record_of(&log, &key(0, 0), 0);
+    let (partition, offset, change_key, change_value) = record_of(&log, &key(0, 0), 1);
+    let (_, _, _, other_change) = record_of(&log, &key(1, 0), 1);
+    let reader = || {
+        let mut reader = LogStore::new(log.sink(), layout(), ALL).unwrap();
+        reader.restore(std::slice::from_ref(&marker), &log.end_offsets()).unwrap();
+        reader.begin_load(ALL).unwrap();
+        reader.ingest(ALL, put_partition, put_offset, &put_key, Some(&put_value)).unwrap();
+        reader
+    };
+
+    let mut other = reader();
+    let err = other.ingest(ALL, partition, offset, &change_key, Some(&other_change)).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::StoreCorrupt);
+    assert!(err.to_string().contains("unexpected record"), "{err}");
+
+    let mut cut = reader();
+    let err = cut.ingest(ALL, partition, offset, &change_key, Some(&change_value[..change_value.len() - 1])).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::StoreCorrupt);
+    let mut padded = change_value.clone();
+    padded.push(0);
+    assert_eq!(cut.ingest(ALL, partition, offset, &change_key, Some(&padded)).unwrap_err().code(), ErrorCode::StoreCorrupt);
+
+    let mut whole = reader();
+    whole.ingest(ALL, partition, offset, &change_key, Some(&change_value)).unwrap();
+    whole.finish_load(ALL).unwrap();
+    bind(&mut whole, 0);
+    assert_eq!(ids(&whole.get(&key(0, 0)).unwrap().unwrap()), ["a"]);
+}
+
 #[test]
 fn a_record_over_the_logs_limit_is_refused_before_it_is_sent_and_the_store_goes_on() {
     let log = SharedLog::new(PARTITIONS);
