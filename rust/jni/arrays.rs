@@ -2,7 +2,8 @@
 //! that hand Java many small arrays at once.
 //!
 //! Why: a store's `getResuming` gives an interrupted action's recorded hits
-//! to Java as parallel arrays (an id and a payload `byte[]` per hit). Built
+//! to Java as a few arrays (their ids and small results packed into one, a
+//! large result and an exception each in its own). Built
 //! with the `jni` crate's checked calls, each array costs six transitions into
 //! the JVM (an `ExceptionCheck` before and after `NewByteArray` and again
 //! around `SetByteArrayRegion`), and a constructor per hit is an upcall into

@@ -50,22 +50,44 @@ public final class JournalSlot {
 
     /** A slot of a state the native library read, as it would cross (the payloads are shared, not copied). */
     /**
-     * The slots a native store read for a crossing, as parallel arrays (slot {@code i} is {@code
-     * (ids[i], statuses[i], results[i], exceptions[i])}, each field as the native constructor
-     * takes it): an unmodifiable list, in order. For the library's own crossings
-     * ({@link io.durablejournal.store.internal.ResumingEntry}).
+     * The slots a native store read for a crossing, as columns: slot {@code i}'s id and result
+     * are the next {@code idLengths[i]} and {@code resultLengths[i]} bytes of {@code packed}
+     * (taken in that order, slot by slot; a length of -1 is none), unless {@code
+     * separateResults[i]} holds its result (a large one crosses on its own); its status is {@code
+     * statuses[i]} and its exception {@code exceptions[i]}, each as the native constructor takes
+     * it. An unmodifiable list, in order. For the library's own crossings ({@link
+     * io.durablejournal.store.internal.ResumingEntry}); the native side chose every length, and
+     * this only slices.
      */
-    public static List<JournalSlot> recorded(byte[][] ids, int[] statuses, byte[][] results, byte[][] exceptions) {
-        int count = ids.length;
-        if (statuses.length != count || results.length != count || exceptions.length != count) {
-            throw new IllegalArgumentException("slot arrays of different lengths: " + count + ", " + statuses.length + ", "
-                    + results.length + ", " + exceptions.length);
+    public static List<JournalSlot> recorded(byte[] packed, int[] idLengths, int[] resultLengths, byte[][] separateResults,
+            int[] statuses, byte[][] exceptions) {
+        int count = statuses.length;
+        if (idLengths.length != count || resultLengths.length != count || separateResults.length != count
+                || exceptions.length != count) {
+            throw new IllegalArgumentException("slot columns of different lengths: " + count + ", " + idLengths.length + ", "
+                    + resultLengths.length + ", " + separateResults.length + ", " + exceptions.length);
         }
         JournalSlot[] slots = new JournalSlot[count];
+        int at = 0;
         for (int i = 0; i < count; i++) {
-            slots[i] = new JournalSlot(ids[i], null, statuses[i], results[i], exceptions[i]);
+            byte[] id = slice(packed, at, idLengths[i]);
+            at += Math.max(0, idLengths[i]);
+            byte[] result = separateResults[i];
+            if (result == null) {
+                result = slice(packed, at, resultLengths[i]);
+                at += Math.max(0, resultLengths[i]);
+            }
+            slots[i] = new JournalSlot(id, null, statuses[i], result, exceptions[i]);
+        }
+        if (at != packed.length) {
+            throw new IllegalArgumentException("the slot lengths cover " + at + " of " + packed.length + " packed bytes");
         }
         return Collections.unmodifiableList(Arrays.asList(slots));
+    }
+
+    /** The {@code length} bytes of {@code packed} from {@code from}; null for a length of -1. */
+    private static byte[] slice(byte[] packed, int from, int length) {
+        return length < 0 ? null : Arrays.copyOfRange(packed, from, from + length);
     }
 
     static JournalSlot of(CallResult slot) {

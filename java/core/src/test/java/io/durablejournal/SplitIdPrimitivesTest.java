@@ -82,8 +82,11 @@ class SplitIdPrimitivesTest {
             entry.addCallResult(new CallResult(id, ONE, null));
             entry.addCallResult(new CallResult(id, ONE, null));
             java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
-            List<JournalSlot> hits = JournalSlot.recorded(new byte[][] {id.getBytes(StandardCharsets.UTF_8)},
-                    new int[] {CallResult.Status.SUCCEEDED.ordinal()}, new byte[][] {ONE}, new byte[][] {null});
+            byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+            byte[] packed = Arrays.copyOf(idBytes, idBytes.length + ONE.length);
+            System.arraycopy(ONE, 0, packed, idBytes.length, ONE.length);
+            List<JournalSlot> hits = JournalSlot.recorded(packed, new int[] {idBytes.length}, new int[] {ONE.length},
+                    new byte[][] {null}, new int[] {CallResult.Status.SUCCEEDED.ordinal()}, new byte[][] {null});
             try (DurableExecutionContext journal = DurableExecutionContext.resuming(hits, () -> {
                 opened.incrementAndGet();
                 return new DurableExecutionContext(entry, null);

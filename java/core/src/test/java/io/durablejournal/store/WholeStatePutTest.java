@@ -150,6 +150,41 @@ class WholeStatePutTest extends StoreFixture {
         assertEquals(expected, entry.recordedHits());
     }
 
+    /**
+     * Small results cross packed with the ids and large ones on their own (rust/jni/store.rs):
+     * either way each hit gets back exactly its own bytes, an empty result stays empty and a null
+     * one null, an id keeps its non-ASCII text, and a failure its exception.
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void getResumingHandsEachResultBackWhateverItsSize(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        int[] sizes = {0, 1, 2047, 2048, 2049, 100_000, 3};
+        List<String> slots = new ArrayList<>();
+        List<CallResult> expected = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] result = new byte[sizes[i]];
+            for (int b = 0; b < result.length; b++) {
+                result[b] = (byte) (i * 31 + b);
+            }
+            String id = "tool-call:" + i + (i % 2 == 0 ? ":outil-\u00e9\u2713" : "");
+            slots.add(slot(id, "SUCCEEDED", Base64.getEncoder().encodeToString(result)));
+            expected.add(new CallResult(id, result, null));
+            if (i == 3) {
+                slots.add(slot("tool-call:null", "SUCCEEDED", null));
+                expected.add(new CallResult("tool-call:null", null, null));
+                slots.add("{\"functionId\":\"tool-call:fails\",\"status\":\"FAILED\",\"resultPayload\":null,"
+                        + "\"exceptionPayload\":\"AP+A\"}");
+                expected.add(new CallResult("tool-call:fails", null, new byte[] {0, (byte) 0xff, (byte) 0x80}));
+            }
+        }
+        store.putJson("user", 6, "act", EVENT, stateJson(false, "", slots.toArray(new String[0])));
+
+        ResumingEntry entry = store.getResuming("user", 6, "act", EVENT);
+        assertEquals(expected.size(), entry.callCount());
+        assertEquals(expected, entry.recordedHits());
+    }
+
     @Test
     void aReopenedFileStoreReplaysTheDeltasToTheLastStatePut() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("reopened"));

@@ -30,15 +30,15 @@ public final class ResumingEntry {
     }
 
     /**
-     * A split entry, built by the native store ({@code resuming_entry} in rust/jni/store.rs): hit
-     * {@code i} is {@code (hitIds[i], hitStatuses[i], hitResults[i], hitExceptions[i])}, as the
-     * store read it. The hits cross as arrays rather than as slot objects because a Java
-     * allocation is far cheaper than a constructor call from native code.
+     * A split entry, built by the native store ({@code resuming_entry} in rust/jni/store.rs): the
+     * hits cross as columns ({@link JournalSlot#recorded}), because an array or an object made in
+     * native code costs several JVM transitions while slicing one array here is a plain copy.
      */
     @CalledFromNative
-    private ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[][] hitIds, int[] hitStatuses, byte[][] hitResults,
-            byte[][] hitExceptions) {
-        this(stateJsonWithoutCalls, callCount, JournalSlot.recorded(hitIds, hitStatuses, hitResults, hitExceptions));
+    private ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[] packed, int[] idLengths, int[] resultLengths,
+            byte[][] separateResults, int[] statuses, byte[][] exceptions) {
+        this(stateJsonWithoutCalls, callCount,
+                JournalSlot.recorded(packed, idLengths, resultLengths, separateResults, statuses, exceptions));
     }
 
     /** An entry whose JSON holds everything, call results included. */
