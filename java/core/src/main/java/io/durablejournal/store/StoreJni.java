@@ -46,7 +46,7 @@ final class StoreJni {
 
     static native byte[] get(long handle, EntryKey key);
 
-    /** The entry split for {@code ActionStateStore.getResuming}, built by rust/jni/store.rs ({@code get_resuming}), or null. */
+    /** The entry split for {@code ActionStateStore.getResuming}, built by rust/jni/store/resuming.rs ({@code get_resuming}), or null. */
     static native ResumingEntry getResuming(long handle, EntryKey key);
 
     /**

@@ -30,7 +30,7 @@ public final class ResumingEntry {
     }
 
     /**
-     * A split entry, built by the native store ({@code resuming_entry} in rust/jni/store.rs): the
+     * A split entry, built by the native store ({@code resuming_entry} in rust/jni/store/resuming.rs): the
      * hits cross as columns ({@link JournalSlot#recorded}), because an array or an object made in
      * native code costs several JVM transitions while slicing one array here is a plain copy.
      */
