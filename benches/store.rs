@@ -139,7 +139,7 @@ fn reopen_in_flight(c: &mut Criterion) {
         let dir = tempfile::tempdir().unwrap();
         let options = FileStoreOptions { durability: Durability::GroupCommit { max_batch: usize::MAX }, ..Default::default() };
         {
-            let mut store = FileStore::open_with(dir.path(), options.clone()).unwrap();
+            let mut store = FileStore::open_with(dir.path(), options).unwrap();
             for action in 0..actions {
                 let key = StateKey::new(BusinessKey::Str(format!("user-{action}")), 1, "process", EventIdentity::Occurrence(format!("occ-{action}")));
                 store.put(&key, &initial_state()).unwrap();
@@ -152,7 +152,7 @@ fn reopen_in_flight(c: &mut Criterion) {
         }
         group.throughput(Throughput::Elements(actions as u64));
         group.bench_function(BenchmarkId::new(format!("{actions}_actions"), format!("{payload}B")), |b| {
-            b.iter(|| FileStore::open_with(dir.path(), options.clone()).unwrap())
+            b.iter(|| FileStore::open_with(dir.path(), options).unwrap())
         });
     }
     group.finish();

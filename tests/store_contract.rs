@@ -523,7 +523,7 @@ fn close_is_idempotent_and_every_later_call_fails_with_closed<B: Backend>() {
         store.with(|s| s.get_recovery_marker()).unwrap_err(),
         store.with(|s| s.rebuild_state(&[])).unwrap_err(),
         store.with(|s| s.sync()).unwrap_err(),
-        store.with(|s| s.stats()).err().expect("stats of a closed store"),
+        store.with(|s| s.stats()).expect_err("stats of a closed store"),
         store.marker().unwrap_err(),
         store.shared.open_journal(user(2), None).err().expect("a journal over a closed store"),
         journal.record_call_completion("a", Outcome::success(None), &mut persister).unwrap_err(),

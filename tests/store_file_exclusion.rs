@@ -136,7 +136,8 @@ fn replace_with_another_file(segment: &Path) {
 
 #[test]
 fn a_store_whose_segment_was_replaced_removed_or_renamed_refuses_to_write() {
-    let cases: [(&str, fn(&Path)); 3] = [
+    type Case = (&'static str, fn(&Path));
+    let cases: [Case; 3] = [
         ("replaced by another file", replace_with_another_file),
         ("removed or renamed", |segment| fs::remove_file(segment).unwrap()),
         ("removed or renamed", |segment| fs::rename(segment, segment.with_extension("old")).unwrap()),

@@ -80,7 +80,7 @@ mod tests {
             assert!(!is_plain_json_string(payload), "{payload:?}");
         }
         let mut long_invalid = vec![b'"'];
-        long_invalid.extend(std::iter::repeat(b'x').take(100));
+        long_invalid.extend(std::iter::repeat_n(b'x', 100));
         long_invalid.push(0xC0);
         long_invalid.push(0x80);
         long_invalid.push(b'"');

@@ -224,7 +224,7 @@ pub fn read_retained_records(records: &[DumpedRecord]) -> Result<Vec<RetainedAct
         let Some(value) = &record.value else { continue };
         copies.push(decode_retained(value).map_err(|e| corrupt(record, format!("retained copy: {}", e.0)))?);
     }
-    copies.sort_by(|a, b| (a.completed_at_millis, a.number).cmp(&(b.completed_at_millis, b.number)));
+    copies.sort_by_key(|a| (a.completed_at_millis, a.number));
     let mut last: HashMap<StateKey, usize> = HashMap::new();
     for (i, copy) in copies.iter().enumerate() {
         last.insert(copy.key.clone(), i);

@@ -187,11 +187,11 @@ fn compaction_keeps_exactly_what_a_rebuild_needs() {
         assert_eq!(ids(&s.get(&key(2, 1)).unwrap().unwrap()), ["p", "s"]);
         assert_eq!(ids(&s.get(&key(3, 5)).unwrap().unwrap()), ["only"]);
     };
-    expect(&mut restored(&log, ALL, &[marker.clone()]));
+    expect(&mut restored(&log, ALL, std::slice::from_ref(&marker)));
     let before = log.record_count();
     log.compact(false);
     assert!(log.record_count() < before, "compaction deleted the pruned and superseded records");
-    expect(&mut restored(&log, ALL, &[marker.clone()]));
+    expect(&mut restored(&log, ALL, std::slice::from_ref(&marker)));
     log.compact(true);
     expect(&mut restored(&log, ALL, &[marker]));
 }
@@ -253,7 +253,7 @@ fn a_failed_append_leaves_the_journal_and_the_store_unchanged() {
     // The record whose acknowledgement was lost is in the log, at index 1,
     // where "c" was put after it: the rebuild ends as the store did.
     let marker = store.marker(&log.end_offsets()).unwrap();
-    assert_eq!(restored_ids(&log, &[marker.clone()], 0, &k), ["a", "c"]);
+    assert_eq!(restored_ids(&log, std::slice::from_ref(&marker), 0, &k), ["a", "c"]);
     log.compact(true);
     assert_eq!(restored_ids(&log, &[marker], 0, &k), ["a", "c"], "no two records of the entry share a key");
 }
@@ -368,14 +368,14 @@ fn restores_that_would_lose_journals_are_refused() {
     let ends = log.end_offsets();
     assert!(attempt(layout(), &[], &ends).contains("no recovery marker"));
     let recreated = LogLayout::new([8; 16], PARTITIONS, MAX_PARALLELISM).unwrap();
-    assert!(attempt(recreated, &[marker.clone()], &ends).contains("topic id differs"));
+    assert!(attempt(recreated, std::slice::from_ref(&marker), &ends).contains("topic id differs"));
     let more = LogLayout::new([9; 16], PARTITIONS + 1, MAX_PARALLELISM).unwrap();
-    assert!(attempt(more, &[marker.clone()], &[0, 0, 0, 0]).contains("partitions"));
+    assert!(attempt(more, std::slice::from_ref(&marker), &[0, 0, 0, 0]).contains("partitions"));
     let regrouped = LogLayout::new([9; 16], PARTITIONS, MAX_PARALLELISM * 2).unwrap();
-    let err = LogStore::new(log.sink(), regrouped, KeyGroupRange { first: 0, last: 15 }).unwrap().restore(&[marker.clone()], &ends);
+    let err = LogStore::new(log.sink(), regrouped, KeyGroupRange { first: 0, last: 15 }).unwrap().restore(std::slice::from_ref(&marker), &ends);
     assert!(err.unwrap_err().to_string().contains("max parallelism"));
     let truncated: Vec<u64> = ends.iter().map(|e| e.saturating_sub(1)).collect();
-    assert!(attempt(layout(), &[marker.clone()], &truncated).contains("acknowledged journal records are gone"));
+    assert!(attempt(layout(), std::slice::from_ref(&marker), &truncated).contains("acknowledged journal records are gone"));
     let other = LogMarker { lineage: Lineage([2; 16]), ..marker.clone() };
     assert!(attempt(layout(), &[marker, other], &ends).contains("two histories"));
 }
@@ -457,7 +457,7 @@ fn the_trait_takes_and_restores_log_markers_at_the_sinks_end() {
     let marker = store.get_recovery_marker().unwrap();
     assert_eq!(marker, RecoveryMarker::Log(store.marker(&log.end_offsets()).unwrap()));
     let mut restored = LogStore::new(log.sink(), layout(), ALL).unwrap();
-    restored.rebuild_state(&[marker.clone()]).unwrap();
+    restored.rebuild_state(std::slice::from_ref(&marker)).unwrap();
     load(&mut restored, &log, ALL);
     bind(&mut restored, 1);
     assert_eq!(restored.get(&key(1, 0)).unwrap(), Some(ActionState::default()));
@@ -863,7 +863,7 @@ fn the_inspector_rebuilds_every_lineage_as_a_restore_would_and_names_records_it_
     // A foreign record, and a delta whose entry's put is gone (no tombstone follows it).
     let mut broken = records.clone();
     broken.push(inspect::DumpedRecord { partition: 0, offset: 99, key: b"foreign".to_vec(), value: Some(vec![1]) });
-    broken.retain(|r| !(r.key == records[0].key));
+    broken.retain(|r| r.key != records[0].key);
     let problems = inspect::inspect_records(&broken).problems;
     assert_eq!(problems.len(), 3, "user-0's two calls and the foreign record: {problems:?}");
     assert!(problems.iter().any(|p| p.offset == 99 && p.reason.contains("not a journal record key")), "{problems:?}");

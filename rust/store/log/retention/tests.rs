@@ -14,6 +14,9 @@ use crate::store::key::EventIdentity;
 use crate::store::log::tests::ApplyTo;
 use crate::store::RetentionPolicy;
 
+// The log tests (`../tests.rs`) include the same file: each test module has
+// its own copy, which is what a shared test fixture outside the crate needs.
+#[allow(clippy::duplicate_mod)]
 #[path = "../../../../tests/support/memory_log.rs"]
 mod memory_log;
 use memory_log::{Outage, SharedLog};
