@@ -6,7 +6,7 @@ use jni::objects::{JByteArray, JClass};
 use jni::sys::jint;
 use jni::EnvUnowned;
 
-use super::{optional_bytes, required_utf8, utf8, BridgeResult, ThrowJavaException};
+use super::{optional_utf8, required_utf8, BridgeResult, ThrowJavaException};
 use crate::error::Error;
 use crate::journal::{describe_stop, plan_restore, DivergencePolicy, ReplayEnd};
 
@@ -27,8 +27,9 @@ pub extern "system" fn Java_io_durablejournal_RestorePlans_describeNative<'l>(
         let policy = DivergencePolicy::from_i32(policy).ok_or_else(|| Error::InvalidArgument(format!("no divergence policy numbered {policy}")))?;
         let replayed = usize::try_from(replayed).map_err(|_| Error::InvalidArgument(format!("negative replayed count {replayed}")))?;
         let kind = required_utf8(env, &stop_kind, "stopKind")?;
-        let text = |array: &JByteArray<'_>, name| optional_bytes(env, array)?.map(|bytes| utf8(bytes, name)).transpose();
-        let (recorded_id, candidate_id, failure) = (text(&recorded_id, "recordedId")?, text(&candidate_id, "candidateId")?, text(&failure, "failure")?);
+        let recorded_id = optional_utf8(env, &recorded_id, "recordedId")?;
+        let candidate_id = optional_utf8(env, &candidate_id, "candidateId")?;
+        let failure = optional_utf8(env, &failure, "failure")?;
         let end = ReplayEnd::from_parts(&kind, i64::from(position), recorded_id.as_deref(), candidate_id.as_deref(), failure.as_deref())?;
         Ok(env.byte_array_from_slice(plan_restore(policy, replayed, &end).text.as_bytes())?)
     })
@@ -49,9 +50,9 @@ pub extern "system" fn Java_io_durablejournal_RestorePlans_describeStopNative<'l
 ) -> JByteArray<'l> {
     env.with_env(|env| -> BridgeResult<JByteArray<'l>> {
         let kind = required_utf8(env, &stop_kind, "stopKind")?;
-        let text = |array: &JByteArray<'_>, name| optional_bytes(env, array)?.map(|bytes| utf8(bytes, name)).transpose();
-        let (recorded_id, recorded_status, candidate_id) =
-            (text(&recorded_id, "recordedId")?, text(&recorded_status, "recordedStatus")?, text(&candidate_id, "candidateId")?);
+        let recorded_id = optional_utf8(env, &recorded_id, "recordedId")?;
+        let recorded_status = optional_utf8(env, &recorded_status, "recordedStatus")?;
+        let candidate_id = optional_utf8(env, &candidate_id, "candidateId")?;
         let end = ReplayEnd::from_parts(&kind, i64::from(position), recorded_id.as_deref(), candidate_id.as_deref(), None)?;
         let described = describe_stop(&end, recorded_status.as_deref().unwrap_or(""))
             .ok_or_else(|| Error::InvalidArgument(format!("a {kind:?} stop is no stop at a call")))?;
