@@ -69,7 +69,7 @@ pub fn store_frames(data: &[u8]) {
                 assert!(offset >= end, "the scanner went backwards");
                 end = offset + (format.header_len() + payload.len()) as u64;
                 assert!(end <= body.len() as u64, "a frame past the end of the input");
-                store_record(&payload);
+                store_record(payload);
             }
             Scanned::End | Scanned::Bad { .. } | Scanned::Misplaced { .. } => break,
         }

@@ -169,6 +169,30 @@ impl StateTable {
         Ok(())
     }
 
+    /// [`StateTable::apply_decoded`] of one entry's changes in order, with one
+    /// lookup of the entry: a store loading its log reads an action's records
+    /// one after another. The changes before one that does not apply stay
+    /// applied; its index in `changes`, and why.
+    pub fn apply_decoded_run(
+        &mut self,
+        key: &StateKey,
+        changes: impl IntoIterator<Item = (OwnedChange, u64)>,
+    ) -> Result<(), (usize, String)> {
+        let entry = self
+            .keys
+            .get_mut(&key.business_key)
+            .and_then(|seqs| seqs.get_mut(&key.seq))
+            .and_then(|entries| entries.get_mut(key.action.as_str()))
+            .and_then(|by_event| by_event.get_mut(&key.event))
+            .ok_or_else(|| (0, missing(key)))?;
+        for (index, (change, log_bytes)) in changes.into_iter().enumerate() {
+            check_change(&entry.state, change.as_change()).map_err(|e| (index, e))?;
+            apply_change(entry, change, log_bytes);
+            self.live_bytes += log_bytes;
+        }
+        Ok(())
+    }
+
     /// [`StateTable::check`], then [`StateTable::apply`] once `admit` accepts
     /// the size the entry reaches with a record of `log_bytes` (a store's
     /// limits): one lookup of the entry for all three steps.

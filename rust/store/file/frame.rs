@@ -100,10 +100,14 @@ impl FrameHeader {
 }
 
 /// What the scanner found at its position.
-pub enum Scanned {
+pub enum Scanned<'s> {
+    /// An intact frame; its payload is the scanner's buffer, valid until the
+    /// next call (one buffer for every frame: reopening a store reads
+    /// thousands of small records, and a buffer each was a quarter of its
+    /// allocations).
     Frame {
         offset: u64,
-        payload: Vec<u8>,
+        payload: &'s [u8],
     },
     /// The position is exactly the end of the file.
     End,
@@ -124,6 +128,8 @@ pub enum Scanned {
 /// Reads frames one after another from a segment file.
 pub struct FrameScanner<'f> {
     reader: BufReader<&'f File>,
+    /// The last frame's payload.
+    payload: Vec<u8>,
     format: FrameFormat,
     pos: u64,
     file_len: u64,
@@ -133,12 +139,12 @@ impl<'f> FrameScanner<'f> {
     pub fn new(file: &'f File, format: FrameFormat, start: u64, file_len: u64) -> io::Result<FrameScanner<'f>> {
         let mut reader = BufReader::with_capacity(256 * 1024, file);
         reader.seek(SeekFrom::Start(start))?;
-        Ok(FrameScanner { reader, format, pos: start, file_len })
+        Ok(FrameScanner { reader, payload: Vec::new(), format, pos: start, file_len })
     }
 
     /// The next frame; after `Bad` or `Misplaced` the scanner must not be
     /// used again.
-    pub fn next_frame(&mut self) -> io::Result<Scanned> {
+    pub fn next_frame(&mut self) -> io::Result<Scanned<'_>> {
         let offset = self.pos;
         let remaining = self.file_len - offset;
         let header_len = self.format.header_len();
@@ -156,16 +162,16 @@ impl<'f> FrameScanner<'f> {
         if header.frame_len() > remaining {
             return Ok(Scanned::Bad { offset, reason: "frame runs past the end of the file" });
         }
-        let mut payload = vec![0u8; header.len as usize];
-        self.reader.read_exact(&mut payload)?;
-        if crc32fast::hash(&payload) != header.payload_crc {
+        self.payload.resize(header.len as usize, 0);
+        self.reader.read_exact(&mut self.payload)?;
+        if crc32fast::hash(&self.payload) != header.payload_crc {
             return Ok(Scanned::Bad { offset, reason: "record checksum mismatch" });
         }
         if let Some(written_at) = header.written_elsewhere(offset) {
             return Ok(Scanned::Misplaced { offset, written_at });
         }
         self.pos += header.frame_len();
-        Ok(Scanned::Frame { offset, payload })
+        Ok(Scanned::Frame { offset, payload: &self.payload })
     }
 }
 

@@ -392,9 +392,9 @@ fn scan(file: &File, path: &Path) -> Result<Scan> {
             Scanned::Frame { offset, payload } => {
                 let frame_len = frame::encoded_len(payload.len());
                 scan.intact_len = offset + frame_len;
-                match read_head(&payload) {
+                match read_head(payload) {
                     Ok(Head::Retained { number, completed_at_millis }) => {
-                        scan.frames.push(Found { offset, frame_len, number, completed_at_millis, payload })
+                        scan.frames.push(Found { offset, frame_len, number, completed_at_millis, payload: payload.to_vec() })
                     }
                     Ok(Head::Floor(floor)) => {
                         scan.floor = scan.floor.max(floor);
