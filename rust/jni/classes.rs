@@ -132,8 +132,8 @@ pub struct JvmClasses {
     pub persist_snapshot: JMethodID,
     /// `JournalSlot(byte[] functionId, byte[] argsDigest, int status, byte[] result, byte[] exception)`.
     pub journal_slot: Constructible,
-    /// `store.internal.ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[] packed,
-    /// int[] idLengths, int[] resultLengths, byte[][] separateResults, int[] statuses,
+    /// `store.internal.ResumingEntry(byte[] stateJsonWithoutCalls, boolean completed, int callCount,
+    /// byte[] packed, int[] idLengths, int[] resultLengths, byte[][] separateResults, int[] statuses,
     /// byte[][] exceptions)`.
     pub resuming_entry: Constructible,
     /// `byte[]`, the element class of the `byte[][]` a crossing builds ([`super::arrays`]).
@@ -232,7 +232,7 @@ impl JvmClasses {
             execution_context: context,
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([B[BI[B[B)V"))?,
-            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BI[B[I[I[[B[I[[B)V"))?,
+            resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BZI[B[I[I[[B[I[[B)V"))?,
             byte_array: bootstrap_class(env, jni_str!("[B"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,

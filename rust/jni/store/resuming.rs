@@ -16,9 +16,11 @@ use crate::model::ActionState;
 
 /// The entry for a reader that answers its recorded calls itself (Flink
 /// Agents' adapter, for an action on the native journal), in one crossing: a
-/// `ResumingEntry(stateJsonWithoutCalls, callCount, packed, idLengths,
-/// resultLengths, separateResults, statuses, exceptions)`. The JSON is Flink
-/// Agents' of the entry without its call results, `callCount` counts every
+/// `ResumingEntry(stateJsonWithoutCalls, completed, callCount, packed,
+/// idLengths, resultLengths, separateResults, statuses, exceptions)`. The JSON
+/// is Flink Agents' of the entry without its call results, `completed` is its
+/// `completed` field (so a reader that needs nothing else of an interrupted
+/// entry leaves the JSON unread), `callCount` counts every
 /// slot, and the hits are the entry's [`ActionState::replayable_prefix`] (the
 /// core's replay rule), each slot's fields as the journal's primitives send
 /// them (see [`resuming_entry`] for how they cross). Null on a miss.
@@ -84,6 +86,7 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
     let call_count = jint::try_from(calls).map_err(|_| Error::InvalidArgument(format!("{calls} call slots")))?;
     let args = [
         JValue::Object(&json).as_jni(),
+        JValue::Bool(state.completed).as_jni(),
         JValue::Int(call_count).as_jni(),
         JValue::Object(&packed).as_jni(),
         JValue::Object(&id_lengths).as_jni(),

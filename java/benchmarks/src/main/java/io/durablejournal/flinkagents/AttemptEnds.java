@@ -11,6 +11,17 @@ public final class AttemptEnds {
     private AttemptEnds() {
     }
 
+    /**
+     * Ends the attempt of an action that made no durable call: the adapter installs its native
+     * journal on {@code context} (as at the first call) and releases it.
+     */
+    public static void endWithoutCalls(RunnerContextImpl context) {
+        NativeJournalContext journal = ServedStates.installJournal(context);
+        if (journal != null) {
+            journal.release();
+        }
+    }
+
     /** Releases the native journal installed on {@code context}; nothing when it has none. */
     public static void releaseJournal(RunnerContextImpl context) {
         if (context.getDurableExecutionContext() instanceof NativeJournalContext) {

@@ -1,6 +1,7 @@
 package io.durablejournal.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static io.durablejournal.store.ActionStateStoreContract.slot;
@@ -110,6 +111,7 @@ class WholeStatePutTest extends StoreFixture {
 
         ResumingEntry entry = store.getResuming("user", 3, "act", EVENT);
         assertTrue(entry.isSplit());
+        assertFalse(entry.isCompleted());
         assertEquals(ActionStateSerde.deserialize(stateJson(false, "")), ActionStateSerde.deserialize(entry.stateJson()));
         assertEquals(5, entry.callCount());
         assertEquals(Arrays.asList(new CallResult("chat", "\"a\"".getBytes(StandardCharsets.UTF_8), null), new CallResult("tool-call:null", null, null),
@@ -120,6 +122,7 @@ class WholeStatePutTest extends StoreFixture {
         String output = "{\"@class\":\"org.example.OutputEvent\",\"output\":\"answer\"}";
         store.putJson("user", 4, "act", EVENT, stateJson(true, output));
         ResumingEntry completed = store.getResuming("user", 4, "act", EVENT);
+        assertTrue(completed.isCompleted(), "said without decoding the JSON");
         assertEquals(ActionStateSerde.deserialize(stateJson(true, output)), ActionStateSerde.deserialize(completed.stateJson()));
         assertEquals(0, completed.callCount());
         assertTrue(completed.recordedHits().isEmpty());

@@ -87,6 +87,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private transient OpenJournals openJournals;
     /** The entry the store can answer a {@code get} of without the native store, if any. */
     private transient KnownEntry known;
+    /** The interrupted entries served as stand-ins, their recorded states not decoded yet. */
+    private transient DeferredStates deferred;
 
     /**
      * The store of one subtask of Flink Agents' operator; the store itself is opened on first use
@@ -138,12 +140,14 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
      * entry marked completed, its calls dropped), without Flink Agents' serde of the state.
      */
     @Override
-    public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState state) {
+    public synchronized void put(Object key, long seqNum, Action action, Event event, ActionState put) {
         String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
         JournalAddress address = address(key, keyText, seqNum, action, event);
         EventIdentity eventIdentity = address.event;
+        ActionState state = recordedEventOf(address, put);
+        deferred.written(address);
         NativeJournalContext journal = state.isCompleted() ? openJournals.get(address) : null;
         if (journal == null || !journal.completeInJournal(state)) {
             JsonEntries.put(opened, address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
@@ -226,20 +230,39 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             return null;
         }
         known.forget();
-        ActionState state = ActionStates.fromJson(found.stateJson());
+        DeferredStates.Deferred standIn = found.isSplit() && !found.isCompleted()
+                ? deferred.standInFor(address, event, found.stateJson()) : null;
+        ActionState state = standIn != null ? standIn.standIn : ActionStates.fromJson(found.stateJson());
         if (state.isCompleted()) {
             events.reemitted(found.stateJson(), state.getOutputEvents());
         }
         int calls = found.isSplit() ? found.callCount() : state.getCallResults().size();
         replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), calls);
-        ServedStates.served(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null));
+        ServedStates.served(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null, standIn));
         return state;
+    }
+
+    /**
+     * {@code state}, or when it is a stand-in ({@link DeferredStates}) the same state over the
+     * entry's recorded task event: a put keeps the event the entry was recorded with.
+     */
+    private ActionState recordedEventOf(JournalAddress address, ActionState state) {
+        Event recordedEvent = deferred.recordedTaskEventFor(address, state);
+        return recordedEvent == null ? state : new ActionState(recordedEvent, state.getSensoryMemoryUpdates(),
+                state.getShortTermMemoryUpdates(), state.getOutputEvents(), state.getCallResults(), state.isCompleted());
+    }
+
+    /** The run of the action served {@code standIn} at {@code address} ended without completing it. */
+    synchronized void runEnded(JournalAddress address, DeferredStates.Deferred standIn) {
+        if (deferred != null) {
+            deferred.runEnded(address, standIn);
+        }
     }
 
     /** A native journal context for the action the store served ({@link ServedStates#installJournal}). */
     synchronized NativeJournalContext journalContext(Served served) {
         return new NativeJournalContext(this, served.address, served.key, served.address.seqNum, served.action, served.event,
-                served.state, served.hits);
+                served.state, served.hits, served.deferred);
     }
 
     /**
@@ -328,6 +351,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         opened.pruneState(addressing().storeKey(key, keyText, this::describe), seqNum);
         prunedThrough.put(keyText, seqNum);
         openJournals.pruned(keyText, seqNum);
+        deferred.pruned(keyText, seqNum);
         replays.pruned(keyText, seqNum);
     }
 
@@ -416,6 +440,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         events = new EventIdentities();
         prunedThrough = new HashMap<>();
         openJournals = new OpenJournals();
+        deferred = new DeferredStates();
         replays = new ReplayCounts();
     }
 

@@ -47,6 +47,8 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
     private final JournalAddress address;
     /** The state the operator was served for this action, until the journal opens. */
     private final ActionState served;
+    /** When {@link #served} is a stand-in ({@link DeferredStates}), the recorded state it stands for; else null. */
+    private final DeferredStates.Deferred deferred;
     /** Whether the store served {@link #served} without its call results ({@code getResuming}). */
     private final boolean split;
     /**
@@ -66,15 +68,23 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
      * @param address the action's entry in it
      * @param key, sequenceNumber, action, event, served: what Flink Agents' operator built its own
      *     context with ({@code served} is the state the store returned for the action)
+     * @param hits the recorded hits the store split off the entry, or null
+     * @param deferred the recorded state when {@code served} is a stand-in for it, or null
      */
     NativeJournalContext(JournalActionStateStore store, JournalAddress address, Object key, long sequenceNumber,
-            Action action, Event event, ActionState served, List<JournalSlot> hits) {
+            Action action, Event event, ActionState served, List<JournalSlot> hits, DeferredStates.Deferred deferred) {
         super(key, sequenceNumber, action, event, served, NativeJournalContext::refuseWholeStatePersist);
         this.store = Objects.requireNonNull(store, "store");
         this.address = Objects.requireNonNull(address, "address");
         this.served = Objects.requireNonNull(served, "served");
         this.split = hits != null;
         this.hits = hits;
+        this.deferred = deferred;
+    }
+
+    /** The recorded state of the entry, without its call results: the served one unless that is a stand-in. */
+    private ActionState recorded() {
+        return deferred == null ? served : deferred.recorded();
     }
 
     /**
@@ -120,6 +130,10 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
     void release() {
         // The hits were the entry's when it was served: a journal opened later reads the entry as it is then.
         hits = null;
+        if (deferred != null) {
+            // This run of the action is over: the next get of the entry starts a run again.
+            store.runEnded(address, deferred);
+        }
         if (journal != null) {
             journal.close();
             journal = null;
@@ -129,14 +143,15 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
 
     /**
      * The action's state for Flink Agents' operator to complete while this journal is open: the
-     * state it was served, without call results. The operator reads the state there only to add
+     * recorded state it was served (decoded now when it was served a stand-in), without call results. The operator reads the state there only to add
      * memory updates and output events and mark it completed ({@code maybePersistTaskResult}),
      * which drops the call results; reading them back from the store would cost a whole-state
      * serialization per action.
      */
     ActionState stateToComplete() {
-        toComplete = new ActionState(served.getTaskEvent(), new java.util.ArrayList<>(served.getSensoryMemoryUpdates()),
-                new java.util.ArrayList<>(served.getShortTermMemoryUpdates()), new java.util.ArrayList<>(served.getOutputEvents()),
+        ActionState recorded = recorded();
+        toComplete = new ActionState(recorded.getTaskEvent(), new java.util.ArrayList<>(recorded.getSensoryMemoryUpdates()),
+                new java.util.ArrayList<>(recorded.getShortTermMemoryUpdates()), new java.util.ArrayList<>(recorded.getOutputEvents()),
                 null, false);
         return toComplete;
     }
@@ -150,11 +165,14 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
      * @return false, with nothing written, for any other state (the caller puts it whole)
      */
     boolean completeInJournal(ActionState completed) {
-        if (!opened || completed != toComplete || !completed.isCompleted() || !completed.getCallResults().isEmpty()
-                || completed.getTaskEvent() != served.getTaskEvent()
-                || !sameItems(completed.getSensoryMemoryUpdates(), served.getSensoryMemoryUpdates())
-                || !sameItems(completed.getShortTermMemoryUpdates(), served.getShortTermMemoryUpdates())
-                || !sameItems(completed.getOutputEvents(), served.getOutputEvents())) {
+        if (!opened || completed != toComplete || !completed.isCompleted() || !completed.getCallResults().isEmpty()) {
+            return false;
+        }
+        ActionState recorded = recorded();
+        if (completed.getTaskEvent() != recorded.getTaskEvent()
+                || !sameItems(completed.getSensoryMemoryUpdates(), recorded.getSensoryMemoryUpdates())
+                || !sameItems(completed.getShortTermMemoryUpdates(), recorded.getShortTermMemoryUpdates())
+                || !sameItems(completed.getOutputEvents(), recorded.getOutputEvents())) {
             return false;
         }
         journal.markCompleted();

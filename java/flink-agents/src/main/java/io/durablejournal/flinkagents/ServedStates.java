@@ -30,9 +30,16 @@ final class ServedStates {
         final ActionState state;
         /** The entry's recorded hits when the store split the call slots off {@link #state}, else null (they are in it). */
         final List<JournalSlot> hits;
+        /** When {@link #state} is a stand-in ({@link DeferredStates}), the recorded state it stands for; else null. */
+        final DeferredStates.Deferred deferred;
 
         Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state,
                 List<JournalSlot> hits) {
+            this(store, address, key, action, event, state, hits, null);
+        }
+
+        Served(JournalActionStateStore store, JournalAddress address, Object key, Action action, Event event, ActionState state,
+                List<JournalSlot> hits, DeferredStates.Deferred deferred) {
             this.store = store;
             this.address = address;
             this.key = key;
@@ -40,6 +47,7 @@ final class ServedStates {
             this.event = event;
             this.state = state;
             this.hits = hits;
+            this.deferred = deferred;
         }
     }
 

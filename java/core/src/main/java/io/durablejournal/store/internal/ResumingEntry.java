@@ -19,12 +19,14 @@ import java.util.Objects;
  */
 public final class ResumingEntry {
     private final byte[] stateJson;
+    private final boolean completed;
     private final int callCount;
     /** Null for an entry that was not split. */
     private final List<JournalSlot> hits;
 
-    private ResumingEntry(byte[] stateJson, int callCount, List<JournalSlot> hits) {
+    private ResumingEntry(byte[] stateJson, boolean completed, int callCount, List<JournalSlot> hits) {
         this.stateJson = Objects.requireNonNull(stateJson, "stateJson");
+        this.completed = completed;
         this.callCount = callCount;
         this.hits = hits;
     }
@@ -35,15 +37,15 @@ public final class ResumingEntry {
      * native code costs several JVM transitions while slicing one array here is a plain copy.
      */
     @CalledFromNative
-    private ResumingEntry(byte[] stateJsonWithoutCalls, int callCount, byte[] packed, int[] idLengths, int[] resultLengths,
-            byte[][] separateResults, int[] statuses, byte[][] exceptions) {
-        this(stateJsonWithoutCalls, callCount,
+    private ResumingEntry(byte[] stateJsonWithoutCalls, boolean completed, int callCount, byte[] packed, int[] idLengths,
+            int[] resultLengths, byte[][] separateResults, int[] statuses, byte[][] exceptions) {
+        this(stateJsonWithoutCalls, completed, callCount,
                 JournalSlot.recorded(packed, idLengths, resultLengths, separateResults, statuses, exceptions));
     }
 
     /** An entry whose JSON holds everything, call results included. */
     public static ResumingEntry whole(byte[] stateJson) {
-        return new ResumingEntry(stateJson, -1, (List<JournalSlot>) null);
+        return new ResumingEntry(stateJson, false, -1, (List<JournalSlot>) null);
     }
 
     /** Flink Agents' {@code ActionStateSerde} JSON of the entry (without call results when {@link #isSplit()}). */
@@ -54,6 +56,15 @@ public final class ResumingEntry {
     /** Whether the call slots were left out of {@link #stateJson()}. */
     public boolean isSplit() {
         return hits != null;
+    }
+
+    /**
+     * Whether the entry is completed (its JSON's {@code completed} field, as the native store
+     * read it: the JSON need not be decoded to know); only for a split entry.
+     */
+    public boolean isCompleted() {
+        splitOnly();
+        return completed;
     }
 
     /** The entry's number of call slots; only for a split entry. */
