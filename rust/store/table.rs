@@ -176,7 +176,7 @@ impl StateTable {
     pub fn apply_decoded_run(
         &mut self,
         key: &StateKey,
-        changes: impl IntoIterator<Item = (OwnedChange, u64)>,
+        changes: impl ExactSizeIterator<Item = (OwnedChange, u64)>,
     ) -> Result<(), (usize, String)> {
         let entry = self
             .keys
@@ -185,7 +185,9 @@ impl StateTable {
             .and_then(|entries| entries.get_mut(key.action.as_str()))
             .and_then(|by_event| by_event.get_mut(&key.event))
             .ok_or_else(|| (0, missing(key)))?;
-        for (index, (change, log_bytes)) in changes.into_iter().enumerate() {
+        // Most runs append a slot each: grow the journal once for all of them.
+        entry.state.call_results.reserve(changes.len());
+        for (index, (change, log_bytes)) in changes.enumerate() {
             check_change(&entry.state, change.as_change()).map_err(|e| (index, e))?;
             apply_change(entry, change, log_bytes);
             self.live_bytes += log_bytes;

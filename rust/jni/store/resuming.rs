@@ -47,7 +47,8 @@ const ABSENT: jint = -1;
 /// `byte[]` (`packed`, hit by hit, an id before its result), with each one's
 /// length (`ABSENT` for none) in `idLengths` and `resultLengths`. A larger
 /// result is in `separateResults` at its hit's index (null elsewhere), and an
-/// exception, which only a failure has, in `exceptions`. An array from native
+/// exception, which only a failure has, in `exceptions`; either array is null
+/// when no hit has anything in it. An array from native
 /// code costs several JVM transitions and a constructor an upcall, while Java
 /// slices a packed array with plain copies: at 10 hits of 100 B this is 8
 /// arrays and one object instead of 20 element arrays. Java only slices at
@@ -57,8 +58,17 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
     let json = arrays::byte_array(env, &state.to_json_without_calls())?;
     let classes = classes(env)?;
     let byte_array_class = classes.byte_array.get(env);
-    let separate_results = arrays::byte_arrays(env, &byte_array_class, hits.len())?;
-    let exceptions = arrays::byte_arrays(env, &byte_array_class, hits.len())?;
+    // Most hits are successes with small results: then neither array is made (null crosses).
+    let separate_results = if hits.iter().any(|hit| hit.result_payload.as_ref().is_some_and(|r| r.len() > PACKED_RESULT_MAX)) {
+        Some(arrays::byte_arrays(env, &byte_array_class, hits.len())?)
+    } else {
+        None
+    };
+    let exceptions = if hits.iter().any(|hit| hit.exception_payload.is_some()) {
+        Some(arrays::byte_arrays(env, &byte_array_class, hits.len())?)
+    } else {
+        None
+    };
     let packed_len: usize = hits
         .iter()
         .map(|hit| slot_id(hit).map_or(0, <[u8]>::len) + hit.result_payload.as_deref().filter(|r| r.len() <= PACKED_RESULT_MAX).map_or(0, <[u8]>::len))
@@ -70,12 +80,15 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
         id_lengths.push(packed_length(&mut packed, slot_id(hit))?);
         match hit.result_payload.as_deref() {
             Some(result) if result.len() > PACKED_RESULT_MAX => {
-                arrays::set_byte_array_element(env, &separate_results, index, Some(result))?;
+                let separate = separate_results.as_ref().expect("made when a result is this large");
+                arrays::set_byte_array_element(env, separate, index, Some(result))?;
                 result_lengths.push(ABSENT);
             }
             result => result_lengths.push(packed_length(&mut packed, result)?),
         }
-        arrays::set_byte_array_element(env, &exceptions, index, hit.exception_payload.as_deref())?;
+        if let Some(exceptions) = &exceptions {
+            arrays::set_byte_array_element(env, exceptions, index, hit.exception_payload.as_deref())?;
+        }
     }
     let packed = arrays::byte_array(env, &packed)?;
     let id_lengths = arrays::int_array(env, &id_lengths)?;
@@ -84,6 +97,9 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
     let statuses = arrays::int_array(env, &statuses)?;
     let calls = state.call_results.len();
     let call_count = jint::try_from(calls).map_err(|_| Error::InvalidArgument(format!("{calls} call slots")))?;
+    let null = JObject::null();
+    let separate_results: &JObject<'_> = separate_results.as_deref().unwrap_or(&null);
+    let exceptions: &JObject<'_> = exceptions.as_deref().unwrap_or(&null);
     let args = [
         JValue::Object(&json).as_jni(),
         JValue::Bool(state.completed).as_jni(),
@@ -91,9 +107,9 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
         JValue::Object(&packed).as_jni(),
         JValue::Object(&id_lengths).as_jni(),
         JValue::Object(&result_lengths).as_jni(),
-        JValue::Object(&separate_results).as_jni(),
+        JValue::Object(separate_results).as_jni(),
         JValue::Object(&statuses).as_jni(),
-        JValue::Object(&exceptions).as_jni(),
+        JValue::Object(exceptions).as_jni(),
     ];
     Ok(classes.resuming_entry.new_object(env, &args)?)
 }

@@ -167,9 +167,9 @@ impl Run {
             return Ok(());
         }
         let applied = table.apply_decoded_run(key, self.changes.drain(..));
-        let offsets = std::mem::take(&mut self.offsets);
-        self.offsets = Vec::with_capacity(offsets.capacity());
-        applied.map_err(|(index, e)| (offsets[index], format!("record does not apply: {e}")))
+        let failed = applied.map_err(|(index, e)| (self.offsets[index], format!("record does not apply: {e}")));
+        self.offsets.clear();
+        failed
     }
 }
 

@@ -55,29 +55,30 @@ public final class JournalSlot {
      * (taken in that order, slot by slot; a length of -1 is none), unless {@code
      * separateResults[i]} holds its result (a large one crosses on its own); its status is {@code
      * statuses[i]} and its exception {@code exceptions[i]}, each as the native constructor takes
-     * it. An unmodifiable list, in order. For the library's own crossings ({@link
+     * it ({@code separateResults} and {@code exceptions} are null when all their elements would be). An unmodifiable list, in order. For the library's own crossings ({@link
      * io.durablejournal.store.internal.ResumingEntry}); the native side chose every length, and
      * this only slices.
      */
     public static List<JournalSlot> recorded(byte[] packed, int[] idLengths, int[] resultLengths, byte[][] separateResults,
             int[] statuses, byte[][] exceptions) {
         int count = statuses.length;
-        if (idLengths.length != count || resultLengths.length != count || separateResults.length != count
-                || exceptions.length != count) {
+        int separateCount = separateResults == null ? count : separateResults.length;
+        int exceptionCount = exceptions == null ? count : exceptions.length;
+        if (idLengths.length != count || resultLengths.length != count || separateCount != count || exceptionCount != count) {
             throw new IllegalArgumentException("slot columns of different lengths: " + count + ", " + idLengths.length + ", "
-                    + resultLengths.length + ", " + separateResults.length + ", " + exceptions.length);
+                    + resultLengths.length + ", " + separateCount + ", " + exceptionCount);
         }
         JournalSlot[] slots = new JournalSlot[count];
         int at = 0;
         for (int i = 0; i < count; i++) {
             byte[] id = slice(packed, at, idLengths[i]);
             at += Math.max(0, idLengths[i]);
-            byte[] result = separateResults[i];
+            byte[] result = separateResults == null ? null : separateResults[i];
             if (result == null) {
                 result = slice(packed, at, resultLengths[i]);
                 at += Math.max(0, resultLengths[i]);
             }
-            slots[i] = new JournalSlot(id, null, statuses[i], result, exceptions[i]);
+            slots[i] = new JournalSlot(id, null, statuses[i], result, exceptions == null ? null : exceptions[i]);
         }
         if (at != packed.length) {
             throw new IllegalArgumentException("the slot lengths cover " + at + " of " + packed.length + " packed bytes");

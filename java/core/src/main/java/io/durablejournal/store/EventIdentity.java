@@ -16,6 +16,13 @@ public final class EventIdentity {
     private final int kind;
     private final String occurrenceId;
     private final byte[] digest;
+    /**
+     * The occurrence id in UTF-8, as it crosses with every entry key; made once (a store's get
+     * and put each cross it, and the adapter asks several maps for the same identity).
+     */
+    private volatile byte[] occurrenceUtf8;
+    /** The hash code, once computed (0: not yet). */
+    private int hash;
 
     private EventIdentity(int kind, String occurrenceId, byte[] digest) {
         this.kind = kind;
@@ -38,15 +45,24 @@ public final class EventIdentity {
      */
     public static EventIdentity rootOccurrence(Object businessKey, long inputSeqNum) {
         byte[] id = StoreJni.rootOccurrence(BusinessKey.of(businessKey), inputSeqNum);
-        return new EventIdentity(OCCURRENCE, new String(id, java.nio.charset.StandardCharsets.UTF_8), null);
+        EventIdentity root = new EventIdentity(OCCURRENCE, new String(id, java.nio.charset.StandardCharsets.UTF_8), null);
+        root.occurrenceUtf8 = id;
+        return root;
     }
 
     int kind() {
         return kind;
     }
 
+    /** What crosses with an entry key; never modified (callers only hand it to the native store). */
     byte[] payload() {
-        return kind == OCCURRENCE ? Utf8.encode(occurrenceId, "event occurrence id") : digest;
+        if (kind != OCCURRENCE) {
+            return digest;
+        }
+        if (occurrenceUtf8 == null) {
+            occurrenceUtf8 = Utf8.encode(occurrenceId, "event occurrence id");
+        }
+        return occurrenceUtf8;
     }
 
     @Override
@@ -60,7 +76,10 @@ public final class EventIdentity {
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, occurrenceId, Arrays.hashCode(digest));
+        if (hash == 0) {
+            hash = Objects.hash(kind, occurrenceId, Arrays.hashCode(digest));
+        }
+        return hash;
     }
 
     @Override
