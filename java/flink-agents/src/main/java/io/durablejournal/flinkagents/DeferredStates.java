@@ -25,7 +25,7 @@ import org.apache.flink.agents.runtime.actionstate.ActionState;
  * later one (the operator completing an action whose journal never opened) decodes, so a state
  * the operator fills and puts is always the recorded one. A run ends when the entry is written,
  * pruned, or its journal released ({@link NativeJournalContext#release}, as when a store closes). A put of a stand-in itself, which neither supported
- * version makes, still writes the recorded task event ({@link #recordedTaskEventFor}).
+ * version makes, still writes the recorded task event ({@link #stateToPut}).
  */
 final class DeferredStates {
     /** One stand-in, with the recorded JSON it stands for. */
@@ -64,12 +64,16 @@ final class DeferredStates {
     }
 
     /**
-     * The recorded task event when {@code state} is the stand-in served for {@code address} (a
-     * put of it keeps the entry's own event), else null.
+     * What a put of {@code state} at {@code address} writes: {@code state}, or when it is the
+     * stand-in served there, the same state over the entry's recorded task event.
      */
-    Event recordedTaskEventFor(JournalAddress address, ActionState state) {
+    ActionState stateToPut(JournalAddress address, ActionState state) {
         Deferred deferred = byAddress.get(address);
-        return deferred != null && deferred.standIn == state ? deferred.recorded().getTaskEvent() : null;
+        if (deferred == null || deferred.standIn != state) {
+            return state;
+        }
+        return new ActionState(deferred.recorded().getTaskEvent(), state.getSensoryMemoryUpdates(),
+                state.getShortTermMemoryUpdates(), state.getOutputEvents(), state.getCallResults(), state.isCompleted());
     }
 
     /**

@@ -10,7 +10,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Where {@link JournalActionStateStore} files a Flink key: the key's text ({@link #keyText}, what
  * the operator finds an entry by) and, for a store that restores at any parallelism, that text in
- * the Flink key's own key group ({@link #storeKey}). One per opened subtask store.
+ * the Flink key's own key group ({@link #storeKey}). One per opened subtask store. An entry is
+ * addressed so that the operator finds it again after a restore in another JVM:
+ * <ul>
+ *   <li><b>key</b>: the Flink key's {@code toString()}. The operator looks an action up with
+ *       {@code key.toString()} first and with the key object afterwards; filing every entry under
+ *       the key's text makes both find it. The key type's {@code toString()} must be deterministic
+ *       across JVMs and tell distinct keys apart (strings, numbers, {@code Row} and tuples do; a
+ *       {@code _} in it means nothing); a key class that does not override {@code toString()}
+ *       is refused with an {@link IllegalArgumentException}. A store that restores at any
+ *       parallelism (the Kafka store, which groups entries by Flink key group) is given the
+ *       text in the Flink key's own key group ({@link GroupedKey}), so the subtask that owns the
+ *       key owns its journals whatever the key's type.</li>
+ *   <li><b>action</b>: its name, unique in the agent plan (Flink Agents' Kafka store uses the
+ *       action's identity hash code, which differs in every JVM).</li>
+ *   <li><b>event</b>: the input record's root occurrence (key and sequence number) for the input
+ *       event, the Flink Agents event id for an event an action emitted ({@link EventIdentities}):
+ *       stable across restarts and distinct for equal events.</li>
+ * </ul>
  */
 final class EntryAddressing {
     private static final Logger LOG = LoggerFactory.getLogger(JournalActionStateStore.class);
@@ -83,7 +100,7 @@ final class EntryAddressing {
         return current;
     }
 
-    /** The text the store files a Flink key under (see {@link JournalActionStateStore}'s class comment). */
+    /** The text the store files a Flink key under (see the class comment). */
     static String keyText(Object key) {
         Objects.requireNonNull(key, "key");
         if (key instanceof String) {

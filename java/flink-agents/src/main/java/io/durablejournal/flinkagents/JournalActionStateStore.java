@@ -33,23 +33,7 @@ import org.slf4j.LoggerFactory;
  * <p>Flink Agents 0.3.1 puts the whole ActionState on every durable call; it reaches the native
  * store as Flink Agents' JSON, and the store writes only what changed since the entry it holds
  * (bytes per action linear in the calls). The entry is addressed so that the operator finds it
- * again after a restore in another JVM:
- * <ul>
- *   <li><b>key</b>: the Flink key's {@code toString()}. The operator looks an action up with
- *       {@code key.toString()} first and with the key object afterwards; filing every entry under
- *       the key's text makes both find it. The key type's {@code toString()} must be deterministic
- *       across JVMs and tell distinct keys apart (strings, numbers, {@code Row} and tuples do; a
- *       {@code _} in it means nothing); a key class that does not override {@code toString()}
- *       is refused with an {@link IllegalArgumentException}. A store that restores at any
- *       parallelism (the Kafka store, which groups entries by Flink key group) is given the
- *       text in the Flink key's own key group ({@link GroupedKey}), so the subtask that owns the
- *       key owns its journals whatever the key's type.</li>
- *   <li><b>action</b>: its name, unique in the agent plan (Flink Agents' Kafka store uses the
- *       action's identity hash code, which differs in every JVM).</li>
- *   <li><b>event</b>: the input record's root occurrence (key and sequence number) for the input
- *       event, the Flink Agents event id for an event an action emitted ({@link EventIdentities}):
- *       stable across restarts and distinct for equal events.</li>
- * </ul>
+ * again after a restore in another JVM (its key, action and event: {@link EntryAddressing}).
  *
  * <p>This class is the SPI and the store's lifecycle; it addresses entries with {@link
  * EntryAddressing}, tracks what it served with {@link ServedStates}, picks the markers to restore
@@ -146,7 +130,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         known.forget();
         JournalAddress address = address(key, keyText, seqNum, action, event);
         EventIdentity eventIdentity = address.event;
-        ActionState state = recordedEventOf(address, put);
+        ActionState state = deferred.stateToPut(address, put);
         deferred.written(address);
         NativeJournalContext journal = state.isCompleted() ? openJournals.get(address) : null;
         if (journal == null || !journal.completeInJournal(state)) {
@@ -240,16 +224,6 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         replays.found(address.keyText, address.seqNum, address.actionName, address.event, state.isCompleted(), calls);
         ServedStates.served(new Served(this, address, key, action, event, state, found.isSplit() ? found.hits() : null, standIn));
         return state;
-    }
-
-    /**
-     * {@code state}, or when it is a stand-in ({@link DeferredStates}) the same state over the
-     * entry's recorded task event: a put keeps the event the entry was recorded with.
-     */
-    private ActionState recordedEventOf(JournalAddress address, ActionState state) {
-        Event recordedEvent = deferred.recordedTaskEventFor(address, state);
-        return recordedEvent == null ? state : new ActionState(recordedEvent, state.getSensoryMemoryUpdates(),
-                state.getShortTermMemoryUpdates(), state.getOutputEvents(), state.getCallResults(), state.isCompleted());
     }
 
     /** The run of the action served {@code standIn} at {@code address} ended without completing it. */

@@ -16,6 +16,8 @@ final class JournalAddress {
     final long seqNum;
     final String actionName;
     final EventIdentity event;
+    /** Computed once: every get and put asks the store's maps of open journals and stand-ins. */
+    private final int hash;
 
     JournalAddress(String keyText, Object storeKey, long seqNum, String actionName, EventIdentity event) {
         this.keyText = Objects.requireNonNull(keyText, "keyText");
@@ -23,6 +25,7 @@ final class JournalAddress {
         this.seqNum = seqNum;
         this.actionName = Objects.requireNonNull(actionName, "actionName");
         this.event = Objects.requireNonNull(event, "event");
+        this.hash = Objects.hash(keyText, seqNum, actionName, event);
     }
 
     @Override
@@ -37,7 +40,7 @@ final class JournalAddress {
 
     @Override
     public int hashCode() {
-        return Objects.hash(keyText, seqNum, actionName, event);
+        return hash;
     }
 
     @Override
