@@ -286,6 +286,25 @@ mod tests {
     }
 
     #[test]
+    fn a_put_replaces_the_entry_of_its_key_and_its_bytes() {
+        let (a, b) = (key("a", 1), key("b", 1));
+        let (_dir, path, offsets) = segment(&[
+            record::encode_put(&a, &ActionState::default()),
+            put_slot(&a, 0, "a0"),
+            record::encode_put(&b, &ActionState::default()),
+            record::encode_put(&a, &ActionState::default()),
+            put_slot(&a, 0, "a0'"),
+            put_slot(&a, 1, "a1'"),
+        ]);
+        let loaded = read_segment(&path).unwrap();
+        assert_eq!(ids(&loaded, &a), ["a0'", "a1'"]);
+        assert_eq!(loaded.table.len(), 2);
+        // Live: b's put, and a's second put with the two changes after it.
+        let frame = |i: usize| offsets.get(i + 1).copied().unwrap_or(loaded.len) - offsets[i];
+        assert_eq!(loaded.table.live_bytes(), frame(2) + frame(3) + frame(4) + frame(5));
+    }
+
+    #[test]
     fn a_discard_or_prune_applies_after_the_changes_before_it() {
         let a = key("a", 1);
         let (_dir, path, _) = segment(&[
