@@ -24,8 +24,10 @@ import org.apache.flink.agents.runtime.actionstate.ActionState;
  * <p>Only the first {@code get} of an entry in a run of its action is answered with a stand-in: a
  * later one (the operator completing an action whose journal never opened) decodes, so a state
  * the operator fills and puts is always the recorded one. A run ends when the entry is written,
- * pruned, or its journal released ({@link NativeJournalContext#release}, as when a store closes). A put of a stand-in itself, which neither supported
- * version makes, still writes the recorded task event ({@link #stateToPut}).
+ * pruned, or its journal released ({@link NativeJournalContext#release}, as when a store
+ * closes). A put of a stand-in itself, which neither supported version makes, still writes the
+ * recorded task event ({@link #stateToPut}). {@code StandInStateReadsTest} checks each supported
+ * version's class files for reads of a state's task event.
  */
 final class DeferredStates {
     /** One stand-in, with the recorded JSON it stands for. */

@@ -143,10 +143,10 @@ class NativeJournalContext extends RunnerContextImpl.DurableExecutionContext {
 
     /**
      * The action's state for Flink Agents' operator to complete while this journal is open: the
-     * recorded state it was served (decoded now when it was served a stand-in), without call results. The operator reads the state there only to add
-     * memory updates and output events and mark it completed ({@code maybePersistTaskResult}),
-     * which drops the call results; reading them back from the store would cost a whole-state
-     * serialization per action.
+     * recorded state it was served (decoded now when it was served a stand-in), without call
+     * results. The operator reads the state there only to add memory updates and output events
+     * and mark it completed ({@code maybePersistTaskResult}), which drops the call results;
+     * reading them back from the store would cost a whole-state serialization per action.
      */
     ActionState stateToComplete() {
         ActionState recorded = recorded();
