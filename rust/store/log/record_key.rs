@@ -77,20 +77,21 @@ impl LastEntry {
     /// and the ordinal is the key's last 8 bytes), else decoded.
     pub fn entry(&mut self, bytes: &[u8]) -> DecodeResult<(&StateKey, u64)> {
         let key_bytes = state_key_bytes(bytes);
-        let ordinal = match (&self.key, key_bytes) {
-            (Some(_), Some(key_bytes)) if key_bytes == self.bytes.as_slice() => {
-                u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"))
-            }
-            _ => {
-                self.key = None;
-                let (key, ordinal) = entry(bytes)?;
-                self.bytes.clear();
-                self.bytes.extend_from_slice(key_bytes.expect("a record key that decodes holds a StateKey"));
-                self.key = Some(key);
-                ordinal
-            }
-        };
-        Ok((self.key.as_ref().expect("set above"), ordinal))
+        let same = self.key.is_some() && key_bytes.is_some_and(|key_bytes| key_bytes == self.bytes.as_slice());
+        if !same {
+            self.key = None;
+            let (key, ordinal) = entry(bytes)?;
+            // A key that decodes holds its StateKey's bytes; an empty copy would match no later key.
+            self.bytes.clear();
+            self.bytes.extend_from_slice(key_bytes.unwrap_or_default());
+            return Ok((self.key.insert(key), ordinal));
+        }
+        let mut ordinal = [0u8; 8];
+        ordinal.copy_from_slice(&bytes[bytes.len() - 8..]);
+        match &self.key {
+            Some(key) => Ok((key, u64::from_le_bytes(ordinal))),
+            None => Err(DecodeError("a record key without its entry".into())),
+        }
     }
 }
 

@@ -48,14 +48,14 @@ public final class JournalSlot {
         this.exception = exception;
     }
 
-    /** A slot of a state the native library read, as it would cross (the payloads are shared, not copied). */
     /**
      * The slots a native store read for a crossing, as columns: slot {@code i}'s id and result
      * are the next {@code idLengths[i]} and {@code resultLengths[i]} bytes of {@code packed}
      * (taken in that order, slot by slot; a length of -1 is none), unless {@code
      * separateResults[i]} holds its result (a large one crosses on its own); its status is {@code
      * statuses[i]} and its exception {@code exceptions[i]}, each as the native constructor takes
-     * it ({@code separateResults} and {@code exceptions} are null when all their elements would be). An unmodifiable list, in order. For the library's own crossings ({@link
+     * it ({@code separateResults} and {@code exceptions} are null when all their elements would
+     * be). An unmodifiable list, in order. For the library's own crossings ({@link
      * io.durablejournal.store.internal.ResumingEntry}); the native side chose every length, and
      * this only slices.
      */
@@ -91,6 +91,7 @@ public final class JournalSlot {
         return length < 0 ? null : Arrays.copyOfRange(packed, from, from + length);
     }
 
+    /** A slot of a state the native library read, as it would cross (the payloads are shared, not copied). */
     static JournalSlot of(CallResult slot) {
         return new JournalSlot(Utf8.encodeOrNull(slot.getFunctionId(), "functionId"), null, slot.getStatus(), slot.recordedResult(),
                 slot.recordedException());
