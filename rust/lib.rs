@@ -31,7 +31,7 @@ pub use model::{ActionState, CallResult, CallStatus, Outcome};
 /// The version of the JNI exports (`rust/jni/`): bumped whenever a `Java_*`
 /// export, its signature, or a Java class or member the boundary binds
 /// changes; checked by the Java loader (`NativeLibrary`).
-pub const JNI_VERSION: i32 = 18;
+pub const JNI_VERSION: i32 = 19;
 
 /// The version of the C ABI (`rust/capi.rs`): bumped whenever a
 /// `durable_journal_*` export or its signature changes; checked by the Python

@@ -70,6 +70,7 @@ macro_rules! store_contract {
             a_miss_hides_every_later_sequence_number_of_that_key_only,
             a_hit_hides_nothing,
             read_entry_lends_what_get_returns_and_misses_as_get_does,
+            read_entries_lends_every_live_entry_as_get_returns_it_and_changes_nothing,
             business_keys_of_different_types_never_collide,
             underscores_in_keys_and_action_names_are_harmless,
             equal_attribute_events_with_different_occurrence_ids_are_distinct,
@@ -159,6 +160,16 @@ impl<B: Backend> Store<B> {
     fn read_entry(&self, k: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
         B::before(&self.shared, &k.business_key)?;
         self.shared.read_entry(k, read)
+    }
+
+    /// Every entry [`SharedStore::read_entries`] lends, as `(key, state)`, sorted by key.
+    fn read_entries(&self) -> Result<Vec<(StateKey, ActionState)>> {
+        let mut lent = Vec::new();
+        self.shared.read_entries(&mut |business_key, seq, action, event, state| {
+            lent.push((StateKey::new(business_key.clone(), seq, action, event.clone()), state.clone()));
+        })?;
+        lent.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(lent)
     }
 
     fn prune_state(&self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {
@@ -298,6 +309,35 @@ fn read_entry_lends_what_get_returns_and_misses_as_get_does<B: Backend>() {
     assert!(lent.is_empty(), "a miss reads nothing");
     assert!(store.get(&user(3)).unwrap().is_none(), "and hides the later sequence numbers, as get's miss does");
     assert!(store.get(&user(1)).unwrap().is_some());
+}
+
+fn read_entries_lends_every_live_entry_as_get_returns_it_and_changes_nothing<B: Backend>() {
+    let (mut backend, store) = Store::<B>::open_new();
+    let seven = |seq| key(BusinessKey::Long(7), seq);
+    for seq in 1..=3 {
+        store.put(&user(seq), &state_with_event(&format!("user {seq}"))).unwrap();
+        store.put(&seven(seq), &state_with_event(&format!("seven {seq}"))).unwrap();
+    }
+    store.prune_state(&BusinessKey::Long(7), 1).unwrap();
+    assert_eq!(store.get(&user(0)).unwrap(), None, "a miss that hides user 1 to 3");
+    let (mut journal, mut persister) = store.open_journal(&seven(2));
+    journal.record_call_completion("chat", Outcome::success(Some(b"\"a\"".to_vec())), &mut persister).unwrap();
+    journal.append_pending_call("tool", &mut persister).unwrap();
+    let marker = store.marker().unwrap();
+
+    let lent = store.read_entries().unwrap();
+    let keys: Vec<&StateKey> = lent.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, [&seven(2), &seven(3)], "the live entries only, each once");
+    assert_eq!(lent[0].1, *journal.state(), "with the journal's calls");
+    for (k, state) in &lent {
+        assert_eq!(store.get(k).unwrap().as_ref(), Some(state), "exactly what get returns");
+    }
+    assert_eq!(store.read_entries().unwrap(), lent, "reading changed nothing");
+
+    let restored = store.restore(&mut backend, &[marker]).unwrap();
+    assert_eq!(restored.read_entries().unwrap(), lent, "a restored store lends the same entries");
+    restored.with(|s| s.close()).unwrap();
+    assert_eq!(restored.read_entries().unwrap_err().code(), ErrorCode::Closed);
 }
 
 fn a_hit_hides_nothing<B: Backend>() {

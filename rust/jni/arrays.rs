@@ -20,8 +20,8 @@
 //! length, and `SetObjectArrayElement` stores a `byte[]` into a `byte[][]` at
 //! an index below its length, so neither can throw.
 
-use jni::objects::{JByteArray, JIntArray, JObject, JObjectArray};
-use jni::sys::{jint, jobject, jsize};
+use jni::objects::{JByteArray, JIntArray, JLongArray, JObject, JObjectArray};
+use jni::sys::{jint, jlong, jobject, jsize};
 use jni::Env;
 
 use super::{BridgeError, BridgeResult};
@@ -79,6 +79,21 @@ pub fn int_array<'l>(env: &Env<'l>, values: &[jint]) -> BridgeResult<JIntArray<'
         }
         (jni.v1_1.SetIntArrayRegion)(raw, array, 0, len, values.as_ptr());
         Ok(JIntArray::from_raw(env, array))
+    }
+}
+
+/// A new `long[]` holding `values`.
+pub fn long_array<'l>(env: &Env<'l>, values: &[jlong]) -> BridgeResult<JLongArray<'l>> {
+    let len = length(values.len())?;
+    let (raw, jni) = raw(env);
+    // SAFETY: as in `new_raw_byte_array`, for a long[].
+    unsafe {
+        let array = (jni.v1_1.NewLongArray)(raw, len);
+        if array.is_null() {
+            return Err(out_of_memory());
+        }
+        (jni.v1_1.SetLongArrayRegion)(raw, array, 0, len, values.as_ptr());
+        Ok(JLongArray::from_raw(env, array))
     }
 }
 

@@ -136,6 +136,8 @@ pub struct JvmClasses {
     /// byte[] packed, int[] idLengths, int[] resultLengths, byte[][] separateResults, int[] statuses,
     /// byte[][] exceptions)`.
     pub resuming_entry: Constructible,
+    /// `store.internal.InFlightEntries(byte[] packed, int[] entryColumns, long[] seqs, int[] slotColumns)`.
+    pub in_flight_entries: Constructible,
     /// `byte[]`, the element class of the `byte[][]` a crossing builds ([`super::arrays`]).
     pub byte_array: LoaderClass,
     /// `CallStep(int kind, byte[] result, byte[] exception, byte[] divergence)`.
@@ -233,6 +235,7 @@ impl JvmClasses {
             persist_snapshot,
             journal_slot: Constructible::bind(env, jni_str!("io/durablejournal/JournalSlot"), jni_sig!("([B[BI[B[B)V"))?,
             resuming_entry: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/ResumingEntry"), jni_sig!("([BZI[B[I[I[[B[I[[B)V"))?,
+            in_flight_entries: Constructible::bind(env, jni_str!("io/durablejournal/store/internal/InFlightEntries"), jni_sig!("([B[I[J[I)V"))?,
             byte_array: bootstrap_class(env, jni_str!("[B"))?,
             call_step: Constructible::bind(env, jni_str!("io/durablejournal/CallStep"), jni_sig!("(I[B[B[B)V"))?,
             store_stats: Constructible::bind(env, jni_str!("io/durablejournal/store/StoreStats"), jni_sig!("(JJJJJJJJJJ)V"))?,
@@ -265,6 +268,7 @@ impl JvmClasses {
             &self.execution_context,
             &self.journal_slot,
             &self.resuming_entry,
+            &self.in_flight_entries,
             &self.call_step,
             &self.store_stats,
             &self.log_store_stats,

@@ -40,6 +40,7 @@ use crate::store::{
 };
 use crate::store::file::{in_flight_to_json, retained_to_json};
 
+mod in_flight;
 mod resuming;
 
 /// Key kinds shared with `io.durablejournal.store.BusinessKey`: the store's

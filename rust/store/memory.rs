@@ -6,7 +6,7 @@
 
 use super::diff::StateDelta;
 use super::record;
-use super::key::{BusinessKey, StateKey};
+use super::key::{BusinessKey, EventIdentity, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{position_markers, verify_covered, PositionMarker, RecoveryMarker, StoreId};
 use super::table::StateTable;
@@ -113,6 +113,12 @@ impl ActionStateStore for MemoryStore {
             return Ok(true);
         }
         super::read_copy(self, key, read)
+    }
+
+    fn read_entries(&mut self, read: &mut dyn FnMut(&BusinessKey, i64, &str, &EventIdentity, &ActionState)) -> Result<()> {
+        self.open()?;
+        self.table.for_each(read);
+        Ok(())
     }
 
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {

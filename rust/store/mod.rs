@@ -100,6 +100,17 @@ pub trait ActionStateStore: Send {
         read_copy(self, key, read)
     }
 
+    /// Lends every entry the store holds in memory to `read` (its business
+    /// key, sequence number, action, event and state; in no particular
+    /// order), so that a reader can take the answers of many `get`s in one
+    /// pass (Flink Agents' adapter, after a restore). Reading changes
+    /// nothing. A store that does not keep its entries in memory lends none
+    /// (this default): its readers ask per key.
+    fn read_entries(&mut self, read: &mut dyn FnMut(&BusinessKey, i64, &str, &EventIdentity, &ActionState)) -> Result<()> {
+        let _ = read;
+        Ok(())
+    }
+
     /// Drops every entry of `business_key` with a sequence number up to and
     /// including `seq_up_to`; called when a checkpoint that covers them
     /// completes.

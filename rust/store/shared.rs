@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::file::FileStore;
-use super::key::StateKey;
+use super::key::{EventIdentity, StateKey};
 use super::key::BusinessKey;
 use super::log::{LogStore, PendingWrite};
 use super::memory::MemoryStore;
@@ -166,6 +166,17 @@ impl SharedStore {
     /// `read` runs with the store locked.
     pub fn read_entry(&self, key: &StateKey, read: &mut dyn FnMut(&ActionState)) -> Result<bool> {
         self.lock_settled(key)?.store().read_entry(key, read)
+    }
+
+    /// [`ActionStateStore::read_entries`], once every pipelined write
+    /// submitted before has settled; `read` runs with the store locked.
+    pub fn read_entries(&self, read: &mut dyn FnMut(&BusinessKey, i64, &str, &EventIdentity, &ActionState)) -> Result<()> {
+        let mut guard = self.lock()?;
+        let submitted = guard.store().writes_submitted();
+        while !guard.store().settled_before(submitted) {
+            guard = self.wait_for_a_write(guard)?;
+        }
+        guard.store().read_entries(read)
     }
 
     /// [`ActionStateStore::prune_state`]. Entries with a write in flight

@@ -241,6 +241,20 @@ impl StateTable {
         Ok(())
     }
 
+    /// Lends every live entry to `visit`, in no particular order: its
+    /// business key, sequence number, action and event, and its state.
+    pub fn for_each(&self, visit: &mut dyn FnMut(&BusinessKey, i64, &str, &EventIdentity, &ActionState)) {
+        for (business_key, seqs) in &self.keys {
+            for (seq, entries) in seqs {
+                for (action, by_event) in entries {
+                    for (event, entry) in by_event {
+                        visit(business_key, *seq, action, event, &entry.state);
+                    }
+                }
+            }
+        }
+    }
+
     /// Every live entry, in key order (so compaction output is deterministic).
     pub fn sorted_entries(&self) -> Vec<(StateKey, &Entry)> {
         let mut out = Vec::with_capacity(self.entries);

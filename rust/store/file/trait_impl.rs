@@ -7,7 +7,7 @@ use crate::journal::JournalChange;
 use crate::model::ActionState;
 use crate::store::diff::StateDelta;
 use crate::store::record;
-use crate::store::key::{BusinessKey, StateKey};
+use crate::store::key::{BusinessKey, EventIdentity, StateKey};
 use crate::store::marker::{position_markers, verify_covered, PositionMarker, RecoveryMarker};
 use crate::store::{ActionStateStore, StoreStats};
 
@@ -65,6 +65,11 @@ impl ActionStateStore for FileStore {
             return Ok(true);
         }
         crate::store::read_copy(self, key, read)
+    }
+
+    fn read_entries(&mut self, read: &mut dyn FnMut(&BusinessKey, i64, &str, &EventIdentity, &ActionState)) -> Result<()> {
+        self.opened_mut()?.table.for_each(read);
+        Ok(())
     }
 
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {

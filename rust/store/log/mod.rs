@@ -49,7 +49,7 @@ pub(crate) use marker::MAGIC as LOG_MARKER_MAGIC;
 pub use sink::{Acknowledged, Acknowledgement, LogRecord, LogSink};
 pub use write::PendingWrite;
 
-use super::key::{BusinessKey, StateKey};
+use super::key::{BusinessKey, EventIdentity, StateKey};
 use super::limits::{StoreLimits, RECORD_LIMIT_SETTING};
 use super::marker::{MarkerBasis, RecoveryMarker};
 use super::table::StateTable;
@@ -270,6 +270,13 @@ impl ActionStateStore for LogStore {
             return Ok(true);
         }
         crate::store::read_copy(self, key, read)
+    }
+
+    /// The entries of the key groups loaded here (a key group never loaded lends none).
+    fn read_entries(&mut self, read: &mut dyn FnMut(&BusinessKey, i64, &str, &EventIdentity, &ActionState)) -> Result<()> {
+        self.open()?;
+        self.table.for_each(read);
+        Ok(())
     }
 
     fn prune_state(&mut self, business_key: &BusinessKey, seq_up_to: i64) -> Result<()> {

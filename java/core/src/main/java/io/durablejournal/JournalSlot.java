@@ -12,7 +12,7 @@ import java.util.List;
  * the outcome (a replay) decodes nothing. Public only so that a store can hand a {@link
  * DurableExecutionContext#resuming(java.util.List, java.util.function.Supplier) resuming} context
  * the recorded hits the native library computed ({@link io.durablejournal.store.internal.ResumingEntry});
- * it has no public constructor, and its one factory ({@link #recorded}) takes what such a store
+ * it has no public constructor, and its factories ({@link #recorded}) take what such a store
  * read.
  */
 public final class JournalSlot {
@@ -82,6 +82,32 @@ public final class JournalSlot {
         }
         if (at != packed.length) {
             throw new IllegalArgumentException("the slot lengths cover " + at + " of " + packed.length + " packed bytes");
+        }
+        return Collections.unmodifiableList(Arrays.asList(slots));
+    }
+
+    /**
+     * The {@code count} slots a native store packed for a crossing of many entries ({@code
+     * in_flight_entries} in rust/jni/store/in_flight.rs): slot {@code i}'s id and result are the
+     * next {@code slotColumns[3 * (firstSlot + i)]} and {@code slotColumns[3 * (firstSlot + i) + 1]}
+     * bytes of {@code packed} from {@code from} (-1: none), its status the column after them; the
+     * slots end at {@code to}. An unmodifiable list, in order; this only slices.
+     */
+    public static List<JournalSlot> recorded(byte[] packed, int from, int to, int[] slotColumns, int firstSlot, int count) {
+        JournalSlot[] slots = new JournalSlot[count];
+        int at = from;
+        for (int i = 0; i < count; i++) {
+            int column = 3 * (firstSlot + i);
+            int idLength = slotColumns[column];
+            int resultLength = slotColumns[column + 1];
+            byte[] id = slice(packed, at, idLength);
+            at += Math.max(0, idLength);
+            byte[] result = slice(packed, at, resultLength);
+            at += Math.max(0, resultLength);
+            slots[i] = new JournalSlot(id, null, slotColumns[column + 2], result, null);
+        }
+        if (at != to) {
+            throw new IllegalArgumentException("the slot lengths cover " + (at - from) + " of " + (to - from) + " packed bytes");
         }
         return Collections.unmodifiableList(Arrays.asList(slots));
     }

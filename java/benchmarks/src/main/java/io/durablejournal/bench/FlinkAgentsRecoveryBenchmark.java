@@ -31,6 +31,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Recovery of a restarted Flink Agents task, measured whole: {@code actions} actions were in
@@ -45,10 +46,12 @@ import org.openjdk.jmh.annotations.TearDown;
  *       Theirs rebuilds its store's map from the records its Kafka store would hold, one per
  *       action (a compacted topic: the action's last state; the broker's fetch is not counted),
  *       each decoded by its ActionStateSerde as its {@code rebuildState} does, then re-runs them.</li>
- *   <li>{@link #replay}: the re-run alone, the store already open: per action the operator's
- *       {@code get}, its journal over the served state and the action's {@value #CALLS} calls,
- *       each answered from the recorded ones. Ours goes through the adapter's native journal,
- *       theirs through its own journal over the state its map holds.</li>
+ *   <li>{@link #replay}: the re-run alone, over a store just restored (ours is opened and
+ *       rebuilt from the marker before each invocation, outside the measurement; theirs is its
+ *       rebuilt map): per action the operator's {@code get}, its journal over the served state
+ *       and the action's {@value #CALLS} calls, each answered from the recorded ones. Ours goes
+ *       through the adapter's native journal, theirs through its own journal over the state its
+ *       map holds.</li>
  * </ul>
  */
 @State(Scope.Thread)
@@ -81,8 +84,8 @@ public class FlinkAgentsRecoveryBenchmark {
     /** Theirs: the record its store holds for each action, by key. */
     private Map<String, byte[]> records;
     /**
-     * The store {@link #replay} runs over: ours (opened at its first call: {@link #wholeRecovery}
-     * opens the directory itself), or their store's rebuilt map.
+     * The store {@link #replay} runs over: ours (restored before each invocation of a replay
+     * benchmark: {@link #wholeRecovery} opens the directory itself), or their store's rebuilt map.
      */
     private JournalActionStateStore openStore;
     private Map<String, ActionState> rebuilt;
@@ -127,6 +130,22 @@ public class FlinkAgentsRecoveryBenchmark {
             rebuilt = rebuild();
         }
         BenchSupport.resetExecutions(actionCalls);
+    }
+
+    /**
+     * Before each invocation of {@link #replay} and {@link #replayGetOnly}: our store restored
+     * afresh, as a restarted task finds it (the answers it reads at the restore are served once).
+     */
+    @Setup(Level.Invocation)
+    public void restoreForReplay(BenchmarkParams params) {
+        if (directory == null || !params.getBenchmark().contains(".replay")) {
+            return;
+        }
+        if (openStore != null) {
+            openStore.close();
+        }
+        openStore = store();
+        openStore.rebuildState(markers);
     }
 
     @TearDown(Level.Iteration)
@@ -202,10 +221,6 @@ public class FlinkAgentsRecoveryBenchmark {
     }
 
     private JournalActionStateStore openedStore() {
-        if (openStore == null) {
-            openStore = store();
-            openStore.rebuildState(markers);
-        }
         return openStore;
     }
 

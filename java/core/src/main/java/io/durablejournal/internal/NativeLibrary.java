@@ -25,7 +25,7 @@ import java.util.Locale;
 public final class NativeLibrary {
     static final String LIBRARY_NAME = "durable_journal";
     /** The JNI version these classes speak (tests/vectors/constants.json {@code jni_version}; the C ABI has its own). */
-    static final int EXPECTED_JNI_VERSION = 18;
+    static final int EXPECTED_JNI_VERSION = 19;
     private static volatile boolean loaded;
 
     private NativeLibrary() {}

@@ -3,6 +3,7 @@ package io.durablejournal.store;
 import io.durablejournal.ActionState;
 import io.durablejournal.ActionStateSerde;
 import io.durablejournal.DurableExecutionContext;
+import io.durablejournal.store.internal.InFlightEntries;
 import io.durablejournal.store.internal.JsonEntryStore;
 import io.durablejournal.store.internal.ResumingEntry;
 import java.util.Objects;
@@ -11,7 +12,7 @@ import java.util.function.LongFunction;
 
 /**
  * The keyed calls of every store whose entries live behind a native store handle
- * (rust/jni/store.rs): put, get, the resuming read, openContext and prune, written once. A store
+ * (rust/jni/store.rs): put, get, the resuming reads, openContext and prune, written once. A store
  * says only which handle runs a keyed call ({@link #onStore}) and what its business keys need
  * before they are used ({@link #keyOf}: the log store binds each key's key group, loading it
  * from the log first when another subtask owned it).
@@ -83,6 +84,12 @@ abstract class NativeKeyedStore implements JsonEntryStore {
     public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
         EntryKey entry = entryKey(key, seqNum, actionName, event);
         return onStore(h -> StoreJni.getResuming(h, entry));
+    }
+
+    /** The native store reads every entry it holds in one crossing (rust/jni/store/in_flight.rs). */
+    @Override
+    public InFlightEntries inFlightEntries(long maxBytes) {
+        return onStore(h -> StoreJni.inFlightEntries(h, maxBytes));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.durablejournal.store;
 
 import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.internal.NativeLibrary;
+import io.durablejournal.store.internal.InFlightEntries;
 import io.durablejournal.store.internal.ResumingEntry;
 import java.util.List;
 import java.util.Objects;
@@ -48,6 +49,9 @@ final class StoreJni {
 
     /** The entry split for {@code ActionStateStore.getResuming}, built by rust/jni/store/resuming.rs ({@code get_resuming}), or null. */
     static native ResumingEntry getResuming(long handle, EntryKey key);
+
+    /** The store's interrupted entries as {@code getResuming} answers them, built by rust/jni/store/in_flight.rs. */
+    static native InFlightEntries inFlightEntries(long handle, long maxBytes);
 
     /**
      * A new context over a native journal whose mutations persist into this store; the native side

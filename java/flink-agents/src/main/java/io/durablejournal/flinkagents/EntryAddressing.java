@@ -1,5 +1,6 @@
 package io.durablejournal.flinkagents;
 
+import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.GroupedKey;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -73,6 +74,12 @@ final class EntryAddressing {
             return keyText;
         }
         return GroupedKey.of(keyText, KeyGroupRangeAssignment.assignToKeyGroup(flinkKey, maxParallelism));
+    }
+
+    /** Where the entry of action {@code actionName} on the event identified as {@code event} lives. */
+    JournalAddress address(Object key, String keyText, long seqNum, String actionName, EventIdentity event,
+            Supplier<String> describe) {
+        return new JournalAddress(keyText, storeKey(key, keyText, describe), seqNum, actionName, event);
     }
 
     /**

@@ -52,7 +52,7 @@ final class EventIdentities {
 
     /** The identity of {@code event}, which triggers actions of input {@code seqNum} of the key. */
     EventIdentity identityOf(String keyText, long seqNum, Event event) {
-        if (InputEvent.EVENT_TYPE.equals(event.getType())) {
+        if (isInput(event)) {
             return rootOccurrence(keyText, seqNum);
         }
         UUID id = event.getId();
@@ -60,6 +60,22 @@ final class EventIdentities {
             return digests.identityOf(event);
         }
         return emitted(reemittedIds.getOrDefault(id, id));
+    }
+
+    /** Whether {@code event} is the input event, whose identity is its input's root occurrence. */
+    static boolean isInput(Event event) {
+        return InputEvent.EVENT_TYPE.equals(event.getType());
+    }
+
+    /**
+     * Remembers {@code root} as the root occurrence of {@code keyText}'s input {@code seqNum}, as
+     * the native store compared it ({@link RestoredEntries}), so the input's other store calls
+     * need not derive it.
+     */
+    void rootOccurrenceIs(String keyText, long seqNum, EventIdentity root) {
+        this.root = root;
+        rootKeyText = keyText;
+        rootSeqNum = seqNum;
     }
 
     private EventIdentity rootOccurrence(String keyText, long seqNum) {

@@ -7,12 +7,11 @@ import io.durablejournal.flinkagents.ServedStates.Served;
 import io.durablejournal.store.EventIdentity;
 import io.durablejournal.store.NativeActionStateStore;
 import io.durablejournal.store.StoreStats;
+import io.durablejournal.store.internal.InFlightEntries;
 import io.durablejournal.store.internal.JsonEntries;
 import io.durablejournal.store.internal.ResumingEntry;
 import java.io.Serializable;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.flink.agents.api.Event;
@@ -21,8 +20,6 @@ import org.apache.flink.agents.runtime.actionstate.ActionState;
 import org.apache.flink.agents.runtime.actionstate.ActionStateStore;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Flink Agents' {@link ActionStateStore} SPI over durable-journal's stores: one per subtask,
@@ -37,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This class is the SPI and the store's lifecycle; it addresses entries with {@link
  * EntryAddressing}, tracks what it served with {@link ServedStates}, picks the markers to restore
- * with {@link RestorePolicy} and keeps the open native journals in {@link OpenJournals}.
+ * with {@link RestorePolicy}, keeps the open native journals in {@link OpenJournals} and serves
+ * the answers it read at a restore with {@link RestoredEntries}.
  *
  * <p>The store is {@link Serializable} so that it can sit in an operator factory; the
  * durable-journal store is opened lazily in the subtask that uses it (each subtask and each restart runs its own
@@ -46,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class JournalActionStateStore implements ActionStateStore, Serializable {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(JournalActionStateStore.class);
 
     private final ActionStateStoreFactory stores;
     private final int subtask;
@@ -62,17 +59,16 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     private transient EntryAddressing addressing;
     private transient boolean closed;
     private transient EventIdentities events;
-    /** Per key text, the sequence number this store has pruned through (see {@link #pruneState}). */
-    private transient Map<String, Long> prunedThrough;
+    private transient PrunedThrough prunedThrough;
     private transient ReplayCounts replays;
-    /** Whether this subtask's store was restored from a checkpoint's markers and its INFO line is still due. */
-    private transient boolean restoreToReport;
     /** The native journals opened and not yet released. */
     private transient OpenJournals openJournals;
     /** The entry the store can answer a {@code get} of without the native store, if any. */
     private transient KnownEntry known;
     /** The interrupted entries served as stand-ins, their recorded states not decoded yet. */
     private transient DeferredStates deferred;
+    /** The native store's answers for the actions in flight at the restore, until they ask. */
+    private transient RestoredEntries restored;
 
     /**
      * The store of one subtask of Flink Agents' operator; the store itself is opened on first use
@@ -128,6 +124,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
+        restored.changing(keyText);
         JournalAddress address = address(key, keyText, seqNum, action, event);
         EventIdentity eventIdentity = address.event;
         ActionState state = deferred.stateToPut(address, put);
@@ -137,10 +134,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             JsonEntries.put(opened, address.storeKey, seqNum, action.getName(), eventIdentity, ActionStates.toJson(state));
         }
         replays.written(keyText, seqNum, action.getName(), eventIdentity);
-        Long pruned = prunedThrough.get(keyText);
-        if (pruned != null && pruned >= seqNum) {
-            prunedThrough.remove(keyText);
-        }
+        prunedThrough.written(keyText, seqNum);
         if (state.isCompleted()) {
             // The action is done: its journal will not be written again.
             if (journal != null) {
@@ -161,6 +155,13 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     public synchronized ActionState get(Object key, long seqNum, Action action, Event event) {
         String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
+        boolean journaled = action.getExec() instanceof JournaledJavaFunction;
+        InFlightEntries.Entry answered = journaled ? restored.take(keyText, seqNum, action.getName(), event, events) : null;
+        if (answered != null) {
+            return served(addressing().address(key, keyText, seqNum, action.getName(), answered.event, this::describe), key,
+                    action, event, answered.resuming());
+        }
+        restored.changing(keyText);
         JournalAddress address = address(key, keyText, seqNum, action, event);
         EventIdentity eventIdentity = address.event;
         NativeJournalContext journaling = openJournals.get(address);
@@ -179,7 +180,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             }
             return state;
         }
-        if (action.getExec() instanceof JournaledJavaFunction) {
+        if (journaled) {
             return getForNativeJournal(opened, address, key, action, event);
         }
         byte[] found = JsonEntries.get(opened, address.storeKey, seqNum, action.getName(), eventIdentity);
@@ -213,6 +214,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
             known.missing(address);
             return null;
         }
+        return served(address, key, action, event, found);
+    }
+
+    /** Serves the entry {@code found} at {@code address} (from the store or its {@link RestoredEntries}). */
+    private ActionState served(JournalAddress address, Object key, Action action, Event event, ResumingEntry found) {
         known.forget();
         DeferredStates.Deferred standIn = found.isSplit() && !found.isCompleted()
                 ? deferred.standInFor(address, event, found.stateJson()) : null;
@@ -247,6 +253,7 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     synchronized io.durablejournal.DurableExecutionContext openJournal(JournalAddress address, NativeJournalContext owner) {
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
+        restored.changing(address.keyText);
         io.durablejournal.DurableExecutionContext journal = opened.openContext(address.storeKey, address.seqNum,
                 address.actionName, address.event, null);
         openJournals.opened(address, owner);
@@ -283,7 +290,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         List<byte[]> markers = RestorePolicy.markersToRestore(recoveryMarkers, stores, subtask, parallelism, describe());
         try {
             opened(SubtaskStores.open(stores, scope(!recoveryMarkers.isEmpty()), markers));
-            restoreToReport = !recoveryMarkers.isEmpty();
+            restored.restored(store);
+            replays.restored(!recoveryMarkers.isEmpty());
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -291,21 +299,12 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         }
     }
 
-    /**
-     * Logs the restore's one INFO line ({@link ReplayCounts#restoreSummary}) at the first checkpoint
-     * completed after the restore by which the store gave something back (the inputs before that
-     * checkpoint's barrier have been looked up), or when the store closes first. Nothing for a
-     * subtask that started without a checkpoint, nothing per call.
-     */
+    /** A checkpoint completed: the restore's INFO line may be due, and unasked answers of the restore go. */
     synchronized void checkpointCompleted() {
-        if (restoreToReport && replays != null && replays.any()) {
-            reportRestore();
+        if (replays != null) {
+            replays.reportRestore(true, this::describe, attempt);
+            restored.changingAny();
         }
-    }
-
-    private void reportRestore() {
-        restoreToReport = false;
-        LOG.info(replays.restoreSummary(describe(), attempt));
     }
 
     /**
@@ -318,12 +317,12 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         String keyText = EntryAddressing.keyText(key);
         io.durablejournal.store.ActionStateStore opened = open();
         known.forget();
-        Long pruned = prunedThrough.get(keyText);
-        if (pruned != null && pruned >= seqNum) {
+        if (prunedThrough.covers(keyText, seqNum)) {
             return;
         }
+        restored.changingAny();
         opened.pruneState(addressing().storeKey(key, keyText, this::describe), seqNum);
-        prunedThrough.put(keyText, seqNum);
+        prunedThrough.pruned(keyText, seqNum);
         openJournals.pruned(keyText, seqNum);
         deferred.pruned(keyText, seqNum);
         replays.pruned(keyText, seqNum);
@@ -345,11 +344,14 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
     public synchronized void close() {
         closed = true;
         ServedStates.forget(this);
+        if (restored != null) {
+            restored.changingAny();
+        }
         if (openJournals != null) {
             openJournals.releaseAll();
         }
-        if (restoreToReport) {
-            reportRestore();
+        if (replays != null) {
+            replays.reportRestore(false, this::describe, attempt);
         }
         if (store != null) {
             io.durablejournal.store.ActionStateStore closing = store;
@@ -412,10 +414,11 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
         store = opened;
         known = new KnownEntry();
         events = new EventIdentities();
-        prunedThrough = new HashMap<>();
+        prunedThrough = new PrunedThrough();
         openJournals = new OpenJournals();
         deferred = new DeferredStates();
         replays = new ReplayCounts();
+        restored = new RestoredEntries();
     }
 
     private IllegalStateException cannotOpen(Exception e) {
@@ -441,9 +444,8 @@ public final class JournalActionStateStore implements ActionStateStore, Serializ
 
     /** Where the operator's entry for the action on {@code event} lives. */
     private JournalAddress address(Object key, String keyText, long seqNum, Action action, Event event) {
-        EventIdentity eventIdentity = events.identityOf(keyText, seqNum, event);
-        return new JournalAddress(keyText, addressing().storeKey(key, keyText, this::describe), seqNum, action.getName(),
-                eventIdentity);
+        return addressing().address(key, keyText, seqNum, action.getName(), events.identityOf(keyText, seqNum, event),
+                this::describe);
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.durablejournal.flink.ActionStateStoreFactory;
 import io.durablejournal.store.ActionStateStore;
 import io.durablejournal.store.ActionStateStores;
 import io.durablejournal.store.EventIdentity;
+import io.durablejournal.store.internal.InFlightEntries;
 import io.durablejournal.store.internal.JsonEntryStore;
 import io.durablejournal.store.internal.ResumingEntry;
 import java.nio.file.Path;
@@ -72,6 +73,11 @@ public class RecordPathStoreCallsTest {
         public ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event) {
             lookups++;
             return nativeStore.getResuming(key, seqNum, actionName, event);
+        }
+
+        @Override
+        public InFlightEntries inFlightEntries(long maxBytes) {
+            return nativeStore.inFlightEntries(maxBytes);
         }
 
         @Override

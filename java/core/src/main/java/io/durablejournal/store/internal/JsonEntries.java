@@ -42,4 +42,12 @@ public final class JsonEntries {
         byte[] json = get(store, key, seqNum, actionName, event);
         return json == null ? null : ResumingEntry.whole(json);
     }
+
+    /** {@link JsonEntryStore#inFlightEntries} on {@code store}: none from a user's store (its entries are asked for one by one). */
+    public static InFlightEntries inFlightEntries(ActionStateStore store, long maxBytes) {
+        if (store instanceof JsonEntryStore) {
+            return ((JsonEntryStore) store).inFlightEntries(maxBytes);
+        }
+        return InFlightEntries.none();
+    }
 }

@@ -35,4 +35,11 @@ public interface JsonEntryStore extends ActionStateStore {
      * #get} does.
      */
     ResumingEntry getResuming(Object key, long seqNum, String actionName, EventIdentity event);
+
+    /**
+     * The {@link #getResuming} answers of the store's interrupted entries, as many as fit {@code
+     * maxBytes} of their JSON and hits, in one crossing ({@link InFlightEntries}). Reading changes
+     * nothing in the store.
+     */
+    InFlightEntries inFlightEntries(long maxBytes);
 }

@@ -24,7 +24,8 @@ public final class ResumingEntry {
     /** Null for an entry that was not split. */
     private final List<JournalSlot> hits;
 
-    private ResumingEntry(byte[] stateJson, boolean completed, int callCount, List<JournalSlot> hits) {
+    /** A split entry from {@code hits} as they crossed ({@link InFlightEntries}). */
+    ResumingEntry(byte[] stateJson, boolean completed, int callCount, List<JournalSlot> hits) {
         this.stateJson = Objects.requireNonNull(stateJson, "stateJson");
         this.completed = completed;
         this.callCount = callCount;
