@@ -279,13 +279,18 @@ fn malformed(path: impl fmt::Display, reason: &str) -> Error {
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 0xf) as usize] as char);
-    }
+    push_hex(bytes, &mut s);
     s
+}
+
+/// Appends `bytes` as lowercase hex to `out`.
+pub(crate) fn push_hex(bytes: &[u8], out: &mut String) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 0xf) as usize] as char);
+    }
 }
 
 /// Where in the arguments a value sits, rendered like Python source

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use super::canonical::hex;
+use super::canonical::push_hex;
 use crate::error::{Error, Result};
 
 pub const OCCURRENCE_PREFIX: &str = "occ:";
@@ -124,7 +124,11 @@ pub(super) fn derive(prefix: &str, domain: &str, components: &[&[u8]]) -> String
         hasher.update(part);
     }
     let hash = hasher.finalize();
-    format!("{prefix}{}", hex(&hash[..ID_HEX_LEN / 2]))
+    // Built in place: an operator derives one for every input record.
+    let mut id = String::with_capacity(prefix.len() + ID_HEX_LEN);
+    id.push_str(prefix);
+    push_hex(&hash[..ID_HEX_LEN / 2], &mut id);
+    id
 }
 
 pub(super) fn require_ordinal(value: i64, what: &str) -> Result<u64> {

@@ -13,7 +13,7 @@ use super::{ActionState, CallResult};
 /// The state's JSON with `calls` as its call results (its own, or none for
 /// a reader that takes the slots apart).
 pub(super) fn write_state(state: &ActionState, calls: &[CallResult]) -> String {
-    let mut out = String::with_capacity(estimated_len(state));
+    let mut out = String::with_capacity(estimated_len(state, calls));
     out.push('{');
     if let Some(event) = &state.task_event {
         out.push_str("\"taskEvent\":");
@@ -109,9 +109,10 @@ fn write_base64(bytes: Option<&[u8]>, out: &mut String) {
     }
 }
 
-/// Enough for the whole document in the common case, so it is built
-/// without reallocating.
-fn estimated_len(state: &ActionState) -> usize {
+/// Enough for the whole document with `calls` as its call results in the
+/// common case, so it is built without reallocating (and one written without
+/// them allocates for none).
+fn estimated_len(state: &ActionState, calls: &[CallResult]) -> usize {
     let bodies: usize = state
         .task_event
         .iter()
@@ -121,8 +122,7 @@ fn estimated_len(state: &ActionState) -> usize {
         .chain(state.other_fields.iter().map(|(_, value)| value))
         .map(|body| body.get().len() + 1)
         .sum();
-    let slots: usize = state
-        .call_results
+    let slots: usize = calls
         .iter()
         .map(|slot| {
             let payloads = slot.result_payload.as_ref().map_or(0, Vec::len) + slot.exception_payload.as_ref().map_or(0, Vec::len);

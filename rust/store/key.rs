@@ -117,6 +117,18 @@ impl EventIdentity {
         Ok(EventIdentity::Occurrence(id))
     }
 
+    /// Whether this is the root occurrence of input `input_sequence` of
+    /// `business_key` (what an operator files its input events under), so a
+    /// reader that knows only the input need not derive it.
+    pub fn is_root_occurrence_of(&self, business_key: &BusinessKey, input_sequence: i64) -> bool {
+        match self {
+            EventIdentity::Occurrence(_) => {
+                input_sequence >= 0 && EventIdentity::root_occurrence(business_key, input_sequence).is_ok_and(|root| root == *self)
+            }
+            EventIdentity::Attributes(_) => false,
+        }
+    }
+
     pub(crate) fn write(&self, w: &mut Writer) {
         match self {
             EventIdentity::Occurrence(id) => {
@@ -234,6 +246,11 @@ mod tests {
         assert_eq!(long, EventIdentity::root_occurrence(&BusinessKey::Long(1), 0).unwrap());
         assert!(matches!(&long, EventIdentity::Occurrence(id) if id.starts_with("occ:")));
         assert!(EventIdentity::root_occurrence(&BusinessKey::Long(1), -1).is_err());
+        assert!(long.is_root_occurrence_of(&BusinessKey::Long(1), 0));
+        assert!(!long.is_root_occurrence_of(&BusinessKey::Str("1".into()), 0));
+        assert!(!long.is_root_occurrence_of(&BusinessKey::Long(1), 1));
+        assert!(!long.is_root_occurrence_of(&BusinessKey::Long(1), -1));
+        assert!(!EventIdentity::Attributes(vec![1]).is_root_occurrence_of(&BusinessKey::Long(1), 0));
     }
 
     #[test]

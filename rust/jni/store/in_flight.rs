@@ -68,17 +68,13 @@ impl Columns {
         if self.packed.len() + bytes > max_bytes {
             return Ok(());
         }
-        let root_of_its_input = match event {
-            EventIdentity::Occurrence(_) => seq >= 0 && EventIdentity::root_occurrence(business_key, seq)? == *event,
-            EventIdentity::Attributes(_) => false,
-        };
         let calls = state.call_results.len();
         let columns: [jint; ENTRY_COLUMNS] = [
             length(key_text.len())?,
             length(action.len())?,
             kind,
             length(event_bytes.len())?,
-            jint::from(root_of_its_input),
+            jint::from(event.is_root_occurrence_of(business_key, seq)),
             jint::try_from(calls).map_err(|_| Error::InvalidArgument(format!("{calls} call slots")))?,
             length(json.len())?,
             length(hits.len())?,

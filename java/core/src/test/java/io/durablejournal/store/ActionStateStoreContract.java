@@ -18,7 +18,9 @@ import io.durablejournal.DurableExecutionContext;
 import io.durablejournal.ExactRecords;
 import io.durablejournal.JournalException;
 import io.durablejournal.RunnerContextImpl;
+import io.durablejournal.store.internal.InFlightEntries;
 import io.durablejournal.store.internal.JsonEntryStore;
+import io.durablejournal.store.internal.ResumingEntry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -446,6 +448,29 @@ public abstract class ActionStateStoreContract {
         assertEquals(2 * (keys.length + 1), runs.get(), "no call ran twice");
         assertNull(back.get("pruned", 0, "act", EVENT), "pruned before the marker: gone");
         assertNull(back.get("hidden", 2, "act", EVENT), "hidden before the marker: gone");
+    }
+
+    /**
+     * The answers of the interrupted entries read in one crossing (what Flink Agents' adapter
+     * reads after a restore) are what {@code getResuming} answers for each, on a restored store.
+     */
+    @Test
+    void inFlightEntriesAfterARestoreAnswerAsGetResumingDoes() throws Exception {
+        ActionStateStore store = open();
+        json(store).putJson("user", 3, "act", EVENT, stateJson(false, "", slot("chat", "SUCCEEDED", "ImEi"),
+                slot("tool-call:b", "PENDING", null)));
+        json(store).putJson("user", 4, "act", EVENT, stateJson(true, "{\"@class\":\"org.example.OutputEvent\"}"));
+        ActionStateStore back = restored(store, Collections.singletonList(store.getRecoveryMarker()));
+
+        InFlightEntries entries = json(back).inFlightEntries(1 << 20);
+        assertEquals(1, entries.size(), "the interrupted entry only");
+        ResumingEntry answered = entries.take("user", 3, "act", EVENT).resuming();
+        ResumingEntry asked = json(back).getResuming("user", 3, "act", EVENT);
+        assertArrayEquals(asked.stateJson(), answered.stateJson());
+        assertEquals(2, answered.callCount());
+        assertEquals(asked.recordedHits(), answered.recordedHits());
+        assertEquals(List.of(new CallResult("chat", "\"a\"".getBytes(StandardCharsets.UTF_8), null)), answered.recordedHits());
+        assertEquals(1, json(back).inFlightEntries(1 << 20).size(), "reading changed nothing");
     }
 
     @Test

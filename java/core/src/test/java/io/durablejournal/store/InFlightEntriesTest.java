@@ -68,6 +68,34 @@ class InFlightEntriesTest extends StoreFixture {
 
     @ParameterizedTest
     @MethodSource("stores")
+    void theEntriesOfOneKeyAreEachTakenOnceWhateverTheOrder(String kind) throws Exception {
+        NativeActionStateStore store = open(kind);
+        String[] actions = {"ü-act", "ü-bct", "act", "ü-act-2"};
+        for (String action : actions) {
+            store.putJson("k-ü", 1, action, EVENT, stateJson(false, "", A));
+            store.putJson("k-ü", 2, action, EVENT, stateJson(false, "", A));
+        }
+        InFlightEntries entries = store.inFlightEntries(1 << 20);
+        assertEquals(8, entries.size());
+        int left = 8;
+        for (long seq : new long[] {2, 1}) {
+            for (String action : new String[] {"ü-bct", "ü-act-2", "ü-act", "act"}) {
+                InFlightEntries.Entry taken = entries.take("k-ü", seq, action, EVENT);
+                assertNotNull(taken, action + " at " + seq);
+                assertEquals(action, taken.actionName);
+                assertEquals("k-ü", taken.keyText);
+                assertNull(entries.take("k-ü", seq, action, EVENT), "taken once");
+                assertEquals(--left, entries.size());
+            }
+        }
+        InFlightEntries again = store.inFlightEntries(1 << 20);
+        again.dropKey("k-ü");
+        assertEquals(0, again.size(), "every entry of the key dropped");
+        assertNull(again.take("k-ü", 1, "act", EVENT));
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
     void completedFailedLargeAndNonTextEntriesAreLeftToGetResuming(String kind) throws Exception {
         NativeActionStateStore store = open(kind);
         store.putJson("done", 1, "act", EVENT, stateJson(true, "{\"@class\":\"org.example.OutputEvent\"}"));

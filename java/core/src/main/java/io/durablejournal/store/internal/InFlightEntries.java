@@ -4,11 +4,8 @@ import io.durablejournal.JournalSlot;
 import io.durablejournal.internal.CalledFromNative;
 import io.durablejournal.store.EventIdentity;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,8 +27,8 @@ public final class InFlightEntries {
 
     private final byte[] packed;
     private final int[] slotColumns;
-    /** The entries not taken yet, by key text. */
-    private final Map<String, List<Entry>> byKey;
+    /** The entries not taken yet, by key text: the first of each key's chain ({@link Entry#next}). */
+    private final Map<String, Entry> byKey;
     private int remaining;
 
     private InFlightEntries() {
@@ -58,12 +55,21 @@ public final class InFlightEntries {
         this.byKey = new HashMap<>(Math.max(16, seqs.length * 4 / 3 + 1));
         int at = 0;
         int slot = 0;
+        // An agent has a handful of actions: their names are decoded once each run of equal ones.
+        String actionName = null;
+        int actionFrom = 0;
+        int actionBytes = 0;
         for (int i = 0; i < seqs.length; i++) {
             int column = i * ENTRY_COLUMNS;
             String keyText = text(at, entryColumns[column]);
             at += entryColumns[column];
-            String actionName = text(at, entryColumns[column + 1]);
-            at += entryColumns[column + 1];
+            int actionLength = entryColumns[column + 1];
+            if (actionName == null || !Arrays.equals(packed, actionFrom, actionFrom + actionBytes, packed, at, at + actionLength)) {
+                actionName = text(at, actionLength);
+                actionFrom = at;
+                actionBytes = actionLength;
+            }
+            at += actionLength;
             int eventLength = entryColumns[column + 3];
             EventIdentity event = entryColumns[column + 2] == KIND_OCCURRENCE ? EventIdentity.occurrence(text(at, eventLength))
                     : EventIdentity.attributes(Arrays.copyOfRange(packed, at, at + eventLength));
@@ -77,7 +83,7 @@ public final class InFlightEntries {
             }
             Entry entry = new Entry(this, keyText, seqs[i], actionName, event, entryColumns[column + 4] == 1,
                     entryColumns[column + 5], jsonFrom, hitsFrom, at, slot, hits);
-            byKey.computeIfAbsent(keyText, k -> new ArrayList<>(1)).add(entry);
+            entry.next = byKey.put(keyText, entry);
             slot += hits;
         }
         if (at != packed.length || 3 * slot != slotColumns.length) {
@@ -123,19 +129,19 @@ public final class InFlightEntries {
         if (remaining == 0) {
             return null;
         }
-        List<Entry> entries = byKey.get(keyText);
-        if (entries == null) {
-            return null;
-        }
-        for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
-            Entry entry = it.next();
+        Entry before = null;
+        for (Entry entry = byKey.get(keyText); entry != null; before = entry, entry = entry.next) {
             if (entry.seqNum == seqNum && entry.actionName.equals(actionName)
                     && (root ? entry.rootOccurrence : entry.event.equals(event))) {
-                it.remove();
-                remaining--;
-                if (entries.isEmpty()) {
+                if (before != null) {
+                    before.next = entry.next;
+                } else if (entry.next != null) {
+                    byKey.put(keyText, entry.next);
+                } else {
                     byKey.remove(keyText);
                 }
+                entry.next = null;
+                remaining--;
                 return entry;
             }
         }
@@ -147,9 +153,8 @@ public final class InFlightEntries {
         if (remaining == 0) {
             return;
         }
-        List<Entry> dropped = byKey.remove(keyText);
-        if (dropped != null) {
-            remaining -= dropped.size();
+        for (Entry dropped = byKey.remove(keyText); dropped != null; dropped = dropped.next) {
+            remaining--;
         }
     }
 
@@ -174,6 +179,8 @@ public final class InFlightEntries {
         private final int to;
         private final int firstSlot;
         private final int hits;
+        /** The next entry of the same key text, not taken yet. */
+        private Entry next;
 
         private Entry(InFlightEntries of, String keyText, long seqNum, String actionName, EventIdentity event,
                 boolean rootOccurrence, int callCount, int jsonFrom, int hitsFrom, int to, int firstSlot, int hits) {
