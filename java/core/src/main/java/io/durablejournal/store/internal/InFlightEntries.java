@@ -55,7 +55,7 @@ public final class InFlightEntries {
         this.byKey = new HashMap<>(Math.max(16, seqs.length * 4 / 3 + 1));
         int at = 0;
         int slot = 0;
-        // An agent has a handful of actions: their names are decoded once each run of equal ones.
+        // An agent has a handful of actions: a name equal to the entry before's is not decoded again.
         String actionName = null;
         int actionFrom = 0;
         int actionBytes = 0;
