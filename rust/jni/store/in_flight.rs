@@ -12,6 +12,7 @@ use jni::objects::{JClass, JObject};
 use jni::sys::{jint, jlong};
 use jni::{Env, EnvUnowned, JValue};
 
+use super::resuming::{packed_length, PACKED_RESULT_MAX};
 use super::{store_handle, EVENT_ATTRIBUTES, EVENT_OCCURRENCE};
 use crate::error::Error;
 use crate::jni::arrays;
@@ -21,9 +22,6 @@ use crate::jni::{BridgeError, BridgeResult, ThrowJavaException};
 use crate::model::ActionState;
 use crate::store::{BusinessKey, EventIdentity};
 
-/// A length in the columns for a null id or result.
-const ABSENT: jint = -1;
-
 /// Ints per entry in `entryColumns` (`InFlightEntries.ENTRY_COLUMNS`): the
 /// lengths of its key text, action and event in `packed`, its event's kind
 /// (`EventIdentity`'s), whether its event is the root occurrence of its own
@@ -31,10 +29,11 @@ const ABSENT: jint = -1;
 /// without calls, and its hit count.
 const ENTRY_COLUMNS: usize = 8;
 
-/// The largest result that crosses here; an entry with a larger one (or with
-/// a failed hit, whose exception would need a column of its own) is left
-/// out, and its reader asks `getResuming` for it.
-const RESULT_MAX: usize = 2048;
+/// The largest result that crosses here: `getResuming`'s largest packed
+/// one. An entry with a larger one (or with a failed hit, whose exception
+/// would need a column of its own) is left out, and its reader asks
+/// `getResuming` for it.
+const RESULT_MAX: usize = PACKED_RESULT_MAX;
 
 /// The packed columns of the entries taken so far.
 #[derive(Default)]
@@ -85,11 +84,9 @@ impl Columns {
             self.packed.extend_from_slice(part);
         }
         for hit in hits {
-            let id = slot_id(hit);
-            let result = hit.result_payload.as_deref();
-            self.slots.extend([optional_length(id)?, optional_length(result)?, slot_status(hit)]);
-            self.packed.extend_from_slice(id.unwrap_or_default());
-            self.packed.extend_from_slice(result.unwrap_or_default());
+            let id = packed_length(&mut self.packed, slot_id(hit))?;
+            let result = packed_length(&mut self.packed, hit.result_payload.as_deref())?;
+            self.slots.extend([id, result, slot_status(hit)]);
         }
         Ok(())
     }
@@ -97,10 +94,6 @@ impl Columns {
 
 fn length(len: usize) -> BridgeResult<jint> {
     jint::try_from(len).map_err(|_| BridgeError::Core(Error::InvalidArgument(format!("{len} bytes do not fit a Java array"))))
-}
-
-fn optional_length(bytes: Option<&[u8]>) -> BridgeResult<jint> {
-    bytes.map_or(Ok(ABSENT), |bytes| length(bytes.len()))
 }
 
 /// A new `InFlightEntries(packed, entryColumns, seqs, slotColumns)` of the

@@ -37,10 +37,10 @@ fn get_resuming<'l>(env: &mut Env<'l>, ptr: jlong, key: &JObject<'_>) -> BridgeR
 /// crosses as a `byte[]` of its own. Java copies a packed result out of the
 /// packed array once more, which at this size costs about what an array of
 /// its own costs in JNI (four transitions into the JVM).
-const PACKED_RESULT_MAX: usize = 2048;
+pub(super) const PACKED_RESULT_MAX: usize = 2048;
 
 /// A length in `idLengths`/`resultLengths` for a null id or result.
-const ABSENT: jint = -1;
+pub(super) const ABSENT: jint = -1;
 
 /// The hits cross as columns, not as one object or array per slot: every
 /// id, and every result up to [`PACKED_RESULT_MAX`], back to back in one
@@ -115,7 +115,7 @@ fn resuming_entry<'l>(env: &mut Env<'l>, state: &ActionState) -> BridgeResult<JO
 }
 
 /// Appends `bytes` to `packed` and returns its length, or [`ABSENT`] for none.
-fn packed_length(packed: &mut Vec<u8>, bytes: Option<&[u8]>) -> BridgeResult<jint> {
+pub(super) fn packed_length(packed: &mut Vec<u8>, bytes: Option<&[u8]>) -> BridgeResult<jint> {
     let Some(bytes) = bytes else { return Ok(ABSENT) };
     packed.extend_from_slice(bytes);
     jint::try_from(bytes.len()).map_err(|_| BridgeError::Core(Error::InvalidArgument(format!("{} bytes do not fit a Java array", bytes.len()))))

@@ -45,6 +45,7 @@ public final class JsonEntries {
 
     /** {@link JsonEntryStore#inFlightEntries} on {@code store}: none from a user's store (its entries are asked for one by one). */
     public static InFlightEntries inFlightEntries(ActionStateStore store, long maxBytes) {
+        java.util.Objects.requireNonNull(store, "store");
         if (store instanceof JsonEntryStore) {
             return ((JsonEntryStore) store).inFlightEntries(maxBytes);
         }
